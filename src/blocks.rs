@@ -1,0 +1,117 @@
+//! Content blocks: what each kind is, and what reaches the agent.
+
+use serde_json::{Map, Value};
+
+use crate::stubs::is_library_block;
+
+/// What a content block is, for the rules of the contract (rule 5).
+pub(crate) enum Block {
+    /// Our own stub or notice: left as it is.
+    Library,
+    /// `annotations.audience` present without `"assistant"`.
+    UserOnly,
+    /// A well-formed `secret_reference` from the tool.
+    Reference(Reference),
+    /// A `secret_reference` that is not well formed; strings worth scrubbing are kept.
+    BadReference(Vec<String>),
+    Text,
+    /// image, audio, resource_link, resource.
+    Media,
+    /// A known type without the fields that type requires.
+    Malformed,
+    Unknown,
+}
+
+/// The parts of a tool's `secret_reference` that go to the vault.
+pub(crate) struct Reference {
+    pub id: String,
+    pub label: String,
+    pub redeem_url: String,
+    pub ttl: Option<f64>,
+}
+
+pub(crate) fn classify(block: &Value) -> Block {
+    let Value::Object(b) = block else { return Block::Unknown };
+    if is_library_block(block) {
+        return Block::Library;
+    }
+    if user_only(b) {
+        return Block::UserOnly;
+    }
+    let has_str = |k: &str| b.get(k).is_some_and(Value::is_string);
+    match b.get("type").and_then(Value::as_str) {
+        Some("secret_reference") => reference(b),
+        Some("text") if has_str("text") => Block::Text,
+        Some("image" | "audio") if has_str("data") && has_str("mimeType") => Block::Media,
+        Some("resource_link") if has_str("uri") && has_str("name") => Block::Media,
+        Some("resource") if resource_ok(b.get("resource")) => Block::Media,
+        Some("text" | "image" | "audio" | "resource_link" | "resource") => Block::Malformed,
+        _ => Block::Unknown,
+    }
+}
+
+fn user_only(b: &Map<String, Value>) -> bool {
+    match b.get("annotations").and_then(|a| a.get("audience")) {
+        Some(Value::Array(audience)) => !audience.iter().any(|a| a == "assistant"),
+        _ => false,
+    }
+}
+
+fn resource_ok(r: Option<&Value>) -> bool {
+    let Some(Value::Object(r)) = r else { return false };
+    let s = |k: &str| r.get(k).is_some_and(Value::is_string);
+    s("uri") && (s("text") || s("blob"))
+}
+
+fn reference(b: &Map<String, Value>) -> Block {
+    let s = |k: &str| b.get(k).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_string);
+    let ttl = match b.get("ttl") {
+        None => Ok(None),
+        Some(Value::Number(n)) => n.as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(Some).ok_or(()),
+        Some(_) => Err(()),
+    };
+    match (s("id"), s("label"), s("redeemUrl"), ttl) {
+        (Some(id), Some(label), Some(redeem_url), Ok(ttl)) => Block::Reference(Reference { id, label, redeem_url, ttl }),
+        (id, _, url, _) => Block::BadReference(id.into_iter().chain(url).collect()),
+    }
+}
+
+/// The label of a block that is withheld whole.
+pub(crate) fn block_label(block: &Value) -> String {
+    block.get("type").and_then(Value::as_str).unwrap_or("block").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn audience_without_assistant_is_user_only() {
+        for (audience, user_only) in [(json!(["user"]), true), (json!([]), true), (json!(["user", "assistant"]), false), (json!(["assistant"]), false)] {
+            let b = json!({ "type": "text", "text": "x", "annotations": { "audience": audience } });
+            assert_eq!(matches!(classify(&b), Block::UserOnly), user_only, "{audience}");
+        }
+    }
+
+    #[test]
+    fn references_need_id_label_url_and_a_sane_ttl() {
+        let good = json!({ "type": "secret_reference", "id": "k1", "label": "Key", "redeemUrl": "/r/k1", "ttl": 60 });
+        assert!(matches!(classify(&good), Block::Reference(Reference { ttl: Some(t), .. }) if t == 60.0));
+        for bad in [json!({ "ttl": -1 }), json!({ "ttl": "60" }), json!({ "id": "" }), json!({ "redeemUrl": 7 })] {
+            let mut b = good.clone();
+            for (k, v) in bad.as_object().unwrap() {
+                b[k] = v.clone();
+            }
+            assert!(matches!(classify(&b), Block::BadReference(_)), "{b}");
+        }
+    }
+
+    #[test]
+    fn known_types_without_their_fields_are_malformed() {
+        assert!(matches!(classify(&json!({ "type": "image", "data": "AA==" })), Block::Malformed));
+        assert!(matches!(classify(&json!({ "type": "resource", "resource": { "uri": "x" } })), Block::Malformed));
+        assert!(matches!(classify(&json!({ "type": "video", "url": "x" })), Block::Unknown));
+        assert!(matches!(classify(&json!("text")), Block::Unknown));
+    }
+}

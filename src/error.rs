@@ -1,0 +1,82 @@
+//! One error type for every operation, with a stable snake_case code and a JSON Pointer.
+
+use std::fmt;
+
+/// Stable error codes; the JS wrapper exposes them as `RedactionError.code`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The tool definition or its `outputSchema` is not something we can enforce.
+    SchemaInvalid,
+    /// A `$ref` points outside the schema document; it is never fetched.
+    RemoteRef,
+    /// A `$ref` chain is longer than `Limits::max_ref_hops`, or loops without consuming input.
+    RefLimit,
+    /// JSON nesting deeper than `Limits::max_depth`.
+    DepthLimit,
+    /// Input larger than `Limits::max_input_bytes`.
+    SizeLimit,
+    /// The JS value could not be serialized (BigInt, cycle, throwing getter). Raised by the JS side.
+    Unserializable,
+    /// The result text is not JSON.
+    InvalidJson,
+    /// A bug or a trap in the module.
+    Internal,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::SchemaInvalid => "schema_invalid",
+            ErrorCode::RemoteRef => "remote_ref",
+            ErrorCode::RefLimit => "ref_limit",
+            ErrorCode::DepthLimit => "depth_limit",
+            ErrorCode::SizeLimit => "size_limit",
+            ErrorCode::Unserializable => "unserializable",
+            ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error that names the tool and where the problem is.
+///
+/// `pointer` is a JSON Pointer into the tool definition (schema errors) or into the raw
+/// result (limit and parse errors). The message never contains a value from the result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub tool: String,
+    pub pointer: String,
+    pub detail: String,
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
+        Error { code, tool: String::new(), pointer: pointer.into(), detail: detail.into() }
+    }
+
+    pub fn for_tool(mut self, tool: &str) -> Self {
+        self.tool = tool.to_string();
+        self
+    }
+
+    /// The human message: what went wrong, for which tool, where, and what to do.
+    pub fn message(&self) -> String {
+        let at = if self.pointer.is_empty() { "the root".to_string() } else { self.pointer.clone() };
+        format!("tool \"{}\": {} at {}: {}", self.tool, self.code, at, self.detail)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl std::error::Error for Error {}

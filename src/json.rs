@@ -1,0 +1,224 @@
+//! JSON text in, `Value` out, under the size and depth limits; and JSON Pointer helpers.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::{Error, ErrorCode, Limits};
+
+/// Parses JSON text after checking size and nesting depth.
+///
+/// Depth is checked by a byte scan before parsing, so a hostile document can never drive the
+/// (recursive) parser past `max_depth`, and the limit can be set above serde_json's own 128.
+pub fn parse_limited(text: &str, limits: &Limits) -> Result<Value, Error> {
+    if text.len() > limits.max_input_bytes {
+        return Err(Error::new(
+            ErrorCode::SizeLimit,
+            "",
+            format!("{} bytes is over the limit of {} bytes", text.len(), limits.max_input_bytes),
+        ));
+    }
+    let max_depth = limits.max_depth.min(Limits::DEPTH_CEILING);
+    if let Some(pointer) = too_deep(text, max_depth) {
+        return Err(Error::new(
+            ErrorCode::DepthLimit,
+            pointer,
+            format!("nesting is deeper than the limit of {max_depth}"),
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    value.map_err(|e| {
+        Error::new(ErrorCode::InvalidJson, "", format!("not valid JSON (line {}, column {})", e.line(), e.column()))
+    })
+}
+
+/// Returns the JSON Pointer of the first container nested deeper than `max`, if any.
+/// Malformed text is left to the parser to report.
+fn too_deep(text: &str, max: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return Some(pointer_at(text, i));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Error path only: the pointer of the container that starts at byte `at`.
+fn pointer_at(text: &str, at: usize) -> String {
+    enum Frame {
+        Object(Option<String>),
+        Array(usize),
+    }
+    let bytes = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    let mut expect_key = false;
+    while i < at {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i);
+                if expect_key {
+                    let key = serde_json::from_str::<String>(&text[i..end]).unwrap_or_default();
+                    if let Some(Frame::Object(k)) = stack.last_mut() {
+                        *k = Some(key);
+                    }
+                    expect_key = false;
+                }
+                i = end;
+                continue;
+            }
+            b'{' => {
+                stack.push(Frame::Object(None));
+                expect_key = true;
+            }
+            b'[' => stack.push(Frame::Array(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array(n)) => *n += 1,
+                Some(Frame::Object(_)) => expect_key = true,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut out = String::new();
+    for frame in &stack {
+        match frame {
+            Frame::Object(Some(k)) => push_token(&mut out, k),
+            Frame::Object(None) => {}
+            Frame::Array(n) => push_token(&mut out, &n.to_string()),
+        }
+    }
+    out
+}
+
+/// Index just past the closing quote of the string that opens at `start`.
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Appends one reference token to a JSON Pointer (RFC 6901 escaping).
+pub fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+/// `pointer` with one more token.
+pub fn child(pointer: &str, token: &str) -> String {
+    let mut p = pointer.to_string();
+    push_token(&mut p, token);
+    p
+}
+
+/// JavaScript truthiness of a JSON value, as `if (x)` would see it.
+pub fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(depth: usize) -> Limits {
+        Limits { max_depth: depth, ..Limits::default() }
+    }
+
+    #[test]
+    fn depth_limit_names_the_pointer() {
+        let e = parse_limited(r#"{"a":[1,{"b~/":[[]]}]}"#, &limits(3)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::DepthLimit);
+        assert_eq!(e.pointer, "/a/1/b~0~1");
+    }
+
+    #[test]
+    fn brackets_inside_strings_do_not_count() {
+        let v = parse_limited(r#"{"a":"[[[[{{{{\"[["}"#, &limits(1)).unwrap();
+        assert_eq!(v["a"], "[[[[{{{{\"[[");
+    }
+
+    #[test]
+    fn depth_above_serde_default_is_allowed_when_configured() {
+        let text = format!("{}{}", "[".repeat(300), "]".repeat(300));
+        assert!(parse_limited(&text, &limits(300)).is_ok());
+        assert_eq!(parse_limited(&text, &limits(299)).unwrap_err().code, ErrorCode::DepthLimit);
+    }
+
+    #[test]
+    fn depth_is_capped_at_the_ceiling() {
+        let n = Limits::DEPTH_CEILING + 1;
+        let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert_eq!(parse_limited(&text, &limits(usize::MAX)).unwrap_err().code, ErrorCode::DepthLimit);
+    }
+
+    #[test]
+    fn size_limit() {
+        let l = Limits { max_input_bytes: 4, ..Limits::default() };
+        assert_eq!(parse_limited("[1,2]", &l).unwrap_err().code, ErrorCode::SizeLimit);
+        assert!(parse_limited("[12]", &l).is_ok());
+    }
+
+    #[test]
+    fn invalid_json_and_trailing_garbage() {
+        assert_eq!(parse_limited("{", &limits(8)).unwrap_err().code, ErrorCode::InvalidJson);
+        assert_eq!(parse_limited("{} x", &limits(8)).unwrap_err().code, ErrorCode::InvalidJson);
+    }
+
+    #[test]
+    fn numbers_and_key_order_are_kept() {
+        let text = r#"{"z":1.10,"a":123456789012345678901234567890}"#;
+        assert_eq!(parse_limited(text, &limits(8)).unwrap().to_string(), text);
+    }
+
+    #[test]
+    fn js_truthiness() {
+        for (t, want) in [("true", true), ("\"low\"", true), ("1", true), ("{}", true), ("[]", true),
+            ("false", false), ("null", false), ("0", false), ("\"\"", false), ("0.0", false)] {
+            assert_eq!(truthy(&serde_json::from_str(t).unwrap()), want, "{t}");
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Options shared by compilation and redaction.
+
+/// How secret stubs are written into the agent view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// `{ type: "secret_reference", label, handle }` blocks (the WebMCP #110 proposal).
+    #[default]
+    Webmcp,
+    /// Only the five standard MCP block types; a stub is a text block with
+    /// `_meta["webmcp-redact/secret"] = { label, handle }`.
+    Mcp,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "webmcp" => Some(Format::Webmcp),
+            "mcp" => Some(Format::Mcp),
+            _ => None,
+        }
+    }
+}
+
+/// Resource limits; exceeding one is an error, and errors are fail-closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest JSON nesting accepted in a result or a schema.
+    pub max_depth: usize,
+    /// Largest result, in bytes of JSON text.
+    pub max_input_bytes: usize,
+    /// Longest chain of `$ref`s followed without moving into the instance.
+    pub max_ref_hops: usize,
+}
+
+impl Limits {
+    /// Depth is capped so that no configuration can drive the parser into a stack overflow.
+    pub const DEPTH_CEILING: usize = 512;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_depth: 128, max_input_bytes: 64 * 1024 * 1024, max_ref_hops: 64 }
+    }
+}
+
+/// Everything `redact` needs besides the tool and the result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub format: Format,
+    pub limits: Limits,
+}

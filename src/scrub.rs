@@ -1,0 +1,239 @@
+//! Value matching: a redacted string must not come back through another string of the result
+//! (a text block, a URI, `_meta`, error text), verbatim or in the encodings it commonly takes.
+
+use serde_json::Value;
+
+use crate::json::push_token;
+
+/// Shorter values would match innocent text everywhere.
+pub(crate) const MIN_LEN: usize = 4;
+
+/// The redacted strings, in every form we look for, each with the label of its value.
+#[derive(Default)]
+pub(crate) struct Needles {
+    needles: Vec<(String, usize)>,
+    labels: Vec<String>,
+}
+
+/// A string that was changed, and the labels of what was found in it.
+pub(crate) struct Hit {
+    pub pointer: String,
+    pub labels: Vec<String>,
+}
+
+impl Needles {
+    pub fn is_empty(&self) -> bool {
+        self.needles.is_empty()
+    }
+
+    /// Adds a redacted string under `label`, with its JSON-escaped and percent-encoded forms.
+    pub fn add(&mut self, value: &str, label: &str) {
+        if value.chars().count() < MIN_LEN {
+            return;
+        }
+        let index = self.labels.iter().position(|l| l == label).unwrap_or_else(|| {
+            self.labels.push(label.to_string());
+            self.labels.len() - 1
+        });
+        let json = escape_json(value);
+        let mut forms = vec![
+            value.to_string(),
+            escape_json(&json),       // JSON text inside a JSON string
+            json.replace('/', "\\/"), // encoders that escape the solidus
+            percent(value, COMPONENT, false),
+            percent(value, URI, false),
+            percent(value, FORM, true),
+            json,
+        ];
+        for upper in forms.clone().iter().skip(3) {
+            forms.push(lower_hex(upper));
+        }
+        for form in forms {
+            if !self.needles.iter().any(|(n, _)| *n == form) {
+                self.needles.push((form, index));
+            }
+        }
+    }
+
+    /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
+    /// merged so that no part of a value survives between two replacements.
+    pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
+        let mut spans: Vec<(usize, usize, usize)> = Vec::new();
+        for (needle, label) in &self.needles {
+            spans.extend(s.match_indices(needle.as_str()).map(|(at, m)| (at, at + m.len(), *label)));
+        }
+        if spans.is_empty() {
+            return None;
+        }
+        spans.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        let mut merged: Vec<(usize, usize, usize)> = Vec::new();
+        for span in spans {
+            match merged.last_mut() {
+                Some(last) if span.0 < last.1 => last.1 = last.1.max(span.1),
+                _ => merged.push(span),
+            }
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut labels: Vec<String> = Vec::new();
+        let mut at = 0;
+        for (start, end, label) in merged {
+            let label = &self.labels[label];
+            out.push_str(&s[at..start]);
+            out.push_str(&format!("[redacted: {label}]"));
+            if !labels.contains(label) {
+                labels.push(label.clone());
+            }
+            at = end;
+        }
+        out.push_str(&s[at..]);
+        Some((out, labels))
+    }
+
+    /// Scrubs every string (not keys) in `value`, recording where. `pointer` is its location.
+    pub fn scrub_value(&self, value: &mut Value, pointer: &mut String, hits: &mut Vec<Hit>) {
+        match value {
+            Value::String(s) => {
+                if let Some((clean, labels)) = self.scrub(s) {
+                    *s = clean;
+                    hits.push(Hit { pointer: pointer.clone(), labels });
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let mark = pointer.len();
+                    push_token(pointer, &i.to_string());
+                    self.scrub_value(item, pointer, hits);
+                    pointer.truncate(mark);
+                }
+            }
+            Value::Object(map) => {
+                for (key, item) in map.iter_mut() {
+                    let mark = pointer.len();
+                    push_token(pointer, key);
+                    self.scrub_value(item, pointer, hits);
+                    pointer.truncate(mark);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every string leaf (and, for secret-named objects, every key) of a redacted value.
+pub(crate) fn strings_of(value: &Value, with_keys: bool, out: &mut Vec<String>) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                if with_keys {
+                    out.extend(map.keys().cloned());
+                }
+                stack.extend(map.values());
+            }
+            _ => {}
+        }
+    }
+}
+
+fn escape_json(s: &str) -> String {
+    let quoted = Value::String(s.to_string()).to_string();
+    quoted[1..quoted.len() - 1].to_string()
+}
+
+/// Bytes left as they are by encodeURIComponent, encodeURI and form encoding.
+const COMPONENT: &[u8] = b"-_.!~*'()";
+const URI: &[u8] = b"-_.!~*'();/?:@&=+$,#";
+const FORM: &[u8] = b"*-._";
+
+fn percent(s: &str, keep: &[u8], plus_for_space: bool) -> String {
+    let mut out = String::with_capacity(s.len() * 3);
+    for &b in s.as_bytes() {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
+            out.push(b as char);
+        } else if b == b' ' && plus_for_space {
+            out.push('+');
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// `%2F` -> `%2f`, leaving everything else alone.
+fn lower_hex(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c == '%' {
+            out.extend(chars.by_ref().take(2).map(|h| h.to_ascii_lowercase()));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn needles(values: &[(&str, &str)]) -> Needles {
+        let mut n = Needles::default();
+        for (v, l) in values {
+            n.add(v, l);
+        }
+        n
+    }
+
+    #[test]
+    fn verbatim_json_and_percent_forms() {
+        let n = needles(&[("p@ss/w\"rd é", "password")]);
+        for text in [
+            "x p@ss/w\"rd é y",
+            r#"{"v":"p@ss/w\"rd é"}"#,
+            r#"{\"v\":\"p@ss/w\\\"rd é\"}"#,
+            "p@ss\\/w\\\"rd é",
+            "?q=p%40ss%2Fw%22rd%20%C3%A9",
+            "?q=p%40ss%2fw%22rd%20%c3%a9",
+            "?q=p%40ss%2Fw%22rd+%C3%A9",
+            "/p@ss/w%22rd%20%C3%A9",
+        ] {
+            let (clean, labels) = n.scrub(text).unwrap_or_else(|| panic!("no match in {text}"));
+            assert!(clean.contains("[redacted: password]"), "{clean}");
+            assert!(!clean.contains("p@ss") && !clean.contains("p%40ss"), "{clean}");
+            assert_eq!(labels, ["password"]);
+        }
+    }
+
+    #[test]
+    fn short_values_are_not_matched() {
+        let n = needles(&[("abc", "pin")]);
+        assert!(n.is_empty());
+        assert!(n.scrub("abcabc").is_none());
+    }
+
+    #[test]
+    fn overlapping_values_leave_nothing_between() {
+        let n = needles(&[("abcd", "one"), ("cdef", "two")]);
+        let (clean, labels) = n.scrub("xxabcdefyy").unwrap();
+        assert_eq!(clean, "xx[redacted: one]yy");
+        assert_eq!(labels, ["one"]);
+    }
+
+    #[test]
+    fn replacement_text_is_not_matched_again() {
+        let n = needles(&[("secret-value", "redacted"), ("dact", "x")]);
+        let (clean, _) = n.scrub("a secret-value b").unwrap();
+        assert_eq!(clean, "a [redacted: redacted] b");
+    }
+
+    #[test]
+    fn strings_of_collects_leaves_and_secret_keys() {
+        let v: Value = serde_json::from_str(r#"{"k1":["a",{"k2":"b"}],"n":1}"#).unwrap();
+        let mut out = Vec::new();
+        strings_of(&v, true, &mut out);
+        out.sort();
+        assert_eq!(out, ["a", "b", "k1", "k2", "n"]);
+    }
+}

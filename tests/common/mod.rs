@@ -1,0 +1,45 @@
+//! Shared helpers for the native tests.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use webmcp_redact::{redact, CompiledTool, Format, HandleSource, KnownSecret, Limits, Options, Outcome};
+
+/// Handles from a counter: tests compare outputs, so they must be predictable.
+pub struct Counter(pub u64);
+
+impl HandleSource for Counter {
+    fn fill(&mut self, bytes: &mut [u8; 16]) {
+        self.0 += 1;
+        bytes[..8].copy_from_slice(&self.0.to_be_bytes());
+        bytes[8..].copy_from_slice(&[0xab; 8]);
+    }
+}
+
+pub fn tool(def: Value) -> CompiledTool {
+    CompiledTool::from_value(&def, &Limits::default()).expect("tool compiles")
+}
+
+pub fn run_with(def: Value, raw: &str, format: Format, known: &[KnownSecret]) -> Outcome {
+    let t = tool(def);
+    redact(&t, raw, &Options { format, ..Options::default() }, &mut Counter(0), known)
+}
+
+pub fn run(def: Value, raw: Value) -> Outcome {
+    run_with(def, &raw.to_string(), Format::Webmcp, &[])
+}
+
+pub fn agent(o: &Outcome) -> Value {
+    serde_json::from_str(&o.agent_json).expect("agent view is JSON")
+}
+
+/// Fails if `canary` is anywhere in the agent view, raw or in any encoding we scrub.
+pub fn assert_no_canary(o: &Outcome, canary: &str) {
+    assert!(!o.agent_json.contains(canary), "canary {canary} leaked: {}", o.agent_json);
+}
+
+/// Redacting the agent view again with the same tool changes nothing, byte for byte.
+pub fn assert_idempotent(def: &Value, o: &Outcome, format: Format) {
+    let again = run_with(def.clone(), &o.agent_json, format, &[]);
+    assert_eq!(again.agent_json, o.agent_json, "second pass changed the result");
+    assert!(again.redactions.is_empty());
+}
