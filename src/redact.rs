@@ -111,6 +111,9 @@ impl Run<'_> {
         let base = String::new();
         self.walk_into(&mut value, &base, allowlist);
         self.scrub(&mut value, &base);
+        if value.is_null() {
+            return json!({ "content": [] }); // taken whole: the stub says it all
+        }
         let text = json!({ "type": "text", "text": value.to_string() });
         let mut agent = json!({ "content": [text] });
         if value.is_object() {
@@ -221,13 +224,13 @@ impl Run<'_> {
                     self.secrets.push(Secret { handle, label: r.label, kind });
                 }
                 Block::Text if duplicates[i] => {}
+                Block::Text if bare && self.is_schema_json(&block) => {
+                    self.walk_text(&mut block, &pointer, allowlist);
+                }
                 Block::Text | Block::Media if allowlist => {
                     let label = block_label(&block);
                     self.take(pointer, Reason::Undeclared, label, block);
                     continue;
-                }
-                Block::Text if bare => {
-                    self.walk_text(&mut block, &pointer);
                 }
                 Block::Text | Block::Media => {}
             }
@@ -249,15 +252,21 @@ impl Run<'_> {
             .collect()
     }
 
-    /// A text block holding JSON, with no structuredContent beside it: redact that JSON.
-    fn walk_text(&mut self, block: &mut Value, pointer: &str) {
+    /// Is this a text block of JSON that the schema describes (an object or an array)?
+    fn is_schema_json(&self, block: &Value) -> bool {
+        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
+        self.tool.has_marks()
+            && text.trim_start().starts_with(['{', '['])
+            && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object() || v.is_array())
+    }
+
+    /// A text block holding JSON, with no structuredContent beside it: redact that JSON as
+    /// the structured value it stands for.
+    fn walk_text(&mut self, block: &mut Value, pointer: &str, allowlist: bool) {
         let Some(text) = block.get("text").and_then(Value::as_str) else { return };
         let Ok(mut value) = serde_json::from_str::<Value>(text) else { return };
-        if !(value.is_object() || value.is_array()) || !self.tool.has_marks() {
-            return;
-        }
         let before = self.report.len();
-        self.walk_into(&mut value, "", false);
+        self.walk_into(&mut value, "", allowlist);
         for r in &mut self.report[before..] {
             r.pointer = child(pointer, "text"); // a pointer cannot go inside a string
         }
@@ -321,6 +330,10 @@ impl Run<'_> {
 
     /// Assigns handles, appends stubs and the notice, adds the report to `_meta`.
     fn finish(mut self, mut agent: Value) -> Outcome {
+        if self.report.is_empty() {
+            // Only the "mcp" format's wrapping of a plain value gets here.
+            return Outcome { agent_json: agent.to_string(), redactions: Vec::new(), withheld: false, secrets: Vec::new(), error: None };
+        }
         let withheld = self.report.iter().any(|r| r.reason == Reason::SensitiveTool);
         let vaulted = std::mem::take(&mut self.vaulted);
         let mut stubs = Vec::new();

@@ -1,0 +1,415 @@
+//! Native tests for the numbered rules of the contract (issue 2), one section per rule.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use webmcp_redact::{redact, CompiledTool, ErrorCode, Format, KnownSecret, Limits, Options};
+
+fn key_tool() -> Value {
+    json!({ "name": "generate_api_key", "outputSchema": { "type": "object", "properties": {
+        "id": { "type": "string" }, "name": { "type": "string" },
+        "secret": { "type": "string", "x-sensitive": true, "title": "API key" } } } })
+}
+
+fn reasons(o: &webmcp_redact::Outcome) -> Vec<(&str, &str)> {
+    o.redactions.iter().map(|r| (r.pointer.as_str(), r.reason.as_str())).collect()
+}
+
+// Rule 2: shape and passthrough.
+
+#[test]
+fn nothing_sensitive_passes_through_byte_identical() {
+    let raw = r#"{ "id" : "k1",  "n": 1.10, "big": 123456789012345678901234567890 }"#;
+    let o = run_with(json!({ "name": "t" }), raw, Format::Webmcp, &[]);
+    assert_eq!(o.agent_json, raw);
+    assert!(o.redactions.is_empty() && o.secrets.is_empty() && !o.withheld);
+}
+
+#[test]
+fn a_redacted_structured_value_becomes_a_call_tool_result() {
+    let o = run(key_tool(), json!({ "id": "k1", "name": "prod", "secret": "sk_CANARY_2" }));
+    let a = agent(&o);
+    assert_eq!(a["structuredContent"], json!({ "id": "k1", "name": "prod" }));
+    assert_eq!(a["content"][0], json!({ "type": "text", "text": r#"{"id":"k1","name":"prod"}"# }));
+    assert_eq!(a["content"][1]["type"], "secret_reference");
+    assert_eq!(a["content"][1]["label"], "API key");
+    assert_no_canary(&o, "CANARY_2");
+}
+
+// Rule 3: marks, $ref, errors.
+
+#[test]
+fn recursive_schema_marks_at_every_depth() {
+    let def = json!({ "name": "tree", "outputSchema": { "$ref": "#/$defs/node", "$defs": { "node": {
+        "type": "object", "properties": { "token": { "x-sensitive": "credentials" },
+        "children": { "type": "array", "items": { "$ref": "#/$defs/node" } } } } } } });
+    let raw = json!({ "token": "CANARY_a", "children": [{ "token": "CANARY_b", "children": [{ "token": "CANARY_c", "children": [] }] }] });
+    let o = run(def.clone(), raw);
+    assert_no_canary(&o, "CANARY");
+    let pointers: Vec<&str> = o.redactions.iter().map(|r| r.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/token", "/children/0/token", "/children/0/children/0/token"]);
+    assert_idempotent(&def, &o, Format::Webmcp);
+}
+
+#[test]
+fn a_ref_cycle_that_never_descends_is_ref_limit() {
+    let def = json!({ "name": "t", "outputSchema": { "$defs": { "a": { "$ref": "#/$defs/b" }, "b": { "allOf": [{ "$ref": "#/$defs/a" }] } }, "$ref": "#/$defs/a" } });
+    let e = CompiledTool::from_value(&def, &Limits::default()).err().unwrap();
+    assert_eq!(e.code, ErrorCode::RefLimit);
+    assert_eq!(e.tool, "t");
+    assert!(e.pointer.starts_with("/outputSchema"), "{}", e.pointer);
+}
+
+#[test]
+fn long_ref_chains_compile_iteratively_and_hit_the_hop_limit() {
+    // 50,000 chained $refs: a recursive compiler would overflow the stack here.
+    let n = 50_000;
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        defs.insert(format!("d{i}"), json!({ "$ref": format!("#/$defs/d{}", i + 1) }));
+    }
+    defs.insert(format!("d{n}"), json!({ "type": "string", "x-sensitive": true }));
+    let def = json!({ "name": "t", "outputSchema": { "$defs": defs, "$ref": "#/$defs/d0" } });
+    let e = CompiledTool::from_value(&def, &Limits::default()).err().unwrap();
+    assert_eq!(e.code, ErrorCode::RefLimit);
+    let generous = Limits { max_ref_hops: n + 1, ..Limits::default() };
+    let tool = CompiledTool::from_value(&def, &generous).unwrap();
+    let o = redact(&tool, r#""CANARY_chain""#, &Options { limits: generous, ..Options::default() }, &mut Counter(0), &[]);
+    assert_no_canary(&o, "CANARY_chain");
+}
+
+#[test]
+fn every_schema_error_code_names_tool_and_pointer() {
+    let cases = [
+        (json!({ "properties": { "a": { "x-sensitive": 5 } } }), ErrorCode::SchemaInvalid, "/outputSchema/properties/a/x-sensitive"),
+        (json!({ "properties": { "a": { "x-sensitive": "" } } }), ErrorCode::SchemaInvalid, "/outputSchema/properties/a/x-sensitive"),
+        (json!({ "properties": { "a": { "$ref": "https://evil.example/s.json" } } }), ErrorCode::RemoteRef, "/outputSchema/properties/a/$ref"),
+        (json!({ "$ref": "other.json#/x" }), ErrorCode::RemoteRef, "/outputSchema/$ref"),
+        (json!({ "$ref": "#/$defs/missing" }), ErrorCode::SchemaInvalid, "/outputSchema/$ref"),
+        (json!({ "$ref": "#nowhere" }), ErrorCode::SchemaInvalid, "/outputSchema/$ref"),
+        (json!({ "type": "text" }), ErrorCode::SchemaInvalid, "/outputSchema/type"),
+        (json!({ "anyOf": {} }), ErrorCode::SchemaInvalid, "/outputSchema/anyOf"),
+        (json!({ "items": 3 }), ErrorCode::SchemaInvalid, "/outputSchema/items"),
+    ];
+    for (schema, code, pointer) in cases {
+        let e = CompiledTool::from_value(&json!({ "name": "bad_tool", "outputSchema": schema }), &Limits::default()).err().unwrap();
+        assert_eq!((e.code, e.pointer.as_str()), (code, pointer), "{schema}");
+        assert!(e.message().contains("bad_tool") && e.message().contains(pointer), "{}", e.message());
+    }
+}
+
+#[test]
+fn ids_and_anchors_resolve_inside_the_document() {
+    let def = json!({ "name": "t", "outputSchema": {
+        "$id": "https://app.example/schemas/root.json",
+        "properties": { "a": { "$ref": "item.json" }, "b": { "$ref": "#secret" }, "c": { "$ref": "item.json#/properties/pin" } },
+        "$defs": {
+            "item": { "$id": "item.json", "type": "object", "properties": { "pin": { "x-sensitive": true } } },
+            "s": { "$anchor": "secret", "x-sensitive": true } } } });
+    let o = run(def, json!({ "a": { "pin": "CANARY_1" }, "b": "CANARY_2", "c": "CANARY_3" }));
+    assert_no_canary(&o, "CANARY");
+    assert_eq!(reasons(&o), [("/a/pin", "x_sensitive"), ("/b", "x_sensitive"), ("/c", "x_sensitive")]);
+}
+
+#[test]
+fn a_false_mark_below_a_marked_parent_unmarks_nothing() {
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "creds": { "x-sensitive": true, "properties": { "user": { "x-sensitive": false } } } } } });
+    let o = run(def, json!({ "creds": { "user": "CANARY_user" } }));
+    assert_no_canary(&o, "CANARY_user");
+}
+
+#[test]
+fn secret_property_names_redact_the_object_and_its_keys_everywhere() {
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "vault": { "propertyNames": { "x-sensitive": true } } } } });
+    let raw = json!({ "content": [{ "type": "text", "text": "keys: CANARY_key" }], "structuredContent": { "vault": { "CANARY_key": 1 } } });
+    let o = run(def, raw);
+    assert_no_canary(&o, "CANARY_key");
+    assert_eq!(o.redactions[0].pointer, "/structuredContent/vault");
+}
+
+#[test]
+fn type_mismatch_under_marks_is_redacted_whole_and_null_is_left() {
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "creds": { "type": "object", "properties": { "key": { "x-sensitive": true } } } } } });
+    let o = run(def.clone(), json!({ "creds": "CANARY_str" }));
+    assert_eq!(reasons(&o), [("/creds", "schema_mismatch")]);
+    assert_no_canary(&o, "CANARY_str");
+    let o = run_with(def, r#"{"creds":null}"#, Format::Webmcp, &[]);
+    assert_eq!(o.agent_json, r#"{"creds":null}"#);
+}
+
+// Rule 4: sensitiveHint.
+
+#[test]
+fn sensitive_hint_values() {
+    for hint in [json!(true), json!("low"), json!("medium"), json!("high"), json!("other"), json!(1), json!({})] {
+        let o = run(json!({ "name": "t", "annotations": { "sensitiveHint": hint } }), json!({ "a": "CANARY_h" }));
+        assert!(o.withheld, "{hint}");
+        assert_no_canary(&o, "CANARY_h");
+    }
+    for hint in [json!(false), json!(0), json!(""), json!(null)] {
+        let o = run(json!({ "name": "t", "annotations": { "sensitiveHint": hint } }), json!({ "a": "x" }));
+        assert!(!o.withheld && o.redactions.is_empty(), "{hint}");
+    }
+}
+
+#[test]
+fn allowlist_mode_takes_everything_undescribed() {
+    let mut def = key_tool();
+    def["annotations"] = json!({ "sensitiveHint": true });
+    let raw = json!({
+        "content": [
+            { "type": "text", "text": r#"{"id":"k1","secret":"CANARY_s","extra":"CANARY_e"}"# },
+            { "type": "text", "text": "note CANARY_n" },
+            { "type": "image", "data": "CANARY_img", "mimeType": "image/png" }],
+        "structuredContent": { "id": "k1", "secret": "CANARY_s", "extra": "CANARY_e" },
+        "_meta": { "trace": "CANARY_m", "webmcp-redact/other": 1 },
+        "debug": "CANARY_d" });
+    let o = run(def.clone(), raw);
+    assert_no_canary(&o, "CANARY");
+    let a = agent(&o);
+    assert_eq!(a["structuredContent"], json!({ "id": "k1" }));
+    assert_eq!(a["_meta"]["webmcp-redact/other"], 1);
+    let r: Vec<_> = reasons(&o);
+    assert!(r.contains(&("/structuredContent/extra", "undeclared")) && r.contains(&("/content/1", "undeclared")) && r.contains(&("/content/2", "undeclared")) && r.contains(&("/_meta/trace", "undeclared")) && r.contains(&("/debug", "undeclared")), "{r:?}");
+    assert_idempotent(&def, &o, Format::Webmcp);
+}
+
+// Rule 5: one canary test for each leak path.
+
+fn leak(raw: Value) -> webmcp_redact::Outcome {
+    let o = run(key_tool(), raw);
+    assert_no_canary(&o, "CANARY_LEAK");
+    assert_idempotent(&key_tool(), &o, Format::Webmcp);
+    o
+}
+
+fn sc() -> Value {
+    json!({ "id": "k1", "secret": "CANARY_LEAK/é+&x" })
+}
+
+#[test]
+fn leak_path_duplicated_json_text() {
+    for text in [sc().to_string(), serde_json::to_string_pretty(&sc()).unwrap(), r#"{"secret":"CANARY_LEAK/é+&x","id":"k1"}"#.to_string()] {
+        let o = leak(json!({ "content": [{ "type": "text", "text": text }], "structuredContent": sc() }));
+        assert_eq!(agent(&o)["content"][0]["text"], r#"{"id":"k1"}"#);
+    }
+}
+
+#[test]
+fn leak_path_other_text_blocks_in_each_encoding() {
+    for text in ["key: CANARY_LEAK/é+&x", r#"{\"s\":\"CANARY_LEAK/é+&x\"}"#, "u?k=CANARY_LEAK%2F%C3%A9%2B%26x", "u?k=CANARY_LEAK%2f%c3%a9%2b%26x"] {
+        let o = leak(json!({ "content": [{ "type": "text", "text": text }], "structuredContent": sc() }));
+        assert!(reasons(&o).contains(&("/content/0/text", "value_match")));
+    }
+}
+
+#[test]
+fn leak_path_resources_links_meta_and_error_text() {
+    leak(json!({ "content": [{ "type": "resource", "resource": { "uri": "file:///CANARY_LEAK/é+&x", "text": "CANARY_LEAK/é+&x" } }], "structuredContent": sc() }));
+    leak(json!({ "content": [{ "type": "resource_link", "uri": "https://a.example/?k=CANARY_LEAK%2F%C3%A9%2B%26x", "name": "CANARY_LEAK/é+&x", "title": "CANARY_LEAK/é+&x", "description": "CANARY_LEAK/é+&x" }], "structuredContent": sc() }));
+    leak(json!({ "content": [{ "type": "text", "text": "ok", "_meta": { "x": ["CANARY_LEAK/é+&x"] } }], "structuredContent": sc(), "_meta": { "t": { "u": "CANARY_LEAK/é+&x" } } }));
+    let o = leak(json!({ "content": [{ "type": "text", "text": "failed for CANARY_LEAK/é+&x" }], "structuredContent": sc(), "isError": true }));
+    assert_eq!(agent(&o)["isError"], true);
+}
+
+#[test]
+fn leak_path_json_text_without_structured_content() {
+    let o = leak(json!({ "content": [{ "type": "text", "text": sc().to_string() }] }));
+    assert_eq!(o.redactions[0].pointer, "/content/0/text");
+}
+
+#[test]
+fn leak_path_user_only_and_unknown_blocks() {
+    let o = leak(json!({ "content": [
+        { "type": "text", "text": "CANARY_LEAK_user", "annotations": { "audience": ["user"] } },
+        { "type": "x-custom", "payload": "CANARY_LEAK_unknown" },
+        { "type": "text", "text": "both", "annotations": { "audience": ["user", "assistant"] } }] }));
+    assert_eq!(reasons(&o), [("/content/0", "audience"), ("/content/1", "unknown_block")]);
+    assert_eq!(agent(&o)["content"][0]["text"], "both");
+}
+
+#[test]
+fn leak_path_secret_reference_fields() {
+    let o = leak(json!({ "content": [
+        { "type": "text", "text": "Get it at /redeem/CANARY_LEAK_id" },
+        { "type": "secret_reference", "id": "CANARY_LEAK_id", "label": "Deploy token", "redeemUrl": "/redeem/CANARY_LEAK_id", "ttl": 987654 },
+        { "type": "secret_reference", "id": "CANARY_LEAK_bad", "redeemUrl": 7 }] }));
+    assert!(!o.agent_json.contains("987654") && !o.agent_json.contains("redeemUrl"));
+    let a = agent(&o);
+    assert_eq!(a["content"][1].as_object().unwrap().keys().collect::<Vec<_>>(), ["type", "label", "handle"]);
+    assert!(reasons(&o).contains(&("/content/2", "malformed_reference")));
+}
+
+#[test]
+fn known_vault_values_are_scrubbed_from_later_results() {
+    let known = [KnownSecret { label: "revealed key".into(), value: "CANARY_LEAK_known".into() }];
+    let o = run_with(json!({ "name": "search" }), &json!({ "hits": ["found CANARY_LEAK_known here"] }).to_string(), Format::Webmcp, &known);
+    assert_no_canary(&o, "CANARY_LEAK_known");
+    assert_eq!(reasons(&o), [("/hits/0", "value_match")]);
+}
+
+// Rule 6: stubs.
+
+#[test]
+fn array_elements_become_null_and_labels_fall_back() {
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "tokens": { "items": { "x-sensitive": true } } }, "additionalProperties": { "x-sensitive": true } } });
+    let o = run(def, json!({ "tokens": ["CANARY_1", "CANARY_2"], "other": "CANARY_3" }));
+    let a = agent(&o);
+    assert_eq!(a["structuredContent"]["tokens"], json!([null, null]));
+    let labels: Vec<&str> = o.redactions.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["tokens", "tokens", "other"]);
+    assert_no_canary(&o, "CANARY");
+}
+
+#[test]
+fn stubs_carry_only_label_and_a_fixed_length_handle() {
+    let short = run(key_tool(), json!({ "secret": "abcd" }));
+    let long = run(key_tool(), json!({ "secret": "x".repeat(5000) }));
+    let stub = |o: &webmcp_redact::Outcome| agent(o)["content"][1].clone();
+    assert_eq!(stub(&short).as_object().unwrap().len(), 3);
+    assert_eq!(stub(&short)["handle"].as_str().unwrap().len(), 32);
+    assert_eq!(stub(&short), stub(&long), "nothing about the value shows in the stub");
+}
+
+#[test]
+fn past_32_stubs_one_more_stands_for_the_rest() {
+    let def = json!({ "name": "t", "outputSchema": { "additionalProperties": { "x-sensitive": true } } });
+    let raw: serde_json::Map<String, Value> = (0..40).map(|i| (format!("k{i}"), json!(format!("CANARY_{i:02}")))).collect();
+    let o = run(def, Value::Object(raw));
+    assert_eq!(o.secrets.len(), 33);
+    let a = agent(&o);
+    let stubs: Vec<&Value> = a["content"].as_array().unwrap().iter().filter(|b| b["type"] == "secret_reference").collect();
+    assert_eq!(stubs.len(), 33);
+    assert_eq!(stubs[32]["label"], "8 more values");
+    assert_eq!(o.redactions.iter().filter(|r| r.handle.as_deref() == stubs[32]["handle"].as_str()).count(), 8);
+    assert_no_canary(&o, "CANARY");
+}
+
+// Rule 7: the "mcp" format uses only standard blocks.
+
+#[test]
+fn mcp_format_writes_text_stubs() {
+    let raw = json!({ "content": [{ "type": "secret_reference", "id": "r1", "label": "Token", "redeemUrl": "/r/1" }], "structuredContent": { "secret": "CANARY_m" } });
+    let o = run_with(key_tool(), &raw.to_string(), Format::Mcp, &[]);
+    let a = agent(&o);
+    for block in a["content"].as_array().unwrap() {
+        assert_eq!(block["type"], "text", "{block}");
+    }
+    assert_eq!(a["content"][0]["text"], "[secret withheld: Token]");
+    assert_eq!(a["content"][0]["_meta"]["webmcp-redact/secret"]["label"], "Token");
+    assert_no_canary(&o, "CANARY_m");
+    assert_idempotent(&key_tool(), &o, Format::Mcp);
+}
+
+#[test]
+fn mcp_format_wraps_a_plain_value() {
+    let o = run_with(json!({ "name": "t" }), r#"{"a":1}"#, Format::Mcp, &[]);
+    assert_eq!(agent(&o), json!({ "content": [{ "type": "text", "text": r#"{"a":1}"# }], "structuredContent": { "a": 1 } }));
+}
+
+// Rule 8: the report.
+
+#[test]
+fn report_is_in_meta_and_names_no_values() {
+    let o = run(key_tool(), json!({ "content": [], "structuredContent": { "secret": "CANARY_r" }, "_meta": { "webmcp-redact/redactions": [{ "pointer": "/old", "reason": "x_sensitive", "label": "old" }] } }));
+    let a = agent(&o);
+    let report = a["_meta"]["webmcp-redact/redactions"].as_array().unwrap();
+    assert_eq!(report.len(), 2, "an earlier report is kept and extended");
+    assert_eq!(report[1], json!({ "pointer": "/structuredContent/secret", "reason": "x_sensitive", "label": "API key" }));
+    let last = a["content"].as_array().unwrap().last().unwrap().clone();
+    assert!(last["text"].as_str().unwrap().starts_with("1 item was withheld"), "{last}");
+}
+
+// Rule 9: fail closed.
+
+#[test]
+fn every_failure_withholds_the_raw_result() {
+    let tool = CompiledTool::from_value(&key_tool(), &Limits::default()).unwrap();
+    let tight = Limits { max_depth: 3, max_input_bytes: 200, max_ref_hops: 64 };
+    let cases = [
+        (r#"{"secret":"CANARY_f""#.to_string(), ErrorCode::InvalidJson),
+        (r#"{"a":[[[["CANARY_f"]]]]}"#.to_string(), ErrorCode::DepthLimit),
+        (format!(r#"{{"secret":"CANARY_f{}"}}"#, "x".repeat(300)), ErrorCode::SizeLimit),
+    ];
+    for (raw, code) in cases {
+        let o = redact(&tool, &raw, &Options { limits: tight, ..Options::default() }, &mut Counter(0), &[]);
+        assert_eq!(o.error.as_ref().map(|e| e.code), Some(code));
+        assert!(o.withheld);
+        assert_no_canary(&o, "CANARY_f");
+        assert_eq!(agent(&o), json!({ "content": [{ "type": "text", "text": format!("The result of generate_api_key was withheld: {code}.") }], "isError": true }));
+    }
+}
+
+// Rule 10: invariants over generated inputs.
+
+/// A small deterministic generator, so that failures reproduce.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn value(&mut self, depth: u32, n: &mut u32) -> Value {
+        *n += 1;
+        match if depth > 3 { self.pick(3) } else { self.pick(6) } {
+            0 => json!(format!("CANARY_{n:04}")),
+            1 => json!(self.pick(1000)),
+            2 => Value::Null,
+            3 => Value::Array((0..self.pick(4)).map(|_| self.value(depth + 1, n)).collect()),
+            _ => Value::Object((0..self.pick(5)).map(|i| (["secret", "name", "items", "meta", "x"][i as usize].to_string(), self.value(depth + 1, n))).collect()),
+        }
+    }
+}
+
+#[test]
+fn invariants_hold_on_generated_results() {
+    let schemas = [
+        json!({ "properties": { "secret": { "x-sensitive": true }, "items": { "items": { "$ref": "#" } } } }),
+        json!({ "type": "object", "additionalProperties": { "$ref": "#" }, "properties": { "name": { "x-sensitive": "pii" } } }),
+        json!({ "anyOf": [{ "type": "array", "items": { "x-sensitive": true } }, { "type": "object", "properties": { "meta": { "type": "object", "properties": { "x": { "x-sensitive": true } } } } }] }),
+    ];
+    let mut g = Gen(0x9e3779b97f4a7c15);
+    let mut redacted = 0;
+    for round in 0..300 {
+        let schema = &schemas[round % schemas.len()];
+        for hint in [json!(false), json!(true)] {
+            let def = json!({ "name": "gen", "annotations": { "sensitiveHint": hint }, "outputSchema": schema });
+            let mut n = 0;
+            let structured = g.value(0, &mut n);
+            let raw = if g.pick(2) == 0 { structured.clone() } else {
+                json!({ "content": [{ "type": "text", "text": structured.to_string() }, { "type": "text", "text": format!("see {}", structured) }], "structuredContent": { "v": structured } })
+            };
+            for format in [Format::Webmcp, Format::Mcp] {
+                let o = run_with(def.clone(), &raw.to_string(), format, &[]);
+                assert!(o.error.is_none(), "{:?}", o.error);
+                let again = run_with(def.clone(), &raw.to_string(), format, &[]);
+                assert_eq!(again.agent_json, o.agent_json, "same input, same output (handles come from the same counter)");
+                assert_idempotent(&def, &o, format);
+                redacted += o.redactions.len();
+                let side: Value = serde_json::from_str(&o.side_json()).unwrap();
+                let mut vaulted = Vec::new();
+                collect_strings(&side["secrets"], &mut vaulted);
+                for st in vaulted.iter().filter(|st| st.starts_with("CANARY_")) {
+                    assert!(!o.agent_json.contains(st.as_str()), "redacted {st} leaked: {}", o.agent_json);
+                }
+            }
+        }
+    }
+    assert!(redacted > 500, "the generator should exercise redaction, got {redacted}");
+}
+
+fn collect_strings(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out)),
+        Value::Object(m) => m.values().for_each(|x| collect_strings(x, out)),
+        _ => {}
+    }
+}
