@@ -1,6 +1,6 @@
 //! Content blocks: what each kind is, and what reaches the agent.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::stubs::is_library_block;
 
@@ -12,8 +12,8 @@ pub(crate) enum Block {
     UserOnly,
     /// A well-formed `secret_reference` from the tool.
     Reference(Reference),
-    /// A `secret_reference` that is not well formed; strings worth scrubbing are kept.
-    BadReference(Vec<String>),
+    /// A `secret_reference` that is not well formed.
+    BadReference,
     Text,
     /// image, audio, resource_link, resource.
     Media,
@@ -27,7 +27,7 @@ pub(crate) struct Reference {
     pub id: String,
     pub label: String,
     pub redeem_url: String,
-    pub ttl: Option<f64>,
+    pub ttl: Option<Number>,
 }
 
 pub(crate) fn classify(block: &Value) -> Block {
@@ -67,14 +67,26 @@ fn reference(b: &Map<String, Value>) -> Block {
     let s = |k: &str| b.get(k).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_string);
     let ttl = match b.get("ttl") {
         None => Ok(None),
-        Some(Value::Number(n)) => n.as_f64().filter(|t| t.is_finite() && *t >= 0.0).map(Some).ok_or(()),
+        Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t.is_finite() && t >= 0.0) => Ok(Some(n.clone())),
         Some(_) => Err(()),
     };
     match (s("id"), s("label"), s("redeemUrl"), ttl) {
         (Some(id), Some(label), Some(redeem_url), Ok(ttl)) => Block::Reference(Reference { id, label, redeem_url, ttl }),
-        (id, _, url, _) => Block::BadReference(id.into_iter().chain(url).collect()),
+        _ => Block::BadReference,
     }
 }
+
+/// The id and URL of anything shaped like a reference, valid or not, user-only or not: they
+/// must never reach the agent through another string.
+pub(crate) fn reference_strings(block: &Value) -> Vec<String> {
+    let is_reference = block.get("type").and_then(Value::as_str) == Some("secret_reference");
+    let s = |k: &str| block.get(k).and_then(Value::as_str).map(str::to_string);
+    if is_reference { s("id").into_iter().chain(s("redeemUrl")).collect() } else { Vec::new() }
+}
+
+/// Block fields that carry structure, not content: value matching leaves them alone, so that
+/// a redacted "image" or "user" cannot turn a block into another type or audience.
+pub(crate) const STRUCTURAL: &[&str] = &["type", "mimeType", "annotations", "data", "blob", "handle"];
 
 /// The label of a block that is withheld whole.
 pub(crate) fn block_label(block: &Value) -> String {
@@ -97,13 +109,13 @@ mod tests {
     #[test]
     fn references_need_id_label_url_and_a_sane_ttl() {
         let good = json!({ "type": "secret_reference", "id": "k1", "label": "Key", "redeemUrl": "/r/k1", "ttl": 60 });
-        assert!(matches!(classify(&good), Block::Reference(Reference { ttl: Some(t), .. }) if t == 60.0));
+            assert!(matches!(classify(&good), Block::Reference(Reference { ttl: Some(t), .. }) if t.to_string() == "60"));
         for bad in [json!({ "ttl": -1 }), json!({ "ttl": "60" }), json!({ "id": "" }), json!({ "redeemUrl": 7 })] {
             let mut b = good.clone();
             for (k, v) in bad.as_object().unwrap() {
                 b[k] = v.clone();
             }
-            assert!(matches!(classify(&b), Block::BadReference(_)), "{b}");
+            assert!(matches!(classify(&b), Block::BadReference), "{b}");
         }
     }
 

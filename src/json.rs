@@ -18,13 +18,29 @@ pub fn parse_limited(text: &str, limits: &Limits) -> Result<Value, Error> {
         ));
     }
     let max_depth = limits.max_depth.min(Limits::DEPTH_CEILING);
-    if let Some(pointer) = too_deep(text, max_depth) {
-        return Err(Error::new(
-            ErrorCode::DepthLimit,
-            pointer,
-            format!("nesting is deeper than the limit of {max_depth}"),
-        ));
+    too_deep(text, max_depth).map_or(Ok(()), |p| Err(depth_error(p, max_depth)))?;
+    parse_unchecked(text)
+}
+
+/// Parses a tool result. A CallToolResult may be one level deeper than `max_depth`: that level
+/// is the envelope this library itself adds around a structured value, so that redacting its
+/// own output again stays within the limit.
+pub fn parse_result(text: &str, limits: &Limits) -> Result<Value, Error> {
+    let max_depth = limits.max_depth.min(Limits::DEPTH_CEILING);
+    let relaxed = Limits { max_depth: max_depth + 1, ..*limits };
+    let value = parse_limited(text, &relaxed)?;
+    let is_call_result = value.get("content").is_some_and(Value::is_array);
+    match too_deep(text, max_depth) {
+        Some(pointer) if !is_call_result => Err(depth_error(pointer, max_depth)),
+        _ => Ok(value),
     }
+}
+
+fn depth_error(pointer: String, max_depth: usize) -> Error {
+    Error::new(ErrorCode::DepthLimit, pointer, format!("nesting is deeper than the limit of {max_depth}"))
+}
+
+fn parse_unchecked(text: &str) -> Result<Value, Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
@@ -193,6 +209,16 @@ mod tests {
         let n = Limits::DEPTH_CEILING + 1;
         let text = format!("{}{}", "[".repeat(n), "]".repeat(n));
         assert_eq!(parse_limited(&text, &limits(usize::MAX)).unwrap_err().code, ErrorCode::DepthLimit);
+    }
+
+    #[test]
+    fn a_call_tool_result_may_use_one_envelope_level() {
+        let plain = r#"{"a":{"b":[1]}}"#;
+        let wrapped = r#"{"content":[],"structuredContent":{"a":{"b":[1]}}}"#;
+        assert!(parse_result(plain, &limits(3)).is_ok());
+        assert!(parse_result(wrapped, &limits(3)).is_ok());
+        assert_eq!(parse_result(r#"{"a":{"b":[[1]]}}"#, &limits(3)).unwrap_err().pointer, "/a/b/0");
+        assert_eq!(parse_result(r#"{"content":[],"s":{"a":{"b":[[1]]}}}"#, &limits(3)).unwrap_err().code, ErrorCode::DepthLimit);
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub enum Reason {
     SecretReference,
     /// A `secret_reference` block that was malformed and removed.
     MalformedReference,
+    /// Not valid in the "mcp" format (a non-object structuredContent, a non-boolean isError,
+    /// an audience role MCP does not define): removed there.
+    NotMcp,
 }
 
 impl Reason {
@@ -42,6 +45,7 @@ impl Reason {
             Reason::MalformedBlock => "malformed_block",
             Reason::SecretReference => "secret_reference",
             Reason::MalformedReference => "malformed_reference",
+            Reason::NotMcp => "not_mcp",
         }
     }
 }
@@ -65,7 +69,7 @@ pub enum SecretKind {
     /// Several values behind one overflow stub: `[{ pointer, label, value }]`.
     Many(Vec<(String, String, Value)>),
     /// A tool's own `secret_reference`, to be redeemed later.
-    Reference { id: String, redeem_url: String, ttl: Option<f64> },
+    Reference { id: String, redeem_url: String, ttl: Option<serde_json::Number> },
 }
 
 /// A vault entry for the caller: never part of the agent view.
@@ -131,7 +135,7 @@ impl Secret {
             SecretKind::Reference { id, redeem_url, ttl } => {
                 let mut o = json!({ "handle": self.handle, "label": self.label, "kind": "reference", "id": id, "redeemUrl": redeem_url });
                 if let Some(t) = ttl {
-                    o["ttl"] = json!(t);
+                    o["ttl"] = Value::Number(t.clone());
                 }
                 o
             }

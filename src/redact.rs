@@ -1,12 +1,12 @@
-//! The contract, end to end: parse, pick the shape, apply the tool's mode, assemble the agent
-//! view. Any error becomes the fail-closed "withheld" result.
+//! The contract, end to end: parse, pick the shape, apply the tool's mode. Any error becomes
+//! the fail-closed "withheld" result. `assemble.rs` writes the final agent view.
 
 use serde_json::{json, Map, Value};
 
-use crate::blocks::{block_label, classify, Block};
-use crate::json::{child, parse_limited};
+use crate::blocks::{block_label, classify, reference_strings, Block, STRUCTURAL};
+use crate::json::{child, parse_result};
 use crate::scrub::{strings_of, Needles};
-use crate::stubs::{is_library_block, is_library_key, new_handle, notice, stub, MAX_STUBS, REPORT_KEY};
+use crate::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
 use crate::tool::Mode;
 use crate::walk::walk;
 use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason, Redaction, Secret, SecretKind};
@@ -23,8 +23,18 @@ pub struct KnownSecret {
 
 /// Redacts one raw result (JSON text) of `tool`. Never fails: on any error the agent view is
 /// [`withheld_result`] and `error` says why.
+///
+/// ```
+/// use webmcp_redact::{redact, CompiledTool, HandleSource, Limits, Options};
+/// struct Fixed;
+/// impl HandleSource for Fixed { fn fill(&mut self, b: &mut [u8; 16]) { *b = [7; 16]; } }
+/// let tool = CompiledTool::compile(r#"{"name":"k","outputSchema":{"properties":{"secret":{"x-sensitive":true}}}}"#, &Limits::default()).unwrap();
+/// let out = redact(&tool, r#"{"id":1,"secret":"sk_live_1"}"#, &Options::default(), &mut Fixed, &[]);
+/// assert!(!out.agent_json.contains("sk_live_1"));
+/// assert_eq!(out.redactions[0].pointer, "/secret");
+/// ```
 pub fn redact(tool: &CompiledTool, raw_json: &str, options: &Options, handles: &mut dyn HandleSource, known: &[KnownSecret]) -> Outcome {
-    let mut run = Run { tool, format: options.format, handles, report: Vec::new(), vaulted: Vec::new(), secrets: Vec::new(), needles: Needles::default() };
+    let mut run = Run { tool, format: options.format, handles, report: Vec::new(), vaulted: Vec::new(), secrets: Vec::new(), needles: Needles::default(), reshaped: false };
     for k in known {
         run.needles.add(&k.value, &k.label);
     }
@@ -47,31 +57,33 @@ fn failed(tool_name: &str, error: Error) -> Outcome {
 }
 
 /// A value on its way to the vault, before handles are assigned.
-struct Vaulted {
-    pointer: String,
-    label: String,
-    value: Value,
-    report: usize,
+pub(crate) struct Vaulted {
+    pub pointer: String,
+    pub label: String,
+    pub value: Value,
+    pub report: usize,
 }
 
-struct Run<'a> {
-    tool: &'a CompiledTool,
-    format: Format,
-    handles: &'a mut dyn HandleSource,
-    report: Vec<Redaction>,
-    vaulted: Vec<Vaulted>,
-    secrets: Vec<Secret>,
-    needles: Needles,
+pub(crate) struct Run<'a> {
+    pub tool: &'a CompiledTool,
+    pub format: Format,
+    pub handles: &'a mut dyn HandleSource,
+    pub report: Vec<Redaction>,
+    pub vaulted: Vec<Vaulted>,
+    pub secrets: Vec<Secret>,
+    pub needles: Needles,
+    /// Something changed that the report does not list (a stub rewritten for the mcp format).
+    pub reshaped: bool,
 }
 
 impl Run<'_> {
     /// The agent view as a value, or `None` when the raw text passes through unchanged.
     fn result(&mut self, raw_json: &str, options: &Options) -> Result<Option<Value>, Error> {
-        let raw = parse_limited(raw_json, &options.limits)?;
+        let raw = parse_result(raw_json, &options.limits)?;
         let is_call_result = raw.get("content").is_some_and(Value::is_array);
         let mode = self.tool.mode();
         let agent = match raw {
-            _ if mode == Mode::Withhold && is_call_result && only_library_parts(&raw) => return Ok(None),
+            _ if mode == Mode::Withhold && is_call_result && only_library_parts(&raw, self.format) => return Ok(None),
             _ if mode == Mode::Withhold => self.withhold_whole(raw),
             Value::Object(mut result) if is_call_result => {
                 let content = match result.shift_remove("content") {
@@ -82,8 +94,8 @@ impl Run<'_> {
             }
             value => self.structured(value, mode == Mode::Allowlist),
         };
-        let unchanged = self.report.is_empty() && (self.format == Format::Webmcp || is_call_result);
-        Ok(if unchanged { None } else { Some(agent) })
+        let wraps = self.format == Format::Mcp && !is_call_result;
+        Ok((!self.report.is_empty() || self.reshaped || wraps).then_some(agent))
     }
 
     fn take(&mut self, pointer: String, reason: Reason, label: String, value: Value) {
@@ -108,10 +120,9 @@ impl Run<'_> {
 
     /// A plain structured value V: walk it; if anything goes, wrap V' as a CallToolResult.
     fn structured(&mut self, mut value: Value, allowlist: bool) -> Value {
-        let base = String::new();
-        self.walk_into(&mut value, &base, allowlist);
-        self.scrub(&mut value, &base);
-        if value.is_null() {
+        self.walk_into(&mut value, "", allowlist);
+        self.scrub(&mut value, "");
+        if value.is_null() && !self.report.is_empty() {
             return json!({ "content": [] }); // taken whole: the stub says it all
         }
         let text = json!({ "type": "text", "text": value.to_string() });
@@ -138,8 +149,8 @@ impl Run<'_> {
         any
     }
 
-    /// Scrubs every string of `value` (at `pointer`) that contains a redacted value.
-    fn scrub(&mut self, value: &mut Value, pointer: &str) -> bool {
+    /// Value matching on every string of `value` (at `pointer`).
+    pub(crate) fn scrub(&mut self, value: &mut Value, pointer: &str) -> bool {
         if self.needles.is_empty() {
             return false;
         }
@@ -154,234 +165,218 @@ impl Run<'_> {
         any
     }
 
+    /// Value matching on the content fields of a block (never its type, audience or data).
+    fn scrub_block(&mut self, block: &mut Value, pointer: &str, skip_text: bool) {
+        let library = is_library_block(block);
+        let Value::Object(fields) = block else { return };
+        for (key, value) in fields.iter_mut() {
+            let k = key.as_str();
+            let skip = STRUCTURAL.contains(&k) || (skip_text && k == "text") || (library && k == "_meta");
+            if skip {
+                continue;
+            }
+            let at = child(pointer, k);
+            match (k, value) {
+                ("resource", Value::Object(r)) => {
+                    for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
+                        self.scrub(rv, &child(&at, rk));
+                    }
+                }
+                (_, v) => {
+                    self.scrub(v, &at);
+                }
+            }
+        }
+    }
+
     /// A CallToolResult: structuredContent, then each block, then `_meta` and the rest.
     fn call_result(&mut self, mut result: Map<String, Value>, content: Vec<Value>, allowlist: bool) -> Value {
         let duplicates = duplicate_texts(&content, result.get("structuredContent"));
         let mut structured = result.shift_remove("structuredContent").filter(|v| !v.is_null());
+        if self.format == Format::Mcp && structured.as_ref().is_some_and(|v| !v.is_object()) {
+            self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
+            structured = None;
+        }
         let mut changed = match structured.as_mut() {
             Some(v) => self.walk_into(v, "/structuredContent", allowlist),
             None => false,
         };
-        let content = self.blocks(content, &duplicates, structured.is_none(), allowlist);
+        let kept = self.blocks(content, &duplicates, structured.is_none(), allowlist);
         if let Some(v) = structured.as_mut() {
             changed |= self.scrub(v, "/structuredContent");
         }
+        // Scrub after every block has added its needles, so block order does not matter.
+        let text = structured.as_ref().map(Value::to_string);
+        let mut blocks = Vec::with_capacity(kept.len());
+        for (i, mut block) in kept {
+            let regenerate = duplicates[i] && changed;
+            if regenerate {
+                let Some(t) = &text else { continue }; // taken whole: its duplicate goes too
+                block["text"] = Value::String(t.clone());
+            }
+            self.scrub_block(&mut block, &format!("/content/{i}"), regenerate);
+            blocks.push(block);
+        }
         let mut agent = Map::new();
-        agent.insert("content".into(), Value::Array(self.regenerate(content, &duplicates, structured.as_ref(), changed)));
-        if let Some(v) = structured.filter(|v| !v.is_null()) {
+        agent.insert("content".into(), Value::Array(blocks));
+        if let Some(v) = structured {
             agent.insert("structuredContent".into(), v);
         }
-        for (key, mut value) in result {
-            let pointer = child("", &key);
-            match key.as_str() {
-                "isError" => {}
-                "_meta" => value = self.meta(value, &pointer, allowlist),
-                _ if allowlist => {
-                    self.take(pointer, Reason::Undeclared, key, value);
-                    continue;
-                }
-                _ => {
-                    self.scrub(&mut value, &pointer);
-                }
+        for (key, value) in result {
+            if let Some(value) = self.top_level(&key, value, allowlist) {
+                agent.insert(key, value);
             }
-            agent.insert(key, value);
         }
         Value::Object(agent)
     }
 
-    /// Rule 5 for each block. `bare` means there is no structuredContent, so JSON text blocks
-    /// are walked with the schema themselves (the commonest way a marked field leaks).
-    fn blocks(&mut self, content: Vec<Value>, duplicates: &[bool], bare: bool, allowlist: bool) -> Vec<Value> {
+    /// `isError`, `_meta` and anything else at the top of a CallToolResult.
+    fn top_level(&mut self, key: &str, mut value: Value, allowlist: bool) -> Option<Value> {
+        let pointer = child("", key);
+        match key {
+            "isError" if self.format == Format::Mcp && !value.is_boolean() => {
+                self.note(pointer, Reason::NotMcp, key.into());
+                None
+            }
+            "isError" => Some(value),
+            "_meta" => Some(self.meta(value, &pointer, allowlist)),
+            _ if allowlist => {
+                self.take(pointer, Reason::Undeclared, key.into(), value);
+                None
+            }
+            _ => {
+                self.scrub(&mut value, &pointer);
+                Some(value)
+            }
+        }
+    }
+
+    /// Rule 5 for each block; returns the blocks that stay, with their index in the raw
+    /// content. `bare` means there is no structuredContent, so JSON text blocks are walked with
+    /// the schema themselves (the commonest way a marked field leaks).
+    fn blocks(&mut self, content: Vec<Value>, duplicates: &[bool], bare: bool, allowlist: bool) -> Vec<(usize, Value)> {
         let mut kept = Vec::with_capacity(content.len());
         for (i, mut block) in content.into_iter().enumerate() {
             let pointer = format!("/content/{i}");
-            match classify(&block) {
-                Block::Library => {}
-                Block::UserOnly => {
-                    self.note(pointer, Reason::Audience, block_label(&block));
-                    continue;
+            for s in reference_strings(&block) {
+                self.needles.add(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
+            }
+            let removed = match classify(&block) {
+                Block::Library => {
+                    self.library_block(&mut block);
+                    None
                 }
-                Block::Unknown => {
-                    self.note(pointer, Reason::UnknownBlock, block_label(&block));
-                    continue;
-                }
-                Block::Malformed => {
-                    self.note(pointer, Reason::MalformedBlock, block_label(&block));
-                    continue;
-                }
-                Block::BadReference(strings) => {
-                    strings.iter().for_each(|s| self.needles.add(s, "secret_reference"));
-                    self.note(pointer, Reason::MalformedReference, "secret_reference".into());
-                    continue;
-                }
+                Block::UserOnly => Some(Reason::Audience),
+                Block::Unknown => Some(Reason::UnknownBlock),
+                Block::Malformed => Some(Reason::MalformedBlock),
+                Block::BadReference => Some(Reason::MalformedReference),
                 Block::Reference(r) => {
-                    self.needles.add(&r.id, &r.label);
-                    self.needles.add(&r.redeem_url, &r.label);
                     let handle = new_handle(self.handles);
                     self.report.push(Redaction { pointer: pointer.clone(), reason: Reason::SecretReference, label: r.label.clone(), handle: Some(handle.clone()) });
                     block = stub(self.format, &r.label, &handle);
                     let kind = SecretKind::Reference { id: r.id, redeem_url: r.redeem_url, ttl: r.ttl };
                     self.secrets.push(Secret { handle, label: r.label, kind });
+                    None
                 }
-                Block::Text if duplicates[i] => {}
+                Block::Text if duplicates[i] => None,
                 Block::Text if bare && self.is_schema_json(&block) => {
                     self.walk_text(&mut block, &pointer, allowlist);
+                    None
                 }
                 Block::Text | Block::Media if allowlist => {
                     let label = block_label(&block);
                     self.take(pointer, Reason::Undeclared, label, block);
                     continue;
                 }
-                Block::Text | Block::Media => {}
+                Block::Text | Block::Media => None,
+            };
+            if let Some(reason) = removed {
+                let label = if reason == Reason::MalformedReference { "secret_reference".into() } else { block_label(&block) };
+                self.note(pointer, reason, label);
+                continue;
             }
             if allowlist && !is_library_block(&block) {
                 if let Some(meta) = block.as_object_mut().and_then(|b| b.shift_remove("_meta")) {
                     self.take(child(&pointer, "_meta"), Reason::Undeclared, "_meta".into(), meta);
                 }
             }
+            if self.format == Format::Mcp {
+                self.mcp_audience(&mut block, &pointer);
+            }
             kept.push((i, block));
         }
-        // Scrub after every block has added its needles, so order does not matter.
-        kept.into_iter()
-            .map(|(i, mut block)| {
-                if !duplicates[i] && !is_library_block(&block) {
-                    self.scrub(&mut block, &format!("/content/{i}"));
-                }
-                block
-            })
-            .collect()
+        kept
     }
 
-    /// Is this a text block of JSON that the schema describes (an object or an array)?
+    /// Our own stub from a webmcp-format pass, met in the mcp format: rewritten, same handle.
+    fn library_block(&mut self, block: &mut Value) {
+        if self.format == Format::Mcp {
+            if let Some(mcp) = as_mcp_stub(block) {
+                *block = mcp;
+                self.reshaped = true;
+            }
+        }
+    }
+
+    /// MCP defines only the "user" and "assistant" roles.
+    fn mcp_audience(&mut self, block: &mut Value, pointer: &str) {
+        let Some(Value::Array(audience)) = block.pointer_mut("/annotations/audience") else { return };
+        let before = audience.len();
+        audience.retain(|a| a == "user" || a == "assistant");
+        if audience.len() != before {
+            self.note(format!("{pointer}/annotations/audience"), Reason::NotMcp, "audience".into());
+        }
+    }
+
+    /// Is this a text block of JSON, standing for a structured value the schema describes?
+    /// (Any JSON: the mcp format wraps even `null` or `42` as text.)
     fn is_schema_json(&self, block: &Value) -> bool {
         let text = block.get("text").and_then(Value::as_str).unwrap_or("");
-        self.tool.has_marks()
-            && text.trim_start().starts_with(['{', '['])
-            && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object() || v.is_array())
+        self.tool.has_marks() && serde_json::from_str::<Value>(text).is_ok()
     }
 
     /// A text block holding JSON, with no structuredContent beside it: redact that JSON as
-    /// the structured value it stands for.
+    /// the structured value it stands for. A pointer cannot go inside a string, so every
+    /// redaction in it points at the text.
     fn walk_text(&mut self, block: &mut Value, pointer: &str, allowlist: bool) {
         let Some(text) = block.get("text").and_then(Value::as_str) else { return };
         let Ok(mut value) = serde_json::from_str::<Value>(text) else { return };
         let before = self.report.len();
-        self.walk_into(&mut value, "", allowlist);
+        if !self.walk_into(&mut value, "", allowlist) {
+            return;
+        }
+        let at = child(pointer, "text");
         for r in &mut self.report[before..] {
-            r.pointer = child(pointer, "text"); // a pointer cannot go inside a string
+            r.pointer = at.clone();
         }
-        for v in &mut self.vaulted[..] {
-            if v.report >= before {
-                v.pointer = child(pointer, "text");
-            }
+        for v in self.vaulted.iter_mut().filter(|v| v.report >= before) {
+            v.pointer = at.clone();
         }
-        if self.report.len() > before {
-            block["text"] = Value::String(value.to_string());
-        }
-    }
-
-    /// Text blocks that duplicated structuredContent are rewritten from the redacted value,
-    /// or dropped when it was taken whole.
-    fn regenerate(&self, content: Vec<Value>, duplicates: &[bool], structured: Option<&Value>, changed: bool) -> Vec<Value> {
-        if !changed {
-            return content;
-        }
-        let text = structured.filter(|v| !v.is_null()).map(Value::to_string);
-        let mut out = Vec::with_capacity(content.len());
-        for (i, mut block) in content.into_iter().enumerate() {
-            if duplicates.get(i).copied().unwrap_or(false) && matches!(classify(&block), Block::Text) {
-                let Some(t) = &text else { continue };
-                block["text"] = Value::String(t.clone());
-            }
-            out.push(block);
-        }
-        out
+        block["text"] = Value::String(value.to_string());
     }
 
     /// `_meta`: our own keys stay; in allowlist mode every other key goes, else it is scrubbed.
     fn meta(&mut self, meta: Value, pointer: &str, allowlist: bool) -> Value {
         let Value::Object(map) = meta else {
-            return if allowlist { self.take_meta(pointer, meta) } else { self.scrubbed(meta, pointer) };
+            if allowlist {
+                self.take(pointer.to_string(), Reason::Undeclared, "_meta".into(), meta);
+                return json!({});
+            }
+            let mut meta = meta;
+            self.scrub(&mut meta, pointer);
+            return meta;
         };
         let mut out = Map::new();
         for (key, mut value) in map {
             let at = child(pointer, &key);
-            if is_library_key(&key) {
-            } else if allowlist {
+            if allowlist && !is_library_key(&key) {
                 self.take(at, Reason::Undeclared, key, value);
                 continue;
-            } else {
-                self.scrub(&mut value, &at);
             }
+            self.scrub(&mut value, &at);
             out.insert(key, value);
         }
         Value::Object(out)
-    }
-
-    fn take_meta(&mut self, pointer: &str, value: Value) -> Value {
-        self.take(pointer.to_string(), Reason::Undeclared, "_meta".into(), value);
-        Value::Object(Map::new())
-    }
-
-    fn scrubbed(&mut self, mut value: Value, pointer: &str) -> Value {
-        self.scrub(&mut value, pointer);
-        value
-    }
-
-    /// Assigns handles, appends stubs and the notice, adds the report to `_meta`.
-    fn finish(mut self, mut agent: Value) -> Outcome {
-        if self.report.is_empty() {
-            // Only the "mcp" format's wrapping of a plain value gets here.
-            return Outcome { agent_json: agent.to_string(), redactions: Vec::new(), withheld: false, secrets: Vec::new(), error: None };
-        }
-        let withheld = self.report.iter().any(|r| r.reason == Reason::SensitiveTool);
-        let vaulted = std::mem::take(&mut self.vaulted);
-        let mut stubs = Vec::new();
-        let overflow = vaulted.len() > MAX_STUBS + 1;
-        let mut rest = Vec::new();
-        let mut rest_reports = Vec::new();
-        for (n, v) in vaulted.into_iter().enumerate() {
-            if overflow && n >= MAX_STUBS {
-                rest_reports.push(v.report);
-                rest.push((v.pointer, v.label, v.value));
-                continue;
-            }
-            let handle = new_handle(self.handles);
-            self.report[v.report].handle = Some(handle.clone());
-            stubs.push(stub(self.format, &v.label, &handle));
-            self.secrets.push(Secret { handle, label: v.label, kind: SecretKind::Value(v.value) });
-        }
-        if overflow {
-            let handle = new_handle(self.handles);
-            let label = format!("{} more values", rest.len());
-            for r in rest_reports {
-                self.report[r].handle = Some(handle.clone());
-            }
-            stubs.push(stub(self.format, &label, &handle));
-            self.secrets.push(Secret { handle, label, kind: SecretKind::Many(rest) });
-        }
-        let mut labels: Vec<&str> = Vec::new();
-        for r in &self.report {
-            if !labels.contains(&r.label.as_str()) {
-                labels.push(&r.label);
-            }
-        }
-        let notice = notice(self.report.len(), &labels);
-        let content = agent["content"].as_array_mut().expect("every agent view has content");
-        content.extend(stubs);
-        content.push(notice);
-        let entries: Vec<Value> = self
-            .report
-            .iter()
-            .map(|r| json!({ "pointer": r.pointer, "reason": r.reason.as_str(), "label": r.label }))
-            .collect();
-        let meta = agent.as_object_mut().expect("an object").entry("_meta").or_insert_with(|| json!({}));
-        match meta.get_mut(REPORT_KEY).and_then(Value::as_array_mut) {
-            Some(existing) => existing.extend(entries),
-            None => meta[REPORT_KEY] = Value::Array(entries),
-        }
-        let agent_json = agent.to_string();
-        Outcome { agent_json, redactions: self.report, withheld, secrets: self.secrets, error: None }
     }
 }
 
@@ -399,11 +394,12 @@ fn duplicate_texts(content: &[Value], structured: Option<&Value>) -> Vec<bool> {
         .collect()
 }
 
-/// A CallToolResult made only of what this library writes: a second pass leaves it alone.
-fn only_library_parts(raw: &Value) -> bool {
+/// A CallToolResult made only of what this library writes (in this format): a second pass
+/// leaves it alone.
+fn only_library_parts(raw: &Value, format: Format) -> bool {
     let Value::Object(r) = raw else { return false };
     r.iter().all(|(k, v)| match k.as_str() {
-        "content" => v.as_array().is_some_and(|c| c.iter().all(is_library_block)),
+        "content" => v.as_array().is_some_and(|c| c.iter().all(|b| is_library_block(b) && !(format == Format::Mcp && as_mcp_stub(b).is_some()))),
         "_meta" => v.as_object().is_some_and(|m| m.keys().all(|k| is_library_key(k))),
         "isError" => true,
         _ => false,

@@ -1,7 +1,7 @@
 //! Value matching: a redacted string must not come back through another string of the result
 //! (a text block, a URI, `_meta`, error text), verbatim or in the encodings it commonly takes.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::json::push_token;
 
@@ -38,16 +38,18 @@ impl Needles {
         let json = escape_json(value);
         let mut forms = vec![
             value.to_string(),
-            escape_json(&json),       // JSON text inside a JSON string
-            json.replace('/', "\\/"), // encoders that escape the solidus
             percent(value, COMPONENT, false),
             percent(value, URI, false),
             percent(value, FORM, true),
-            json,
         ];
-        for upper in forms.clone().iter().skip(3) {
-            forms.push(lower_hex(upper));
-        }
+        forms.extend(forms.clone().iter().skip(1).map(|f| lower_hex(f)));
+        forms.extend([
+            escape_json(&json),            // JSON text inside a JSON string
+            json.replace('/', "\\/"),     // encoders that escape the solidus
+            escape_unicode(&json, false),  // Python's ensure_ascii
+            escape_unicode(&json, true),   // Go's HTML-safe encoding
+            json,
+        ]);
         for form in forms {
             if !self.needles.iter().any(|(n, _)| *n == form) {
                 self.needles.push((form, index));
@@ -89,7 +91,9 @@ impl Needles {
         Some((out, labels))
     }
 
-    /// Scrubs every string (not keys) in `value`, recording where. `pointer` is its location.
+    /// Scrubs every string in `value`, recording where. `pointer` is its location. A key that
+    /// holds a redacted value is renamed, or its member dropped if the new name is taken; the
+    /// hit then points at the object, since the old key must not appear in the report.
     pub fn scrub_value(&self, value: &mut Value, pointer: &mut String, hits: &mut Vec<Hit>) {
         match value {
             Value::String(s) => {
@@ -107,6 +111,7 @@ impl Needles {
                 }
             }
             Value::Object(map) => {
+                self.scrub_keys(map, pointer, hits);
                 for (key, item) in map.iter_mut() {
                     let mark = pointer.len();
                     push_token(pointer, key);
@@ -117,6 +122,33 @@ impl Needles {
             _ => {}
         }
     }
+
+    fn scrub_keys(&self, map: &mut Map<String, Value>, pointer: &str, hits: &mut Vec<Hit>) {
+        if !map.keys().any(|k| self.scrub(k).is_some()) {
+            return;
+        }
+        let old = std::mem::take(map);
+        let mut labels = Vec::new();
+        for (key, item) in old {
+            let key = match self.scrub(&key) {
+                Some((clean, found)) => {
+                    labels.extend(found.into_iter().filter(|l| !labels.contains(l)).collect::<Vec<_>>());
+                    if map.contains_key(&clean) {
+                        continue;
+                    }
+                    clean
+                }
+                None => key,
+            };
+            map.insert(key, item);
+        }
+        hits.push(Hit { pointer: pointer.to_string(), labels });
+    }
+}
+
+/// A redacted number also counts, as its JSON text (a one-time code shows up in prose).
+pub(crate) fn number_text(value: &Value) -> Option<String> {
+    value.as_number().map(|n| n.to_string())
 }
 
 /// Every string leaf (and, for secret-named objects, every key) of a redacted value.
@@ -125,6 +157,7 @@ pub(crate) fn strings_of(value: &Value, with_keys: bool, out: &mut Vec<String>) 
     while let Some(v) = stack.pop() {
         match v {
             Value::String(s) => out.push(s.clone()),
+            Value::Number(_) => out.extend(number_text(v)),
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => {
                 if with_keys {
@@ -140,6 +173,23 @@ pub(crate) fn strings_of(value: &Value, with_keys: bool, out: &mut Vec<String>) 
 fn escape_json(s: &str) -> String {
     let quoted = Value::String(s.to_string()).to_string();
     quoted[1..quoted.len() - 1].to_string()
+}
+
+/// JSON string content with every non-ASCII character as `\\uXXXX` (lowercase hex, as Python
+/// writes it); `html` also escapes `<`, `>` and `&` (as Go does, in lowercase hex too).
+fn escape_unicode(json: &str, html: bool) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c.is_ascii() && !(html && matches!(c, '<' | '>' | '&')) {
+            out.push(c);
+            continue;
+        }
+        let mut units = [0u16; 2];
+        for unit in c.encode_utf16(&mut units) {
+            out.push_str(&format!("\\u{unit:04x}"));
+        }
+    }
+    out
 }
 
 /// Bytes left as they are by encodeURIComponent, encodeURI and form encoding.
@@ -207,6 +257,24 @@ mod tests {
     }
 
     #[test]
+    fn python_and_go_unicode_escapes() {
+        let n = needles(&[("<é&😀>", "v")]);
+        for text in [r#"{"v":"\u003c\u00e9\u0026\ud83d\ude00\u003e"}"#, r#"{"v":"<\u00e9&\ud83d\ude00>"}"#] {
+            assert!(n.scrub(text).is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn keys_holding_a_value_are_renamed_or_dropped() {
+        let n = needles(&[("sk_live_key1", "API key")]);
+        let mut v: Value = serde_json::from_str(r#"{"usage":{"sk_live_key1":3,"other":1}}"#).unwrap();
+        let mut hits = Vec::new();
+        n.scrub_value(&mut v, &mut String::new(), &mut hits);
+        assert_eq!(v.to_string(), r#"{"usage":{"[redacted: API key]":3,"other":1}}"#);
+        assert_eq!(hits[0].pointer, "/usage");
+    }
+
+    #[test]
     fn short_values_are_not_matched() {
         let n = needles(&[("abc", "pin")]);
         assert!(n.is_empty());
@@ -234,6 +302,6 @@ mod tests {
         let mut out = Vec::new();
         strings_of(&v, true, &mut out);
         out.sort();
-        assert_eq!(out, ["a", "b", "k1", "k2", "n"]);
+        assert_eq!(out, ["1", "a", "b", "k1", "k2", "n"], "numbers count too (as text)");
     }
 }

@@ -41,18 +41,45 @@ pub(crate) fn stub(format: Format, label: &str, handle: &str) -> Value {
     }
 }
 
-/// The last text block of a redacted result: how much was withheld and that the user can see it.
-pub(crate) fn notice(count: usize, labels: &[&str]) -> Value {
-    const SHOWN: usize = 10;
-    let mut names = labels.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
-    if labels.len() > SHOWN {
-        names.push_str(&format!(" and {} more", labels.len() - SHOWN));
+/// The last text block of a redacted result: what was withheld (the user can reveal it) and
+/// what was only removed or masked (nothing to reveal).
+pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
+    let mut parts = Vec::new();
+    if !withheld.is_empty() {
+        let (n, it) = if withheld.len() == 1 { ("1 value was".to_string(), "it") } else { (format!("{} values were", withheld.len()), "them") };
+        parts.push(format!(
+            "{n} withheld from this result by webmcp-redact ({}). The user can reveal {it} in the page; do not ask for {it}.",
+            names(withheld)
+        ));
     }
-    let (items, verb) = if count == 1 { ("1 item", "was") } else { (&*format!("{count} items"), "were") };
-    let text = format!(
-        "{items} {verb} withheld from this result by webmcp-redact ({names}). The user can reveal withheld values in the page; do not ask for them."
-    );
-    json!({ "type": "text", "text": text, "_meta": { NOTICE_KEY: true } })
+    if !other.is_empty() {
+        let n = if other.len() == 1 { "1 other item was".to_string() } else { format!("{} other items were", other.len()) };
+        parts.push(format!("{n} removed or masked by webmcp-redact ({}).", names(other)));
+    }
+    json!({ "type": "text", "text": parts.join(" "), "_meta": { NOTICE_KEY: true } })
+}
+
+/// Distinct labels, the first ten of them.
+fn names(labels: &[&str]) -> String {
+    const SHOWN: usize = 10;
+    let mut distinct: Vec<&str> = Vec::new();
+    for l in labels {
+        if !distinct.contains(l) {
+            distinct.push(l);
+        }
+    }
+    let mut out = distinct.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
+    if distinct.len() > SHOWN {
+        out.push_str(&format!(" and {} more", distinct.len() - SHOWN));
+    }
+    out
+}
+
+/// A webmcp stub rewritten in the "mcp" format, same label and handle.
+pub(crate) fn as_mcp_stub(block: &Value) -> Option<Value> {
+    let label = block.get("label")?.as_str()?;
+    let handle = block.get("handle")?.as_str()?;
+    (block.get("type")? == "secret_reference").then(|| stub(Format::Mcp, label, handle))
 }
 
 /// Is `block` one of our stubs or our notice, exactly as we write them?
@@ -109,7 +136,7 @@ mod tests {
         for format in [Format::Webmcp, Format::Mcp] {
             assert!(is_library_block(&stub(format, "API key", &h)));
         }
-        assert!(is_library_block(&notice(2, &["a", "b"])));
+        assert!(is_library_block(&notice(&["a", "b"], &["c"])));
         assert!(!is_library_block(&stub(Format::Webmcp, "x", "not-a-handle")));
         let mut forged = stub(Format::Webmcp, "x", &h);
         forged["id"] = json!("k1");

@@ -318,7 +318,7 @@ fn report_is_in_meta_and_names_no_values() {
     assert_eq!(report.len(), 2, "an earlier report is kept and extended");
     assert_eq!(report[1], json!({ "pointer": "/structuredContent/secret", "reason": "x_sensitive", "label": "API key" }));
     let last = a["content"].as_array().unwrap().last().unwrap().clone();
-    assert!(last["text"].as_str().unwrap().starts_with("1 item was withheld"), "{last}");
+    assert!(last["text"].as_str().unwrap().starts_with("1 value was withheld"), "{last}");
 }
 
 // Rule 9: fail closed.

@@ -20,6 +20,11 @@ const LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 /// Keywords whose value is an object of subschemas.
 const MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
 
+/// Keywords that describe without constraining: a schema of only these is like `true`.
+const ANNOTATION_WORDS: &[&str] = &[
+    "title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$schema", "$id", "$anchor",
+];
+
 const OBJECT_WORDS: &[&str] = &[
     "properties", "patternProperties", "additionalProperties", "unevaluatedProperties",
     "propertyNames", "required", "minProperties", "maxProperties", "dependentSchemas",
@@ -133,6 +138,7 @@ impl Compiler<'_> {
         let base = self.scope(obj, base, pointer)?;
         let mut node = Node { mark: self.mark(obj, pointer)?, kinds: self.kinds(obj, pointer)?, ..Node::default() };
         node.title = obj.get("title").and_then(Value::as_str).map(str::to_string);
+        node.trivial = obj.iter().all(|(k, v)| ANNOTATION_WORDS.contains(&k.as_str()) || (k == "x-sensitive" && v == false));
         for (word, value) in obj {
             let here = child(pointer, word);
             match word.as_str() {
