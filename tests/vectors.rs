@@ -1,0 +1,422 @@
+//! Runs the shared conformance vectors in `tests/vectors/` (the JS tests run the same files,
+//! through the npm package: `tests/js/vectors.test.mjs`).
+//!
+//! Each vector is one JSON file `NNN-slug.json`:
+//!
+//! ```text
+//! { name,            // the file name without `.json`
+//!   rule,            // the rule of the contract it checks: "1".."10", or "3.anyOf" etc.
+//!   description,     // what it checks and why the expected output is right
+//!   tool,            // the tool definition
+//!   raw | rawText,   // the raw result, as a JSON value or as exact JSON text
+//!   format?,         // "webmcp" (default) or "mcp"
+//!   known?,          // [{ label, value }]: strings the caller's vault already holds
+//!   limits?,         // { maxDepth?, maxInputBytes?, maxRefHops? }
+//!   expect: {
+//!     compileError?, errorPointer?,   // the tool does not compile: that code, at that pointer
+//!     passthrough?,                   // the agent view is the raw text, byte for byte
+//!     agent?,                         // else the agent view, as JSON
+//!     redactions, withheld, error,    // the report (without handles), and the error code or null
+//!     secrets?                        // what the caller's vault receives
+//!   },
+//!   canaries? }      // strings that must not appear anywhere in the agent view
+//! ```
+//!
+//! Handles are random, so each distinct handle is written `<handle:N>`, numbered by first
+//! appearance in the agent view, then in the secrets (in `secrets`, each entry keeps its
+//! `handle`, so the stub-to-secret mapping is checked too).
+//!
+//! Every vector is also checked against the invariants of rule 10: the canaries are absent from
+//! the agent view, and so is every string value of 4 or more characters that was redacted for a
+//! mark (`x_sensitive`, `schema_mismatch`), from every string that carries content (see
+//! `content_strings`); redacting the agent view again, with the
+//! same tool and a vault that now holds this result's secrets, changes nothing; the same input
+//! gives the same output apart from handles.
+//!
+//! `BLESS_VECTORS=1 cargo test --test vectors` rewrites each `expect` from what the core does
+//! now (other fields are kept). Blessing drafts expectations; it never replaces reading them
+//! against the contract. The invariants are checked while blessing too, so a leak cannot be
+//! blessed. `VECTOR=substring` runs only the vectors whose file name contains it.
+
+mod common;
+
+use std::collections::HashMap;
+use std::{env, fs};
+
+use common::Counter;
+use serde_json::{json, Map, Value};
+use webmcp_redact::{redact, CompiledTool, Format, KnownSecret, Limits, Options, Outcome};
+
+const DIR: &str = "tests/vectors";
+
+#[test]
+fn conformance_vectors() {
+    let bless = env::var("BLESS_VECTORS").is_ok_and(|v| v == "1");
+    let filter = env::var("VECTOR").ok().filter(|f| !f.is_empty());
+    let mut files: Vec<_> = fs::read_dir(DIR)
+        .expect("tests/vectors exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    if filter.is_none() {
+        assert!(files.len() >= 60, "expected at least 60 vectors, found {}", files.len());
+    }
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for path in &files {
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        if filter.as_deref().is_some_and(|f| !stem.contains(f)) {
+            continue;
+        }
+        ran += 1;
+        let text = fs::read_to_string(path).unwrap();
+        let mut vector: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let result = well_formed(&vector, &stem).and_then(|()| run(&vector)).and_then(|(actual, broken)| {
+            if !broken.is_empty() {
+                // An invariant failed: report it with whatever else differs, and never bless it.
+                let mut all = broken;
+                if !bless {
+                    all.extend(compare(&vector["expect"], &actual).err());
+                }
+                return Err(all.join("\n  "));
+            }
+            if bless {
+                vector["expect"] = blessed(&vector["expect"], &actual);
+                let mut out = serde_json::to_string_pretty(&vector).unwrap();
+                out.push('\n');
+                if out != text {
+                    fs::write(path, out).unwrap();
+                    eprintln!("blessed {}", path.display());
+                }
+                Ok(())
+            } else {
+                compare(&vector["expect"], &actual)
+            }
+        });
+        if let Err(msg) = result {
+            failures.push(format!("{}: {msg}", path.display()));
+        }
+    }
+    assert!(ran > 0, "no vector matched VECTOR={filter:?}");
+    assert!(failures.is_empty(), "{} of {ran} vectors failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The fields every vector must have, so that the suite documents itself.
+fn well_formed(v: &Value, stem: &str) -> Result<(), String> {
+    if v["name"].as_str() != Some(stem) {
+        return Err(format!("`name` must be the file name without .json ({stem:?})"));
+    }
+    for key in ["rule", "description"] {
+        if !v[key].as_str().is_some_and(|s| !s.is_empty()) {
+            return Err(format!("`{key}` must be a non-empty string"));
+        }
+    }
+    if !v["expect"].is_object() {
+        return Err("`expect` must be an object".into());
+    }
+    Ok(())
+}
+
+fn limits(v: &Value) -> Limits {
+    let mut l = Limits::default();
+    let get = |k: &str| v.get("limits").and_then(|x| x.get(k)).and_then(Value::as_u64).map(|n| n as usize);
+    if let Some(n) = get("maxDepth") {
+        l.max_depth = n;
+    }
+    if let Some(n) = get("maxInputBytes") {
+        l.max_input_bytes = n;
+    }
+    if let Some(n) = get("maxRefHops") {
+        l.max_ref_hops = n;
+    }
+    l
+}
+
+/// What the core did with one vector.
+enum Actual {
+    CompileError { code: String, pointer: String },
+    Ran(Box<Ran>),
+}
+
+struct Ran {
+    raw_text: String,
+    agent_json: String,
+    /// The agent view with handles numbered.
+    agent: Value,
+    redactions: Value,
+    withheld: bool,
+    error: Option<(String, String)>,
+    /// The side's secrets with handles numbered.
+    secrets: Value,
+}
+
+/// Runs a vector and checks the invariants that hold whatever the expectation says; returns
+/// what the core did and the invariants it broke.
+fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
+    let limits = limits(v);
+    // The tool goes in as JSON text, as the wasm boundary receives it: the limits apply to it too.
+    let tool = match CompiledTool::compile(&v["tool"].to_string(), &limits) {
+        Ok(t) => t,
+        Err(e) => return Ok((Actual::CompileError { code: e.code.as_str().into(), pointer: e.pointer }, Vec::new())),
+    };
+    let raw_text = match (v.get("rawText").and_then(Value::as_str), v.get("raw")) {
+        (Some(t), _) => t.to_string(),
+        (None, Some(r)) => r.to_string(),
+        (None, None) => return Err("vector has neither raw nor rawText".into()),
+    };
+    let format = Format::parse(v.get("format").and_then(Value::as_str).unwrap_or("webmcp")).ok_or("bad format")?;
+    let known: Vec<KnownSecret> = v.get("known").and_then(Value::as_array).into_iter().flatten()
+        .map(|k| KnownSecret { label: k["label"].as_str().unwrap().into(), value: k["value"].as_str().unwrap().into() })
+        .collect();
+    let options = Options { format, limits };
+    let out = redact(&tool, &raw_text, &options, &mut Counter(0), &known);
+    let agent: Value = serde_json::from_str(&out.agent_json).map_err(|e| format!("agent view is not JSON: {e}"))?;
+    let side: Value = serde_json::from_str(&out.side_json()).unwrap();
+
+    let mut broken = Vec::new();
+    // Rule 10: nothing redacted reaches the agent.
+    for canary in v.get("canaries").and_then(Value::as_array).into_iter().flatten() {
+        let c = canary.as_str().ok_or("canaries must be strings")?;
+        if out.agent_json.contains(c) {
+            broken.push(format!("canary {c} leaked: {}", out.agent_json));
+        }
+    }
+    let carried = content_strings(&agent);
+    for s in marked_strings(&side) {
+        let escaped = Value::String(s.clone()).to_string();
+        let escaped = &escaped[1..escaped.len() - 1];
+        if let Some(c) = carried.iter().find(|c| c.contains(s.as_str()) || c.contains(escaped)) {
+            broken.push(format!("redacted value {s:?} appears in {c:?} of the agent view: {}", out.agent_json));
+        }
+    }
+    // Rule 10: the same input gives the same output, apart from handles.
+    let again = redact(&tool, &raw_text, &options, &mut Counter(500), &known);
+    let mut handles = HashMap::new();
+    let agent_n = number_handles(&agent, &mut handles);
+    let again_agent: Value = serde_json::from_str(&again.agent_json).map_err(|e| format!("second run is not JSON: {e}"))?;
+    if number_handles(&again_agent, &mut HashMap::new()) != number_handles(&agent, &mut HashMap::new()) {
+        broken.push(format!("not deterministic:\n  first  {}\n  second {}", out.agent_json, again.agent_json));
+    }
+    // Rule 10: redacting the agent view again changes nothing, byte for byte, even once the
+    // caller's vault holds this result's secrets (as it does in the JS package).
+    if out.error.is_none() {
+        let mut vault = known.clone();
+        vault.extend(vault_strings(&out));
+        let again = redact(&tool, &out.agent_json, &options, &mut Counter(1000), &vault);
+        if again.agent_json != out.agent_json {
+            broken.push(format!("not idempotent:\n  first  {}\n  second {}", out.agent_json, again.agent_json));
+        }
+    }
+
+    let redactions = Value::Array(out.redactions.iter()
+        .map(|r| json!({ "pointer": r.pointer, "reason": r.reason.as_str(), "label": r.label }))
+        .collect());
+    let secrets = Value::Array(side["secrets"].as_array().unwrap().iter().map(|s| number_handles(s, &mut handles)).collect());
+    let actual = Actual::Ran(Box::new(Ran {
+        raw_text,
+        agent_json: out.agent_json.clone(),
+        agent: agent_n,
+        redactions,
+        withheld: out.withheld,
+        error: out.error.as_ref().map(|e| (e.code.as_str().to_string(), e.pointer.clone())),
+        secrets,
+    }));
+    Ok((actual, broken))
+}
+
+/// The string values of 4+ characters that were taken for a mark: none may reach the agent.
+fn marked_strings(side: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let marked = |r: &&Value| matches!(r["reason"].as_str(), Some("x_sensitive" | "schema_mismatch"));
+    for r in side["redactions"].as_array().unwrap().iter().filter(marked) {
+        let Some(secret) = side["secrets"].as_array().unwrap().iter().find(|s| s["handle"] == r["handle"]) else { continue };
+        let value = match secret["kind"].as_str() {
+            Some("value") => &secret["value"],
+            Some("many") => match secret["values"].as_array().unwrap().iter().find(|x| x["pointer"] == r["pointer"]) {
+                Some(x) => &x["value"],
+                None => continue,
+            },
+            _ => continue,
+        };
+        string_leaves(value, &mut out);
+    }
+    out.retain(|s| s.chars().count() >= 4);
+    out
+}
+
+/// The strings of an agent view that carry content (rule 5's list: text, resource text,
+/// resource_link uri/name/title/description, `_meta` values, error text; structuredContent and
+/// any other member), keys included. Block structure (`type`, `mimeType`, `annotations`, `data`)
+/// and the library's own additions (stubs, notice, `webmcp-redact/*` keys) are left out: they
+/// hold fixed words such as "text" or "user" that a redacted value may happen to equal.
+fn content_strings(agent: &Value) -> Vec<String> {
+    fn all(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Array(a) => a.iter().for_each(|x| all(x, out)),
+            Value::Object(m) => m.iter().for_each(|(k, x)| {
+                out.push(k.clone());
+                all(x, out)
+            }),
+            _ => {}
+        }
+    }
+    let library = |b: &Value| {
+        b["type"] == "secret_reference"
+            || b.get("_meta").and_then(Value::as_object).is_some_and(|m| m.keys().any(|k| k.starts_with("webmcp-redact/")))
+    };
+    let mut out = Vec::new();
+    let Value::Object(result) = agent else {
+        all(agent, &mut out);
+        return out;
+    };
+    for (key, value) in result {
+        match key.as_str() {
+            "content" => {
+                for block in value.as_array().into_iter().flatten().filter(|b| !library(b)) {
+                    for field in ["text", "uri", "name", "title", "description"] {
+                        all(&block[field], &mut out);
+                    }
+                    all(&block["resource"]["uri"], &mut out);
+                    all(&block["resource"]["text"], &mut out);
+                    all(&block["_meta"], &mut out);
+                }
+            }
+            "_meta" => {
+                for (k, v) in value.as_object().into_iter().flatten().filter(|(k, _)| !k.starts_with("webmcp-redact/")) {
+                    out.push(k.clone());
+                    all(v, &mut out);
+                }
+            }
+            "isError" => {}
+            _ => all(value, &mut out),
+        }
+    }
+    out
+}
+
+fn string_leaves(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| string_leaves(x, out)),
+        Value::Object(m) => m.values().for_each(|x| string_leaves(x, out)),
+        _ => {}
+    }
+}
+
+/// The strings the JS package's vault feeds back as known secrets after this result: string
+/// values, the string values behind an overflow stub, and reference ids.
+fn vault_strings(out: &Outcome) -> Vec<KnownSecret> {
+    use webmcp_redact::SecretKind;
+    let mut known = Vec::new();
+    for s in &out.secrets {
+        match &s.kind {
+            SecretKind::Value(Value::String(v)) => known.push(KnownSecret { label: s.label.clone(), value: v.clone() }),
+            SecretKind::Many(items) => {
+                for (_, label, v) in items {
+                    if let Value::String(v) = v {
+                        known.push(KnownSecret { label: label.clone(), value: v.clone() });
+                    }
+                }
+            }
+            SecretKind::Reference { id, .. } => known.push(KnownSecret { label: s.label.clone(), value: id.clone() }),
+            SecretKind::Value(_) => {}
+        }
+    }
+    known
+}
+
+fn compare(expect: &Value, actual: &Actual) -> Result<(), String> {
+    let run = match actual {
+        Actual::CompileError { code, pointer } => {
+            return match expect.get("compileError").and_then(Value::as_str) {
+                Some(c) if c == code => check_pointer(expect, pointer),
+                _ => Err(format!("compile failed unexpectedly: {code} at {pointer:?}")),
+            };
+        }
+        Actual::Ran(run) => run,
+    };
+    if let Some(code) = expect.get("compileError") {
+        return Err(format!("expected compile error {code}, compiled fine"));
+    }
+    let error = run.error.as_ref().map(|(c, _)| c.as_str());
+    if expect.get("error").and_then(Value::as_str) != error {
+        return Err(format!("error: expected {}, got {error:?}", expect["error"]));
+    }
+    if let Some((_, pointer)) = &run.error {
+        check_pointer(expect, pointer)?;
+    }
+    if expect["withheld"].as_bool() != Some(run.withheld) {
+        return Err(format!("withheld: expected {}, got {}", expect["withheld"], run.withheld));
+    }
+    if run.redactions != expect["redactions"] {
+        return Err(format!("redactions:\n  expected {}\n  got      {}", expect["redactions"], run.redactions));
+    }
+    if expect.get("passthrough").and_then(Value::as_bool) == Some(true) {
+        if run.agent_json != run.raw_text {
+            return Err(format!("expected byte-identical passthrough, got {}", run.agent_json));
+        }
+    } else if run.agent != expect["agent"] {
+        return Err(format!("agent view:\n  expected {}\n  got      {}", expect["agent"], run.agent));
+    }
+    if let Some(want) = expect.get("secrets") {
+        if &run.secrets != want {
+            return Err(format!("secrets:\n  expected {want}\n  got      {}", run.secrets));
+        }
+    }
+    Ok(())
+}
+
+/// The expectation the core meets now, in the vector's own field order.
+fn blessed(old: &Value, actual: &Actual) -> Value {
+    let mut e = Map::new();
+    match actual {
+        Actual::CompileError { code, pointer } => {
+            e.insert("compileError".into(), json!(code));
+            e.insert("errorPointer".into(), json!(pointer));
+        }
+        Actual::Ran(run) => {
+            if run.agent_json == run.raw_text {
+                e.insert("passthrough".into(), json!(true));
+            } else {
+                e.insert("agent".into(), run.agent.clone());
+            }
+            e.insert("redactions".into(), run.redactions.clone());
+            e.insert("withheld".into(), json!(run.withheld));
+            e.insert("error".into(), run.error.as_ref().map_or(Value::Null, |(c, _)| json!(c)));
+            if let Some((_, p)) = &run.error {
+                e.insert("errorPointer".into(), json!(p));
+            }
+            if old.get("secrets").is_some() || !run.secrets.as_array().unwrap().is_empty() {
+                e.insert("secrets".into(), run.secrets.clone());
+            }
+        }
+    }
+    Value::Object(e)
+}
+
+fn check_pointer(expect: &Value, pointer: &str) -> Result<(), String> {
+    match expect.get("errorPointer").and_then(Value::as_str) {
+        Some(p) if p != pointer => Err(format!("error pointer: expected {p:?}, got {pointer:?}")),
+        _ => Ok(()),
+    }
+}
+
+/// Replaces every `"handle"` string with `<handle:N>`, numbered by first appearance.
+fn number_handles(v: &Value, seen: &mut HashMap<String, usize>) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.iter().map(|(k, x)| {
+            let x = match (k.as_str(), x) {
+                ("handle", Value::String(h)) => {
+                    let n = seen.len() + 1;
+                    Value::String(format!("<handle:{}>", seen.entry(h.clone()).or_insert(n)))
+                }
+                _ => number_handles(x, seen),
+            };
+            (k.clone(), x)
+        }).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(|x| number_handles(x, seen)).collect()),
+        _ => v.clone(),
+    }
+}
