@@ -8,9 +8,11 @@
 //!
 //! `src/wasm.rs` is the only WebAssembly boundary; nothing else imports wasm-bindgen.
 
+mod assemble;
 mod blocks;
 mod error;
 mod json;
+pub mod model;
 mod options;
 mod outcome;
 mod redact;

@@ -1,0 +1,217 @@
+//! Reads the model's claims out of a tool definition, under `annotations` and `_meta`.
+
+use serde_json::{Map, Value};
+
+use super::vocab::norm;
+use super::{Claim, Class, Destination, Effect, Fact, Level, Outcomes, Problem, ResultSensitivity, Source, ToolModel, HINTS};
+use crate::json::{child, truthy};
+
+pub(super) fn read(tool: &Value) -> ToolModel {
+    let mut r = Reader::default();
+    for place in ["annotations", "_meta"] {
+        if let Some(Value::Object(obj)) = tool.get(place) {
+            r.container(obj, &child("", place));
+        }
+    }
+    r.finish()
+}
+
+#[derive(Default)]
+struct Reader {
+    levels: Vec<Claim<Level>>,
+    out_classes: Vec<Claim<Class>>,
+    sources: Vec<Claim<Source>>,
+    destinations: Vec<Claim<Destination>>,
+    in_classes: Vec<Claim<Class>>,
+    outcomes: Vec<Claim<Outcomes>>,
+    effects: Vec<Claim<Effect>>,
+    hints: Vec<(&'static str, Claim<bool>)>,
+    problems: Vec<Problem>,
+}
+
+/// Any spelling of a vocabulary word type.
+trait Word: Sized + Copy {
+    fn parse(s: &str) -> Option<Self>;
+    const WHAT: &'static str;
+}
+
+macro_rules! word {
+    ($($t:ident: $what:literal),+) => {$(
+        impl Word for $t {
+            fn parse(s: &str) -> Option<Self> { $t::parse(s) }
+            const WHAT: &'static str = $what;
+        }
+    )+};
+}
+word!(Class: "data class", Source: "source", Destination: "destination", Outcomes: "outcome", Effect: "effect", ResultSensitivity: "result sensitivity", Level: "sensitivity level");
+
+impl Reader {
+    fn container(&mut self, obj: &Map<String, Value>, base: &str) {
+        for (key, value) in obj {
+            let at = child(base, key);
+            match norm(key).as_str() {
+                "sensitivehint" => self.sensitive_hint(value, &at),
+                "inputmetadata" => self.metadata(value, &at, true),
+                "returnmetadata" => self.metadata(value, &at, false),
+                "mcpdeveffect" => self.words(value, &at, |r, c| r.effects.push(c)),
+                "mcpdevidempotent" => self.hint("idempotent", value, &at),
+                "mcpdevrequiresconfirmation" | "requiresconfirmation" => self.hint("requiresConfirmation", value, &at),
+                "mcpdevresultsensitivity" => self.words(value, &at, |r, c: Claim<ResultSensitivity>| {
+                    r.levels.push(Claim { value: c.value.level(), source: c.source })
+                }),
+                k => {
+                    if let Some((name, _)) = HINTS.iter().find(|(n, _)| norm(&format!("{n}Hint")) == k) {
+                        self.hint(name, value, &at);
+                    }
+                }
+            }
+        }
+    }
+
+    /// #110 (a boolean) and SEP-1913 (a level) share the name.
+    fn sensitive_hint(&mut self, value: &Value, at: &str) {
+        let level = match value {
+            Value::Null => return,
+            Value::Bool(b) => if *b { Level::High } else { Level::None },
+            Value::String(s) => Level::parse(s).unwrap_or_else(|| {
+                self.problem(at, format!("unknown sensitivity level \"{s}\" (counted as high); use low, medium or high"));
+                Level::High
+            }),
+            v => {
+                self.problem(at, "`sensitiveHint` must be a boolean or a level");
+                if truthy(v) { Level::High } else { Level::None }
+            }
+        };
+        self.levels.push(Claim { value: level, source: at.into() });
+    }
+
+    fn hint(&mut self, name: &'static str, value: &Value, at: &str) {
+        let Value::Bool(b) = value else {
+            if !value.is_null() {
+                self.problem(at, format!("`{name}` must be a boolean"));
+            }
+            return;
+        };
+        self.hints.push((name, Claim { value: *b, source: at.into() }));
+        if name == "sensitiveData" {
+            let level = if *b { Level::Medium } else { Level::None };
+            self.levels.push(Claim { value: level, source: at.into() });
+        }
+    }
+
+    fn metadata(&mut self, value: &Value, at: &str, input: bool) {
+        let Value::Object(obj) = value else {
+            return self.problem(at, "metadata must be an object");
+        };
+        for (key, v) in obj {
+            let here = child(at, key);
+            match (norm(key).as_str(), input) {
+                ("destination", true) => self.words(v, &here, |r, c| r.destinations.push(c)),
+                ("outcomes", true) => self.words(v, &here, |r, c| r.outcomes.push(c)),
+                ("sensitivity", true) => self.words(v, &here, |r, c| r.in_classes.push(c)),
+                ("source", false) => self.words(v, &here, |r, c| r.sources.push(c)),
+                ("sensitivity", false) => self.words(v, &here, |r, c: Claim<Class>| {
+                    r.levels.push(Claim { value: c.value.level(), source: c.source.clone() });
+                    r.out_classes.push(c);
+                }),
+                _ => self.problem(&here, format!("unknown key `{key}`")),
+            }
+        }
+    }
+
+    /// A word or a list of words; each unknown one is a problem.
+    fn words<T: Word>(&mut self, value: &Value, at: &str, mut add: impl FnMut(&mut Self, Claim<T>)) {
+        let list: Vec<(String, &Value)> = match value {
+            Value::Array(items) => items.iter().enumerate().map(|(i, v)| (format!("{at}/{i}"), v)).collect(),
+            v => vec![(at.to_string(), v)],
+        };
+        for (pointer, v) in list {
+            match v.as_str().and_then(T::parse) {
+                Some(w) => add(self, Claim { value: w, source: pointer }),
+                None => self.problem(&pointer, format!("unknown {} {v}", T::WHAT)),
+            }
+        }
+    }
+
+    fn problem(&mut self, at: &str, detail: impl Into<String>) {
+        self.problems.push(Problem { pointer: at.into(), detail: detail.into() });
+    }
+
+    fn finish(self) -> ToolModel {
+        let mut hints = Vec::new();
+        for (name, risky) in HINTS {
+            let claims: Vec<Claim<bool>> = self.hints.iter().filter(|(n, _)| n == name).map(|(_, c)| c.clone()).collect();
+            if !claims.is_empty() {
+                let value = if claims.iter().any(|c| c.value == *risky) { *risky } else { !risky };
+                hints.push((*name, Fact { value, claims }));
+            }
+        }
+        ToolModel {
+            output_level: riskiest(self.levels),
+            output_classes: self.out_classes,
+            output_source: riskiest(self.sources),
+            input_destination: riskiest(self.destinations),
+            input_classes: self.in_classes,
+            outcomes: riskiest(self.outcomes),
+            effect: riskiest(self.effects),
+            hints,
+            problems: self.problems,
+        }
+    }
+}
+
+/// Several sources: the riskiest claim wins (the enums are ordered by risk).
+fn riskiest<T: Ord + Copy>(claims: Vec<Claim<T>>) -> Option<Fact<T>> {
+    let value = claims.iter().map(|c| c.value).max()?;
+    Some(Fact { value, claims })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn levels_from_every_source_highest_wins() {
+        let cases = [
+            (json!({ "annotations": { "sensitiveHint": true } }), Some(Level::High)),
+            (json!({ "annotations": { "sensitiveHint": "medium" } }), Some(Level::Medium)),
+            (json!({ "annotations": { "sensitiveHint": "extreme" } }), Some(Level::High)),
+            (json!({ "annotations": { "sensitiveHint": false } }), Some(Level::None)),
+            (json!({ "annotations": { "returnMetadata": { "Sensitivity": ["User", "PII"] } } }), Some(Level::Medium)),
+            (json!({ "annotations": { "returnMetadata": { "sensitivity": "credentials" } } }), Some(Level::High)),
+            (json!({ "_meta": { "mcp.dev/resultSensitivity": "confidential" } }), Some(Level::Medium)),
+            (json!({ "annotations": { "sensitiveDataHint": true } }), Some(Level::Medium)),
+            (json!({ "annotations": { "sensitiveHint": "low", "sensitiveDataHint": true }, "_meta": { "mcp.dev/resultSensitivity": "restricted" } }), Some(Level::High)),
+            (json!({ "annotations": {} }), None),
+        ];
+        for (tool, want) in cases {
+            assert_eq!(ToolModel::read(&tool).level(), want, "{tool}");
+        }
+    }
+
+    #[test]
+    fn every_claim_keeps_its_source() {
+        let m = ToolModel::read(&json!({ "annotations": { "sensitiveHint": "low", "returnMetadata": { "Sensitivity": ["PII"] } } }));
+        let f = m.output_level.unwrap();
+        assert_eq!(f.value, Level::Medium);
+        let sources: Vec<&str> = f.claims.iter().map(|c| c.source.as_str()).collect();
+        assert_eq!(sources, ["/annotations/sensitiveHint", "/annotations/returnMetadata/Sensitivity/0"]);
+    }
+
+    #[test]
+    fn absent_is_no_claim_and_disagreement_takes_the_riskier() {
+        let m = ToolModel::read(&json!({ "annotations": { "idempotentHint": true, "readOnlyHint": true }, "_meta": { "mcp.dev/idempotent": false } }));
+        assert_eq!(m.hint("idempotent"), Some(false));
+        assert_eq!(m.hint("readOnly"), Some(true));
+        assert_eq!(m.hint("destructive"), None);
+    }
+
+    #[test]
+    fn unknown_words_are_problems() {
+        let m = ToolModel::read(&json!({ "annotations": { "inputMetadata": { "Destination": "Moon", "Outcomes": "Irreversible" }, "readOnlyHint": "yes" } }));
+        let pointers: Vec<&str> = m.problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/annotations/inputMetadata/Destination", "/annotations/readOnlyHint"]);
+        assert_eq!(m.outcomes.unwrap().value, Outcomes::Irreversible);
+    }
+}
