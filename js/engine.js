@@ -1,0 +1,101 @@
+// Owns the WebAssembly instance: loads it once, and replaces it after a trap.
+//
+// A trap (or any exception other than the core's own error JSON) can leave the module's memory
+// in an unknown state, so that instance is dropped and a fresh one takes its place before the
+// next call. wasm-bindgen's glue keeps its instance in module scope and refuses a second init,
+// so each instance needs its own copy of the glue module: we import it again with a query
+// string. A "spare" copy is imported in advance so that recovery is synchronous (redact is sync).
+// If no spare can be had (e.g. a bundler inlined the glue), calls fail closed with `internal`.
+
+import * as firstGlue from "../pkg/webmcp_redact.js";
+import { fromErrorData, redactionError } from "./errors.js";
+
+const GLUE_HREF = new URL("../pkg/webmcp_redact.js", import.meta.url).href;
+const WASM_URL = new URL("../pkg/webmcp_redact_bg.wasm", import.meta.url);
+
+let wasmModule = null; // the compiled WebAssembly.Module, shared by every instance
+let active = null; // glue of the live instance, or null after a trap
+let spare = null; // an imported, not yet initialised, copy of the glue
+let spareLoad = null;
+let copies = 1;
+let ready = null;
+
+/** Bumps when an instance dies and when one goes live: tools compiled in another are dead. */
+export let generation = 0;
+
+async function compileWasm() {
+  if (WASM_URL.protocol === "file:") {
+    // Node (and other runtimes that load from disk): fetch() does not read file: URLs.
+    const { readFile } = await import("node:fs/promises");
+    return WebAssembly.compile(await readFile(WASM_URL));
+  }
+  const res = await fetch(WASM_URL);
+  if (!res.ok) throw new Error(`webmcp-redact: cannot load ${WASM_URL} (HTTP ${res.status})`);
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
+function prepareSpare() {
+  if (spare || spareLoad) return spareLoad;
+  copies += 1;
+  spareLoad = import(`${GLUE_HREF}?instance=${copies}`)
+    .then((glue) => { spare = glue; }, () => { /* stay fail-closed until a later attempt */ })
+    .finally(() => { spareLoad = null; });
+  return spareLoad;
+}
+
+function activate(glue) {
+  glue.initSync({ module: wasmModule });
+  active = glue;
+  generation += 1;
+}
+
+/** Puts the spare in place of a dead instance. Returns whether an instance is live. */
+function revive() {
+  if (active) return true;
+  if (spare) {
+    const glue = spare;
+    spare = null;
+    try {
+      activate(glue);
+    } catch {
+      // A failed init leaves this copy half-initialised: never reuse it.
+    }
+    prepareSpare();
+  } else {
+    prepareSpare();
+  }
+  return active !== null;
+}
+
+/** Loads and instantiates the module once per JS realm. */
+export function loadEngine() {
+  ready ??= (async () => {
+    wasmModule = await compileWasm();
+    activate(firstGlue);
+    await prepareSpare();
+  })().catch((err) => {
+    ready = null; // let a later call retry (e.g. after the build finished)
+    throw err;
+  });
+  return ready;
+}
+
+/**
+ * Runs `fn(glue)` against the live instance. A thrown string is the core's error JSON and
+ * becomes that RedactionError; anything else kills the instance and becomes `internal`.
+ */
+export function call(tool, fn) {
+  if (!revive()) {
+    throw redactionError("internal", tool, "", "no fresh WebAssembly instance is available yet after a trap");
+  }
+  try {
+    return fn(active);
+  } catch (err) {
+    if (typeof err === "string") throw fromErrorData(JSON.parse(err));
+    active = null; // its memory can no longer be trusted
+    generation += 1; // so that no cache hands out a tool of the dead instance
+    revive();
+    const what = err instanceof WebAssembly.RuntimeError ? "trapped" : `threw ${err instanceof Error ? err.name : typeof err}`;
+    throw redactionError("internal", tool, "", `the WebAssembly module ${what}; it was replaced`, err);
+  }
+}

@@ -1,0 +1,30 @@
+// Shared fixtures for the JS tests.
+
+export const CANARY = "sk_live_CANARY";
+export const HANDLE = /^[0-9a-f]{32}$/;
+
+/** The API-key tool of the issue: `secret` is marked sensitive, nothing else. */
+export const apiKeyTool = {
+  name: "generate_api_key",
+  description: "Generate a new API key for the current user",
+  outputSchema: {
+    type: "object",
+    properties: {
+      id: { type: "string" },
+      name: { type: "string" },
+      secret: { type: "string", "x-sensitive": true },
+    },
+  },
+};
+
+export const apiKeyRaw = () => ({ id: "key_1", name: "prod", secret: CANARY });
+
+/** A tool with no schema and no hint: results pass through. */
+export const plainTool = { name: "plain_tool", description: "nothing sensitive" };
+
+/** A sensitive tool without marks: its whole result is withheld. */
+export const sensitiveTool = { name: "read_inbox", annotations: { sensitiveHint: true } };
+
+/** The agent view a withheld result must be, byte for byte. */
+export const withheldText = (tool, code) =>
+  `{"content":[{"type":"text","text":"The result of ${tool} was withheld: ${code}."}],"isError":true}`;

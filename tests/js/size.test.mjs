@@ -1,0 +1,24 @@
+// A size budget for the shipped module, so that growth is a decision, not an accident.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+
+const BUDGET_RAW = 400 * 1024;
+const BUDGET_GZIP = 160 * 1024;
+
+test("the built .wasm is within its size budget", (t) => {
+  const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
+  const gzip = gzipSync(wasm, { level: 9 }).length;
+  t.diagnostic(`webmcp_redact_bg.wasm: ${wasm.length} bytes raw, ${gzip} bytes gzip -9`);
+  assert.ok(WebAssembly.validate(wasm), "a valid module");
+  assert.ok(wasm.length < BUDGET_RAW, `${wasm.length} bytes raw is over the budget of ${BUDGET_RAW}`);
+  assert.ok(gzip < BUDGET_GZIP, `${gzip} bytes gzipped is over the budget of ${BUDGET_GZIP}`);
+});
+
+test("the module keeps no debug names or producers section", () => {
+  const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
+  const names = WebAssembly.Module.customSections(new WebAssembly.Module(wasm), "name");
+  const producers = WebAssembly.Module.customSections(new WebAssembly.Module(wasm), "producers");
+  assert.equal(names.length + producers.length, 0, "stripped by wasm-opt: install binaryen and run npm run build");
+});

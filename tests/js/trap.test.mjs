@@ -1,0 +1,77 @@
+// Rule 9: a trap in the module withholds the result and the next call gets a fresh instance.
+// The trap is real: crypto.getRandomValues is made to throw once, the module's handle source
+// cannot continue without randomness and aborts (wasm `unreachable`).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRedactor } from "webmcp-redact";
+import { CANARY, HANDLE, apiKeyTool, apiKeyRaw, plainTool, withheldText } from "./helpers.mjs";
+
+function trapOnce() {
+  const real = crypto.getRandomValues;
+  crypto.getRandomValues = function () {
+    crypto.getRandomValues = real;
+    throw new Error("no randomness today");
+  };
+  return () => { crypto.getRandomValues = real; };
+}
+
+test("a trap withholds the result with internal, then the module works again", async () => {
+  const r = await createRedactor();
+  r.compile(apiKeyTool); // cached in the instance that is about to die
+  const restore = trapOnce();
+  let out;
+  try {
+    out = r.redact(apiKeyTool, apiKeyRaw());
+  } finally {
+    restore();
+  }
+  assert.equal(out.withheld, true);
+  assert.equal(out.error.code, "internal");
+  assert.match(out.error.message, /trapped/);
+  assert.ok(out.error.cause instanceof WebAssembly.RuntimeError);
+  assert.equal(JSON.stringify(out.result), withheldText("generate_api_key", "internal"));
+  assert.equal(JSON.stringify(out).includes(CANARY), false);
+  assert.equal(r.vault.size, 0, "nothing from the trapped call reaches the vault");
+
+  const next = r.redact(apiKeyTool, apiKeyRaw());
+  assert.equal(next.error, undefined);
+  assert.match(next.result.content[1].handle, HANDLE);
+  assert.equal(r.vault.reveal(next.result.content[1].handle), CANARY);
+  assert.equal(r.redactJson(plainTool, "[1,2]").json, "[1,2]");
+});
+
+test("the module recovers from several traps in a row, for every redactor", async () => {
+  const a = await createRedactor();
+  const b = await createRedactor({ format: "mcp" });
+  for (let i = 0; i < 3; i++) {
+    const restore = trapOnce();
+    const out = a.redact(apiKeyTool, apiKeyRaw());
+    restore();
+    assert.equal(out.error?.code, "internal", `trap ${i}`);
+    // The spare copy of the glue is imported in the background; give it a moment.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const fromA = a.redact(apiKeyTool, apiKeyRaw());
+  assert.equal(fromA.error, undefined);
+  assert.equal(fromA.redactions.length, 1);
+  const fromB = b.redact(apiKeyTool, apiKeyRaw());
+  assert.equal(fromB.error, undefined);
+  assert.equal(fromB.result.content[1].text, "[secret withheld: secret]");
+});
+
+test("while no fresh instance is ready, results stay withheld; then work resumes", async () => {
+  const r = await createRedactor();
+  await new Promise((resolve) => setTimeout(resolve, 50)); // a spare is ready
+  for (let i = 0; i < 2; i++) {
+    // Two traps without yielding: the first uses the spare, the second finds none.
+    const restore = trapOnce();
+    assert.equal(r.redact(apiKeyTool, apiKeyRaw()).error?.code, "internal");
+    restore();
+  }
+  const meanwhile = r.redactJson(plainTool, "[1]");
+  assert.equal(meanwhile.error?.code, "internal");
+  assert.match(meanwhile.error.message, /no fresh WebAssembly instance/);
+  assert.equal(meanwhile.json, withheldText("plain_tool", "internal"));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(r.redactJson(plainTool, "[1]").json, "[1]");
+});
