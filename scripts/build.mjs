@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// Builds pkg/ (the wasm module and its glue), installing what is missing first:
+// the wasm32 target, wasm-bindgen-cli at exactly the version pinned in Cargo.toml, and the npm
+// dev dependencies (binaryen's wasm-opt among them), so that a fresh clone needs no separate
+// `npm install`.
+// `--force` rebuilds even when pkg/ is newer than every input.
+
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = new Set(process.argv.slice(2));
+const TARGET = "wasm32-unknown-unknown";
+const WASM = join(root, "pkg", "webmcp_redact_bg.wasm");
+const GLUE = join(root, "pkg", "webmcp_redact.js");
+const TOOLS = join(root, ".tools"); // project-local installs, so a global wasm-bindgen is left alone
+// wasm-opt comes from the npm `binaryen` package, pinned in package.json: Debian's binaryen
+// (108) writes every table export as table 0 (binaryen #4711, fixed in 110), which breaks
+// wasm-bindgen's externref table. The features are the ones current rustc output uses.
+const WASM_OPT = join(root, "node_modules", "binaryen", "bin", "wasm-opt");
+const WASM_OPT_FEATURES = [
+  "--enable-bulk-memory", "--enable-reference-types", "--enable-multivalue",
+  "--enable-sign-ext", "--enable-nontrapping-float-to-int", "--enable-mutable-globals",
+];
+
+function log(msg) {
+  console.error(`[build] ${msg}`);
+}
+
+function run(cmd, argv, opts = {}) {
+  log(`$ ${cmd} ${argv.join(" ")}`);
+  const r = spawnSync(cmd, argv, { cwd: root, stdio: "inherit", ...opts });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${cmd} exited with ${r.status}`);
+}
+
+function output(cmd, argv) {
+  try {
+    return execFileSync(cmd, argv, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function newestMtime(path) {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = st.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+function upToDate() {
+  if (!existsSync(WASM) || !existsSync(GLUE)) return false;
+  const inputs = ["src", "Cargo.toml", "Cargo.lock", "scripts/build.mjs"].map((p) => join(root, p)).filter(existsSync);
+  const newestInput = Math.max(...inputs.map(newestMtime));
+  return Math.min(statSync(WASM).mtimeMs, statSync(GLUE).mtimeMs) > newestInput;
+}
+
+function pinnedBindgenVersion() {
+  const toml = readFileSync(join(root, "Cargo.toml"), "utf8");
+  const m = toml.match(/^wasm-bindgen\s*=\s*(?:\{[^}]*version\s*=\s*)?"=([0-9][^"]*)"/m);
+  if (!m) throw new Error('Cargo.toml must pin wasm-bindgen exactly (wasm-bindgen = "=X.Y.Z")');
+  return m[1];
+}
+
+function ensureTarget() {
+  const installed = output("rustup", ["target", "list", "--installed"]);
+  if (installed === null) {
+    log("rustup not found; assuming the wasm32 target is installed");
+    return;
+  }
+  if (!installed.split("\n").includes(TARGET)) run("rustup", ["target", "add", TARGET]);
+}
+
+// The CLI must match the wasm-bindgen crate exactly, or the glue and the module disagree.
+function ensureBindgen(version) {
+  const candidates = [join(TOOLS, "bin", "wasm-bindgen"), "wasm-bindgen"];
+  for (const bin of candidates) {
+    if (output(bin, ["--version"]) === `wasm-bindgen ${version}`) return bin;
+  }
+  const install = ["install", "wasm-bindgen-cli", "--version", version, "--root", TOOLS];
+  try {
+    run("cargo", [...install, "--locked"]);
+  } catch {
+    // The CLI's lockfile can name a dependency version the registry in use does not offer;
+    // resolving afresh still builds the same CLI version.
+    log("`cargo install --locked` failed; retrying without --locked");
+    run("cargo", install);
+  }
+  return candidates[0];
+}
+
+function ensureNpmDeps() {
+  const needed = [["@modelcontextprotocol", "sdk"], ["binaryen"]].map((p) => join(root, "node_modules", ...p, "package.json"));
+  if (needed.every(existsSync)) return;
+  const ci = existsSync(join(root, "package-lock.json")) ? "ci" : "install";
+  run("npm", [ci, "--no-audit", "--no-fund"]);
+}
+
+function printSizes() {
+  const bytes = readFileSync(WASM);
+  const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  log(`pkg/webmcp_redact_bg.wasm: ${kb(bytes.length)} raw, ${kb(gzipSync(bytes, { level: 9 }).length)} gzip -9`);
+}
+
+function build() {
+  ensureTarget();
+  const bindgen = ensureBindgen(pinnedBindgenVersion());
+  run("cargo", ["build", "--release", "--lib", "--target", TARGET]);
+  const raw = join(root, "target", TARGET, "release", "webmcp_redact.wasm");
+  // --target web: plain ES module glue that loads in browsers without a bundler and in Node
+  // (js/engine.js hands it the compiled module, so nothing is fetched by the glue itself).
+  run(bindgen, [raw, "--target", "web", "--out-dir", join(root, "pkg"), "--no-typescript"]);
+  // strip = true in Cargo.toml would drop the target-features section; strip here instead.
+  run(process.execPath, [WASM_OPT, "-Oz", ...WASM_OPT_FEATURES, "--strip-debug", "--strip-producers", WASM, "-o", WASM]);
+}
+
+try {
+  ensureNpmDeps();
+  if (!args.has("--force") && upToDate()) {
+    log("pkg/ is up to date");
+  } else {
+    try {
+      build();
+    } catch (err) {
+      // A half-finished pkg/ must not look up to date next time.
+      for (const f of [WASM, GLUE]) if (existsSync(f)) unlinkSync(f);
+      throw err;
+    }
+  }
+  printSizes();
+} catch (err) {
+  log(`failed: ${err.message}`);
+  process.exit(1);
+}
