@@ -1,6 +1,9 @@
 //! Value matching: a redacted string must not come back through another string of the result
 //! (a text block, a URI, `_meta`, error text), verbatim or in the encodings it commonly takes.
 
+use std::cell::OnceCell;
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 
 use crate::json::push_token;
@@ -12,7 +15,52 @@ pub(crate) const MIN_LEN: usize = 4;
 #[derive(Default)]
 pub(crate) struct Needles {
     needles: Vec<(String, usize)>,
+    seen: HashSet<String>,
     labels: Vec<String>,
+    label_index: HashMap<String, usize>,
+    /// Built on first use after the last `add`.
+    index: OnceCell<Index>,
+}
+
+/// Every needle is at least 4 bytes, so one pass over a string finds them all: a bitset of
+/// first byte pairs skips most positions, and a map from first 4 bytes names the candidates.
+/// (The aho-corasick crate does this too, but costs 84 KiB of a ~280 KiB module.)
+struct Index {
+    pairs: Vec<u64>,
+    by_prefix: HashMap<[u8; 4], Vec<usize>>,
+}
+
+impl Index {
+    fn new(needles: &[(String, usize)]) -> Index {
+        let mut index = Index { pairs: vec![0; 1 << 10], by_prefix: HashMap::new() };
+        for (i, (needle, _)) in needles.iter().enumerate() {
+            let b = needle.as_bytes();
+            let pair = usize::from(b[0]) << 8 | usize::from(b[1]);
+            index.pairs[pair >> 6] |= 1 << (pair & 63);
+            index.by_prefix.entry([b[0], b[1], b[2], b[3]]).or_default().push(i);
+        }
+        index
+    }
+
+    /// Every (start, end, needle) match in `s`, overlapping ones included.
+    fn find(&self, s: &str, needles: &[(String, usize)]) -> Vec<(usize, usize, usize)> {
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        for at in 0..b.len().saturating_sub(3) {
+            let pair = usize::from(b[at]) << 8 | usize::from(b[at + 1]);
+            if self.pairs[pair >> 6] & (1 << (pair & 63)) == 0 {
+                continue;
+            }
+            let Some(candidates) = self.by_prefix.get(&[b[at], b[at + 1], b[at + 2], b[at + 3]]) else { continue };
+            for &i in candidates {
+                let needle = needles[i].0.as_bytes();
+                if b[at..].starts_with(needle) {
+                    out.push((at, at + needle.len(), i));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// A string that was changed, and the labels of what was found in it.
@@ -31,10 +79,16 @@ impl Needles {
         if value.chars().count() < MIN_LEN {
             return;
         }
-        let index = self.labels.iter().position(|l| l == label).unwrap_or_else(|| {
+        let next = self.labels.len();
+        let index = *self.label_index.entry(label.to_string()).or_insert(next);
+        if index == next {
             self.labels.push(label.to_string());
-            self.labels.len() - 1
-        });
+        }
+        // Letters, digits, '-', '_' and '.' look the same in every encoding: most tokens.
+        if value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
+            self.push(value.to_string(), index);
+            return;
+        }
         let json = escape_json(value);
         let mut forms = vec![
             value.to_string(),
@@ -51,19 +105,26 @@ impl Needles {
             json,
         ]);
         for form in forms {
-            if !self.needles.iter().any(|(n, _)| *n == form) {
-                self.needles.push((form, index));
-            }
+            self.push(form, index);
+        }
+    }
+
+    fn push(&mut self, form: String, label: usize) {
+        if self.seen.insert(form.clone()) {
+            self.needles.push((form, label));
+            self.index = OnceCell::new();
         }
     }
 
     /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
     /// merged so that no part of a value survives between two replacements.
     pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
-        let mut spans: Vec<(usize, usize, usize)> = Vec::new();
-        for (needle, label) in &self.needles {
-            spans.extend(s.match_indices(needle.as_str()).map(|(at, m)| (at, at + m.len(), *label)));
+        if self.needles.is_empty() {
+            return None;
         }
+        let index = self.index.get_or_init(|| Index::new(&self.needles));
+        let mut spans: Vec<(usize, usize, usize)> =
+            index.find(s, &self.needles).into_iter().map(|(start, end, i)| (start, end, self.needles[i].1)).collect();
         if spans.is_empty() {
             return None;
         }
@@ -205,7 +266,8 @@ fn percent(s: &str, keep: &[u8], plus_for_space: bool) -> String {
         } else if b == b' ' && plus_for_space {
             out.push('+');
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.extend(['%', char::from(HEX[usize::from(b >> 4)]), char::from(HEX[usize::from(b & 15)])]);
         }
     }
     out

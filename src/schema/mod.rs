@@ -70,8 +70,8 @@ impl Kinds {
 
 /// JSON Schema's "integer": any number with a zero fractional part (`1.0` included).
 fn is_integer(n: &serde_json::Number) -> bool {
-    let text = n.to_string();
-    if !text.contains(['.', 'e', 'E']) {
+    // arbitrary_precision keeps the number's text: read it rather than format it again.
+    if !n.as_str().contains(['.', 'e', 'E']) {
         return true;
     }
     n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
