@@ -12,7 +12,7 @@ impl Run<'_> {
     pub(crate) fn finish(mut self, mut agent: Value) -> Outcome {
         if self.report.is_empty() {
             // Only a reshaping (the mcp format's wrapping, a rewritten stub) gets here.
-            return Outcome { agent_json: agent.to_string(), redactions: Vec::new(), withheld: false, secrets: Vec::new(), error: None };
+            return Outcome { agent_json: agent.to_string(), redactions: Vec::new(), withheld: false, secrets: Vec::new(), error: None, labels: Default::default() };
         }
         let stubs = self.stubs();
         self.scrub_report();
@@ -36,7 +36,7 @@ impl Run<'_> {
             }
         }
         let withheld = self.report.iter().any(|r| r.reason == Reason::SensitiveTool);
-        Outcome { agent_json: agent.to_string(), redactions: self.report, withheld, secrets: self.secrets, error: None }
+        Outcome { agent_json: agent.to_string(), redactions: self.report, withheld, secrets: self.secrets, error: None, labels: Default::default() }
     }
 
     /// One stub per taken value, up to `MAX_STUBS`; past that, one more for all the rest.

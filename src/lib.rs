@@ -10,14 +10,17 @@
 
 mod assemble;
 mod blocks;
+pub mod check;
 mod error;
 mod json;
 pub mod model;
 mod options;
+pub mod policy;
 mod outcome;
 mod redact;
 mod schema;
 mod scrub;
+pub mod session;
 mod stubs;
 mod tool;
 mod walk;

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::session::Labels;
 use crate::Error;
 
 /// Why a value or block left the agent view. The strings are stable.
@@ -89,6 +90,9 @@ pub struct Outcome {
     pub withheld: bool,
     pub secrets: Vec<Secret>,
     pub error: Option<Error>,
+    /// What this result adds to a session's labels (SEP-1913): the tool's declared labels and
+    /// the result's own annotations.
+    pub labels: Labels,
 }
 
 impl Outcome {
@@ -115,7 +119,7 @@ impl Outcome {
             Some(e) => json!({ "code": e.code.as_str(), "message": e.message(), "pointer": e.pointer, "tool": e.tool }),
             None => Value::Null,
         };
-        json!({ "redactions": redactions, "withheld": self.withheld, "secrets": secrets, "error": error })
+        json!({ "redactions": redactions, "withheld": self.withheld, "secrets": secrets, "error": error, "labels": self.labels.to_json() })
             .to_string()
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 use crate::blocks::{block_label, classify, reference_strings, Block, STRUCTURAL};
 use crate::json::{child, parse_result};
 use crate::scrub::{strings_of, Needles};
+use crate::session::Labels;
 use crate::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
 use crate::tool::Mode;
 use crate::walk::walk;
@@ -38,11 +39,14 @@ pub fn redact(tool: &CompiledTool, raw_json: &str, options: &Options, handles: &
     for k in known {
         run.needles.add(&k.value, &k.label);
     }
-    match run.result(raw_json, options) {
+    let mut labels = Labels::observe(tool.model(), None);
+    let mut outcome = match run.result(raw_json, options, &mut labels) {
         Ok(Some(agent)) => run.finish(agent),
-        Ok(None) => Outcome { agent_json: raw_json.to_string(), redactions: Vec::new(), withheld: false, secrets: Vec::new(), error: None },
+        Ok(None) => Outcome { agent_json: raw_json.to_string(), redactions: Vec::new(), withheld: false, secrets: Vec::new(), error: None, labels: Labels::default() },
         Err(e) => failed(tool.name(), e.for_tool(tool.name())),
-    }
+    };
+    outcome.labels = labels;
+    outcome
 }
 
 /// The agent view when a result cannot be redacted: no part of the raw result.
@@ -53,8 +57,13 @@ pub fn withheld_result(tool_name: &str, code: ErrorCode) -> String {
 
 fn failed(tool_name: &str, error: Error) -> Outcome {
     let agent_json = withheld_result(tool_name, error.code);
-    Outcome { agent_json, redactions: Vec::new(), withheld: true, secrets: Vec::new(), error: Some(error) }
+    Outcome { agent_json, redactions: Vec::new(), withheld: true, secrets: Vec::new(), error: Some(error), labels: Labels::default() }
 }
+
+const UNTRUSTED_KEY: &str = "webmcp-redact/untrusted";
+const UNTRUSTED_POINTER: &str = "/_meta/webmcp-redact~1untrusted";
+/// Spotlighting delimiters around untrusted text.
+const SPOTLIGHT: (&str, &str) = ("<untrusted-content>", "</untrusted-content>");
 
 /// A value on its way to the vault, before handles are assigned.
 pub(crate) struct Vaulted {
@@ -78,11 +87,13 @@ pub(crate) struct Run<'a> {
 
 impl Run<'_> {
     /// The agent view as a value, or `None` when the raw text passes through unchanged.
-    fn result(&mut self, raw_json: &str, options: &Options) -> Result<Option<Value>, Error> {
+    fn result(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Value>, Error> {
         let raw = parse_result(raw_json, &options.limits)?;
+        *labels = Labels::observe(self.tool.model(), Some(&raw));
         let is_call_result = raw.get("content").is_some_and(Value::is_array);
+        let mark_untrusted = self.tool.is_untrusted() && raw.pointer(UNTRUSTED_POINTER) != Some(&Value::Bool(true));
         let mode = self.tool.mode();
-        let agent = match raw {
+        let mut agent = match raw {
             _ if mode == Mode::Withhold && is_call_result && only_library_parts(&raw, self.format) => return Ok(None),
             _ if mode == Mode::Withhold => self.withhold_whole(raw),
             Value::Object(mut result) if is_call_result => {
@@ -94,8 +105,34 @@ impl Run<'_> {
             }
             value => self.structured(value, mode == Mode::Allowlist),
         };
-        let wraps = self.format == Format::Mcp && !is_call_result;
+        if mark_untrusted {
+            self.mark_untrusted(&mut agent);
+        }
+        let wraps = (self.format == Format::Mcp || mark_untrusted) && !is_call_result;
         Ok((!self.report.is_empty() || self.reshaped || wraps).then_some(agent))
+    }
+
+    /// Results from untrusted public sources carry `_meta["webmcp-redact/untrusted"]`, and with
+    /// `spotlight` their text sits between delimiters it cannot close early.
+    fn mark_untrusted(&mut self, agent: &mut Value) {
+        self.reshaped = true;
+        if self.tool.spotlight() {
+            for block in agent["content"].as_array_mut().into_iter().flatten() {
+                if is_library_block(block) {
+                    continue;
+                }
+                if let Some(Value::String(text)) = block.get_mut("text") {
+                    let inner = text.replace(SPOTLIGHT.1, "[/untrusted-content]");
+                    *text = format!("{}\n{inner}\n{}", SPOTLIGHT.0, SPOTLIGHT.1);
+                }
+            }
+        }
+        if let Some(agent) = agent.as_object_mut() {
+            let meta = agent.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(UNTRUSTED_KEY.into(), Value::Bool(true));
+            }
+        }
     }
 
     fn take(&mut self, pointer: String, reason: Reason, label: String, value: Value) {

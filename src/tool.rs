@@ -2,7 +2,9 @@
 
 use serde_json::Value;
 
-use crate::json::{parse_limited, truthy};
+use crate::json::parse_limited;
+use crate::model::{Source, ToolModel};
+use crate::policy::Policy;
 use crate::schema::{compile, Schema};
 use crate::{Error, ErrorCode, Limits};
 
@@ -28,18 +30,32 @@ pub struct CompiledTool {
     name: String,
     title: Option<String>,
     sensitive: bool,
+    untrusted: bool,
+    spotlight: bool,
     schema: Option<Schema>,
+    model: ToolModel,
 }
 
 impl CompiledTool {
-    /// Parses and validates a tool definition (`{ name, title?, outputSchema?, annotations?, ... }`).
+    /// Parses and validates a tool definition (`{ name, title?, outputSchema?, annotations?, ... }`)
+    /// under the default [`Policy`].
     pub fn compile(tool_json: &str, limits: &Limits) -> Result<CompiledTool, Error> {
-        let tool = parse_limited(tool_json, limits)?;
-        Self::from_value(&tool, limits)
+        Self::compile_with(tool_json, limits, &Policy::default())
+    }
+
+    /// Like [`CompiledTool::compile`], with a policy deciding which tools are sensitive.
+    pub fn compile_with(tool_json: &str, limits: &Limits, policy: &Policy) -> Result<CompiledTool, Error> {
+        let tool = parse_limited(tool_json, limits).map_err(|e| e.for_tool(&name_in(tool_json)))?;
+        Self::from_value_with(&tool, limits, policy)
     }
 
     /// Like [`CompiledTool::compile`], from a parsed definition.
     pub fn from_value(tool: &Value, limits: &Limits) -> Result<CompiledTool, Error> {
+        Self::from_value_with(tool, limits, &Policy::default())
+    }
+
+    /// Like [`CompiledTool::compile_with`], from a parsed definition.
+    pub fn from_value_with(tool: &Value, limits: &Limits, policy: &Policy) -> Result<CompiledTool, Error> {
         let name_of = tool.get("name").and_then(Value::as_str).unwrap_or("").to_string();
         let fail = |e: Error| e.for_tool(&name_of);
         let Value::Object(def) = tool else {
@@ -49,19 +65,22 @@ impl CompiledTool {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
             _ => return Err(fail(Error::new(ErrorCode::SchemaInvalid, "/name", "a tool needs a non-empty string `name`"))),
         };
-        let annotations = match def.get("annotations") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(a)) => Some(a),
-            Some(_) => return Err(fail(Error::new(ErrorCode::SchemaInvalid, "/annotations", "`annotations` must be an object"))),
-        };
-        let sensitive = annotations.and_then(|a| a.get("sensitiveHint")).is_some_and(truthy);
+        if !matches!(def.get("annotations"), None | Some(Value::Null | Value::Object(_))) {
+            return Err(fail(Error::new(ErrorCode::SchemaInvalid, "/annotations", "`annotations` must be an object")));
+        }
+        let model = ToolModel::read(tool);
+        // Rule 4 through the model: a level at or above `withholdAt`, or a listed data class.
+        let sensitive = model.level().is_some_and(|l| l >= policy.withhold_at)
+            || policy.redact_classes.iter().any(|c| model.has_output_class(*c));
+        let untrusted = model.hint("untrustedContent") == Some(true)
+            || model.output_source.as_ref().is_some_and(|s| s.value == Source::UntrustedPublic);
         let schema = match def.get("outputSchema") {
             None | Some(Value::Null) => None,
             Some(s @ (Value::Object(_) | Value::Bool(_))) => Some(compile(s, "/outputSchema", limits).map_err(fail)?),
             Some(_) => return Err(fail(Error::new(ErrorCode::SchemaInvalid, "/outputSchema", "`outputSchema` must be a JSON Schema object"))),
         };
         let title = def.get("title").and_then(Value::as_str).map(str::to_string);
-        Ok(CompiledTool { name, title, sensitive, schema })
+        Ok(CompiledTool { name, title, sensitive, untrusted, spotlight: policy.spotlight, schema, model })
     }
 
     pub fn name(&self) -> &str {
@@ -71,6 +90,21 @@ impl CompiledTool {
     /// Does the tool declare (by `sensitiveHint`) that its output is sensitive?
     pub fn is_sensitive(&self) -> bool {
         self.sensitive
+    }
+
+    /// What the tool says about itself, read from every proposal's vocabulary.
+    pub fn model(&self) -> &ToolModel {
+        &self.model
+    }
+
+    /// Results come from untrusted public sources (`returnMetadata.Source` or
+    /// `untrustedContentHint`): the agent view marks them.
+    pub(crate) fn is_untrusted(&self) -> bool {
+        self.untrusted
+    }
+
+    pub(crate) fn spotlight(&self) -> bool {
+        self.spotlight
     }
 
     pub(crate) fn schema(&self) -> Option<&Schema> {
@@ -93,5 +127,37 @@ impl CompiledTool {
     pub(crate) fn result_label(&self) -> String {
         let schema_title = self.schema.as_ref().and_then(Schema::title);
         schema_title.or(self.title.as_deref()).unwrap_or(&self.name).to_string()
+    }
+}
+
+/// The tool's name when the definition is too large or too deep to parse, so that the error
+/// still names it. Only the leading `"name"` member counts (the JS wrapper writes it first).
+fn name_in(tool_json: &str) -> String {
+    let Some(rest) = tool_json.trim_start().strip_prefix("{\"name\":") else { return String::new() };
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+    values.next().and_then(Result::ok).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_definition_over_the_limits_is_still_named() {
+        let deep = format!(r#"{{"name":"deep_tool","outputSchema":{}{}}}"#, "[".repeat(200), "]".repeat(200));
+        let e = CompiledTool::compile(&deep, &Limits::default()).err().unwrap();
+        assert_eq!((e.code, e.tool.as_str()), (ErrorCode::DepthLimit, "deep_tool"));
+        assert_eq!(name_in(r#"{"outputSchema":{"name":"x"},"name":"t"}"#), "", "only a leading name counts");
+    }
+
+    #[test]
+    fn sensitivity_follows_the_policy() {
+        let tool = |a: &str| CompiledTool::compile(&format!(r#"{{"name":"t","annotations":{a}}}"#), &Limits::default()).unwrap();
+        assert!(tool(r#"{"sensitiveHint":true}"#).is_sensitive());
+        assert!(!tool(r#"{"sensitiveHint":"medium"}"#).is_sensitive(), "below the default withholdAt");
+        assert!(tool(r#"{"returnMetadata":{"Sensitivity":"Credentials"}}"#).is_sensitive());
+        let medium = Policy { withhold_at: crate::model::Level::Medium, ..Policy::default() };
+        let t = CompiledTool::compile_with(r#"{"name":"t","_meta":{"mcp.dev/resultSensitivity":"confidential"}}"#, &Limits::default(), &medium).unwrap();
+        assert!(t.is_sensitive());
     }
 }

@@ -45,6 +45,7 @@ use std::{env, fs};
 
 use common::Counter;
 use serde_json::{json, Map, Value};
+use webmcp_redact::policy::Policy;
 use webmcp_redact::{redact, CompiledTool, Format, KnownSecret, Limits, Options, Outcome};
 
 const DIR: &str = "tests/vectors";
@@ -156,7 +157,11 @@ struct Ran {
 fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
     let limits = limits(v);
     // The tool goes in as JSON text, as the wasm boundary receives it: the limits apply to it too.
-    let tool = match CompiledTool::compile(&v["tool"].to_string(), &limits) {
+    let policy = match v.get("policy") {
+        Some(p) => Policy::from_json(p).map_err(|e| format!("bad policy: {e}"))?,
+        None => Policy::default(),
+    };
+    let tool = match CompiledTool::compile_with(&v["tool"].to_string(), &limits, &policy) {
         Ok(t) => t,
         Err(e) => return Ok((Actual::CompileError { code: e.code.as_str().into(), pointer: e.pointer }, Vec::new())),
     };

@@ -47,6 +47,8 @@ pub const HINTS: &[(&str, bool)] = &[
     ("aiProcessing", true),
     ("slowExecution", true),
     ("resourceIntensive", true),
+    ("private", true),
+    ("maliciousActivity", true),
 ];
 
 /// Everything the proposals let a tool say about itself.

@@ -73,6 +73,10 @@ impl Reader {
         let level = match value {
             Value::Null => return,
             Value::Bool(b) => if *b { Level::High } else { Level::None },
+            Value::String(s) if s.is_empty() => {
+                self.problem(at, "an empty `sensitiveHint` claims nothing; use false or a level");
+                Level::None
+            }
             Value::String(s) => Level::parse(s).unwrap_or_else(|| {
                 self.problem(at, format!("unknown sensitivity level \"{s}\" (counted as high); use low, medium or high"));
                 Level::High

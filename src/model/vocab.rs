@@ -66,6 +66,13 @@ vocabulary! {
     ResultSensitivity { Public = "public", Internal = "internal", Confidential = "confidential", Restricted = "restricted" }
 }
 
+impl Default for Level {
+    /// A session starts with no sensitive data.
+    fn default() -> Self {
+        Level::None
+    }
+}
+
 impl Class {
     /// The output level a returned data class implies.
     pub fn level(self) -> Level {
