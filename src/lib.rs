@@ -13,6 +13,7 @@ mod blocks;
 pub mod check;
 mod error;
 mod json;
+pub mod lint;
 pub mod model;
 mod options;
 pub mod policy;
