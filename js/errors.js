@@ -29,3 +29,18 @@ export function withheldJson(tool, code) {
     isError: true,
   });
 }
+
+/**
+ * A failed `redeem`: `code` is stable. The message names the label and the reason, never the
+ * response body, the value, or the query string of `redeemUrl`.
+ */
+export class RedeemError extends Error {
+  constructor(code, message, { label, status, retryAfter } = {}) {
+    super(message);
+    this.name = "RedeemError";
+    this.code = code;
+    if (label !== undefined) this.label = label;
+    if (status !== undefined) this.status = status;
+    if (retryAfter !== undefined) this.retryAfter = retryAfter;
+  }
+}

@@ -95,7 +95,9 @@ function ensureBindgen(version) {
 }
 
 function ensureNpmDeps() {
-  const needed = [["@modelcontextprotocol", "sdk"], ["binaryen"]].map((p) => join(root, "node_modules", ...p, "package.json"));
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies });
+  const needed = names.map((name) => join(root, "node_modules", ...name.split("/"), "package.json"));
   if (needed.every(existsSync)) return;
   const ci = existsSync(join(root, "package-lock.json")) ? "ci" : "install";
   run("npm", [ci, "--no-audit", "--no-fund"]);

@@ -1,0 +1,230 @@
+// installRedaction: patches a WebMCP modelContext so that every tool registered through it
+// returns only the redacted result to the agent.
+//
+// The redaction of each result goes through one small object, the "session"
+// (`{ compile(tool), redact(tool, raw) -> { result, redactions, withheld, error? } }`, the
+// shape of Redactor.redact), so that it can be swapped for another that also records labels,
+// without touching the patching.
+
+import { RedactionError, redactionError, withheldJson } from "./errors.js";
+import { loadEngine } from "./engine.js";
+import { createRedactor } from "./index.js";
+
+const INSTALLED = Symbol.for("webmcp-redact/installed");
+
+function findModelContext(given) {
+  if (given !== undefined) return given;
+  const doc = globalThis.document;
+  if (doc && doc.modelContext) return doc.modelContext;
+  const nav = globalThis.navigator;
+  if (nav && nav.modelContext) return nav.modelContext; // deprecated alias
+  return undefined;
+}
+
+function nameOf(tool) {
+  try {
+    return typeof tool?.name === "string" ? tool.name : "";
+  } catch {
+    return "";
+  }
+}
+
+/** The fields the redactor reads, copied once at registration (runtimes drop what they do not know). */
+function definitionOf(tool) {
+  const name = nameOf(tool);
+  let def;
+  try {
+    const { title, outputSchema, annotations, _meta } = tool;
+    def = JSON.parse(JSON.stringify({ name, title, outputSchema, annotations, _meta }));
+  } catch (err) {
+    throw redactionError("schema_invalid", name, "", "the tool definition is not serializable as JSON", err);
+  }
+  return def;
+}
+
+function errorText(err) {
+  try {
+    return String(err?.message ?? err);
+  } catch {
+    return "The tool failed.";
+  }
+}
+
+/**
+ * The page session over a redactor: compile at registration, redact each result through one
+ * `Session`, so that the page's labels record every result and `check` reads them.
+ */
+export function redactorSession(redactor) {
+  const page = redactor.session();
+  return {
+    redactor,
+    compile(tool) {
+      redactor.compile(tool);
+    },
+    redact: (tool, raw) => page.redact(tool, raw),
+    check: (tool, args) => page.check(tool, args),
+    labels: () => page.labels(),
+    reset: () => page.reset(),
+  };
+}
+
+/** A session for when the module could not load: every result is withheld. */
+function unavailableSession(error) {
+  return {
+    redactor: null,
+    error,
+    compile() {},
+    redact(tool) {
+      const result = JSON.parse(withheldJson(nameOf(tool), "wasm_unavailable"));
+      return { result, redactions: [], withheld: true, error };
+    },
+    // Nothing can be checked without the module: fail closed.
+    check: () => ({ decision: "deny", reasons: [{ code: "wasm_unavailable", decision: "deny", message: error.message, source: "" }] }),
+    labels: () => ({ sensitivity: "none", private: false, openWorld: false, malicious: false, attribution: [] }),
+    reset() {},
+  };
+}
+
+function wasmUnavailable(err) {
+  const text = (() => {
+    try {
+      return String(err?.message ?? "");
+    } catch {
+      return "";
+    }
+  })();
+  const csp = /content.security.policy|wasm-eval|unsafe-eval/i.test(text);
+  const detail = csp
+    ? "the WebAssembly module cannot be instantiated: the page's Content-Security-Policy does not allow 'wasm-unsafe-eval' (add it to script-src); every tool result is withheld"
+    : `the WebAssembly module could not be loaded (${err?.name ?? "error"}); if the page has a Content-Security-Policy, its script-src must allow 'wasm-unsafe-eval'; every tool result is withheld`;
+  return new RedactionError(`webmcp-redact: wasm_unavailable: ${detail}`, { code: "wasm_unavailable", cause: err });
+}
+
+async function listTools(modelContext) {
+  try {
+    if (typeof modelContext.getTools === "function") {
+      const tools = await modelContext.getTools();
+      if (Array.isArray(tools)) return tools.map(nameOf);
+    }
+  } catch {
+    // fall through
+  }
+  try {
+    const testing = globalThis.navigator?.modelContextTesting;
+    if (testing && typeof testing.listTools === "function") {
+      const tools = await testing.listTools();
+      if (Array.isArray(tools)) return tools.map(nameOf);
+    }
+  } catch {
+    // the runtime cannot list its tools
+  }
+  return null;
+}
+
+/**
+ * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
+ * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
+ */
+export async function installRedaction(options = {}) {
+  const { modelContext: given, format, limits, vault, redeem, policy, onError, ...rest } = options ?? {};
+  const unknown = Object.keys(rest);
+  if (unknown.length) throw new TypeError(`installRedaction: unknown option ${unknown[0]}`);
+  const modelContext = findModelContext(given);
+  if (!modelContext || typeof modelContext.registerTool !== "function") {
+    throw new TypeError("installRedaction: no modelContext with a registerTool function (load a WebMCP polyfill first, or pass modelContext)");
+  }
+  if (modelContext[INSTALLED]) throw new TypeError("installRedaction: already installed on this modelContext");
+
+  // Patch first, synchronously, so that no registration made while the module loads escapes.
+  // Such registrations wait for the session below.
+  const original = modelContext.registerTool;
+  const ownBefore = Object.getOwnPropertyDescriptor(modelContext, "registerTool");
+  const registered = new Set();
+  let session = null;
+  let resolveSession;
+  const sessionReady = new Promise((resolve) => { resolveSession = resolve; });
+  const getSession = () => session ?? sessionReady;
+
+  async function registerTool(tool, ...args) {
+    if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
+      return Reflect.apply(original, this, [tool, ...args]);
+    }
+    const name = nameOf(tool);
+    const execute = tool.execute;
+    if (typeof execute !== "function") return Reflect.apply(original, this, [tool, ...args]);
+    const def = definitionOf(tool);
+    const s = await getSession();
+    s.compile(def); // a bad schema rejects this registerTool call with the RedactionError
+    const wrapped = {
+      ...tool,
+      async execute(...callArgs) {
+        let raw;
+        try {
+          raw = await Reflect.apply(execute, tool, callArgs);
+        } catch (err) {
+          raw = { content: [{ type: "text", text: errorText(err) }], isError: true };
+        }
+        return (session ?? (await sessionReady)).redact(def, raw).result;
+      },
+    };
+    for (const key of ["name", "title", "description", "inputSchema", "annotations"]) {
+      if (!(key in wrapped) && tool[key] !== undefined) wrapped[key] = tool[key];
+    }
+    registered.add(name);
+    return Reflect.apply(original, this, [wrapped, ...args]);
+  }
+
+  Object.defineProperty(modelContext, "registerTool", { configurable: true, enumerable: true, writable: true, value: registerTool });
+  Object.defineProperty(modelContext, INSTALLED, { configurable: true, value: true });
+
+  const report = (err) => {
+    try {
+      if (typeof onError === "function") onError(err);
+      else globalThis.console?.error?.(`webmcp-redact: ${err.message}`);
+    } catch {
+      // a reporting callback must not break installation
+    }
+  };
+
+  let error;
+  try {
+    await loadEngine();
+  } catch (err) {
+    error = wasmUnavailable(err);
+  }
+  if (error) {
+    session = unavailableSession(error);
+    report(error);
+  } else {
+    try {
+      session = redactorSession(await createRedactor({ format, limits, vault, redeem, policy }));
+    } catch (err) {
+      uninstallNow(); // bad options: undo, and let the caller see the mistake
+      resolveSession(unavailableSession(err));
+      throw err;
+    }
+  }
+  resolveSession(session);
+
+  function uninstallNow() {
+    if (modelContext.registerTool === registerTool) {
+      if (ownBefore) Object.defineProperty(modelContext, "registerTool", ownBefore);
+      else delete modelContext.registerTool;
+    }
+    delete modelContext[INSTALLED];
+  }
+
+  // Tools the runtime already had are not covered: report them.
+  const listed = await listTools(modelContext);
+  const unprotectedTools = listed === null ? null : listed.filter((n) => !registered.has(n));
+  if (unprotectedTools?.length) {
+    globalThis.console?.warn?.(`webmcp-redact: tools registered before installRedaction are not redacted: ${unprotectedTools.join(", ")}`);
+  }
+
+  const uninstall = () => uninstallNow();
+  uninstall.error = error;
+  uninstall.unprotectedTools = unprotectedTools;
+  uninstall.redactor = session.redactor;
+  uninstall.session = session;
+  return uninstall;
+}

@@ -1,0 +1,40 @@
+/**
+ * `<webmcp-secret handle="...">`: shows a withheld secret's label and a Reveal button; on click
+ * it reveals the value (vault or {@link redeem}), shows it with a Copy button, hides it again
+ * after `hide-after` seconds (default 30; 0 keeps it), and shows each RedeemError as a short
+ * message. The button is a real `<button>`; the value and the errors are `aria-live` regions.
+ * Importing `webmcp-redact/element` defines the element.
+ * @example
+ * ```js
+ * import "webmcp-redact/element";
+ * const el = document.createElement("webmcp-secret");
+ * el.setAttribute("handle", stub.handle);
+ * document.body.append(el);
+ * ```
+ * @packageDocumentation
+ */
+
+/** The element class (registered as `webmcp-secret`). Events: `reveal`, `reveal-error` (`detail.code`). */
+export class WebmcpSecretElement extends HTMLElement {
+  /** The `handle` attribute. */
+  readonly handle: string;
+  /** Reveals the value, as a click on Reveal does. */
+  reveal(): Promise<void>;
+  /** Hides the value and removes it from the DOM. */
+  hide(): void;
+}
+
+/**
+ * The short human message the element shows for a RedeemError (or any error).
+ * @example
+ * ```js
+ * try { await redeem(h); } catch (e) { status.textContent = redeemErrorMessage(e); }
+ * ```
+ */
+export function redeemErrorMessage(error: unknown): string;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "webmcp-secret": WebmcpSecretElement;
+  }
+}

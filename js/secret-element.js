@@ -1,0 +1,171 @@
+// <webmcp-secret handle="..."> : the label of a withheld secret and a Reveal button for the user.
+// Importing this module defines the element (browsers only). Attributes:
+//   handle       the stub's handle (required)
+//   label        overrides the label the vault knows
+//   hide-after   seconds the value stays visible (default 30; 0 keeps it shown)
+
+import { labelOf, redeem } from "./vault.js";
+
+const MESSAGES = {
+  unknown_reference: "This secret is not known to this page (it may have expired from memory).",
+  expired: "This secret has expired or was already revealed.",
+  unauthorized: "Please sign in again to reveal this secret.",
+  forbidden: "You are not allowed to reveal this secret.",
+  not_found: "This secret no longer exists.",
+  rate_limited: "Too many attempts. Please wait a moment and try again.",
+  redirected: "The server answered in an unexpected way (a redirect); the secret was not revealed.",
+  bad_response: "The server's answer could not be read; the secret was not revealed.",
+  network: "The secret could not be fetched (network error).",
+  cross_origin: "This secret points to another site; it was not fetched.",
+  insecure_url: "This secret points to an insecure address; it was not fetched.",
+  path_not_allowed: "This secret points to an address this page does not allow.",
+  aborted: "Revealing was cancelled.",
+};
+
+/** A short human message for a RedeemError (or any error). */
+export function redeemErrorMessage(err) {
+  const base = MESSAGES[err?.code] ?? "The secret could not be revealed.";
+  if (err?.code === "rate_limited" && typeof err.retryAfter === "number") {
+    return `Too many attempts. Try again in ${err.retryAfter} s.`;
+  }
+  return base;
+}
+
+const STYLE = `
+:host { display: inline-flex; flex-wrap: wrap; align-items: center; gap: .4em; font: inherit; }
+.label { font-weight: 600; }
+.value:not(:empty) { flex-basis: 100%; }
+code { display: inline-block; line-height: 1.6; font-family: ui-monospace, monospace; background: #f3f4f6; color: #111; padding: .1em .4em; border-radius: 4px; overflow-wrap: anywhere; }
+button { font: inherit; padding: .15em .7em; border-radius: 6px; border: 1px solid #6b7280; background: #fff; color: #111; cursor: pointer; }
+button:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+button[disabled] { opacity: .6; cursor: default; }
+.error { color: #b91c1c; }
+[hidden] { display: none !important; }
+`;
+
+const Base = globalThis.HTMLElement ?? class {};
+
+export class WebmcpSecretElement extends Base {
+  static get observedAttributes() {
+    return ["handle", "label"];
+  }
+
+  #root;
+  #labelEl;
+  #reveal;
+  #value;
+  #copy;
+  #error;
+  #timer = null;
+  #abort = null;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    this.#root.innerHTML = `<style>${STYLE}</style>
+      <span class="label" part="label"></span>
+      <button type="button" class="reveal" part="reveal">Reveal</button>
+      <span class="value" part="value" aria-live="polite"></span>
+      <button type="button" class="copy" part="copy" hidden>Copy</button>
+      <span class="error" part="error" role="status" aria-live="polite"></span>`;
+    const $ = (sel) => this.#root.querySelector(sel);
+    this.#labelEl = $(".label");
+    this.#reveal = $(".reveal");
+    this.#value = $(".value");
+    this.#copy = $(".copy");
+    this.#error = $(".error");
+    this.#reveal.addEventListener("click", () => (this.#shown() ? this.hide() : this.reveal()));
+    this.#copy.addEventListener("click", () => this.#copyValue());
+  }
+
+  connectedCallback() {
+    this.#render();
+  }
+
+  disconnectedCallback() {
+    this.hide();
+  }
+
+  attributeChangedCallback() {
+    this.hide();
+    this.#render();
+  }
+
+  get handle() {
+    return this.getAttribute("handle") ?? "";
+  }
+
+  #label() {
+    return this.getAttribute("label") ?? labelOf(this.handle) ?? "secret";
+  }
+
+  #render() {
+    const label = this.#label();
+    this.#labelEl.textContent = label;
+    this.#reveal.setAttribute("aria-label", `${this.#shown() ? "Hide" : "Reveal"} ${label}`);
+  }
+
+  #shown() {
+    return this.#value.textContent !== "";
+  }
+
+  /** Reveals the value (from the vault, or by redeeming the reference). */
+  async reveal() {
+    this.#abort?.abort();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.#error.textContent = "";
+    delete this.dataset.error;
+    this.#reveal.disabled = true;
+    this.#reveal.setAttribute("aria-busy", "true");
+    try {
+      const value = await redeem(this.handle, { signal: abort.signal });
+      if (abort.signal.aborted) return;
+      const code = document.createElement("code");
+      code.textContent = typeof value === "string" ? value : JSON.stringify(value);
+      this.#value.replaceChildren(code);
+      this.#copy.hidden = false;
+      this.#reveal.textContent = "Hide";
+      this.dispatchEvent(new CustomEvent("reveal", { bubbles: true, composed: true }));
+      const after = Number(this.getAttribute("hide-after") ?? 30);
+      clearTimeout(this.#timer);
+      if (after > 0) this.#timer = setTimeout(() => this.hide(), after * 1000);
+    } catch (err) {
+      if (abort.signal.aborted && err?.code !== "aborted") return;
+      this.#error.textContent = redeemErrorMessage(err);
+      this.dataset.error = err?.code ?? "error";
+      this.dispatchEvent(new CustomEvent("reveal-error", { bubbles: true, composed: true, detail: { code: err?.code } }));
+    } finally {
+      if (this.#abort === abort) this.#abort = null;
+      this.#reveal.disabled = false;
+      this.#reveal.removeAttribute("aria-busy");
+      this.#render();
+    }
+  }
+
+  /** Hides the value again (and forgets it from the DOM). */
+  hide() {
+    clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#abort?.abort();
+    if (!this.#value) return;
+    this.#value.replaceChildren();
+    this.#copy.hidden = true;
+    this.#reveal.textContent = "Reveal";
+    this.#render();
+  }
+
+  async #copyValue() {
+    const text = this.#value.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      this.#error.textContent = "Copied.";
+    } catch {
+      this.#error.textContent = "Copying is not allowed here; select the value instead.";
+    }
+  }
+}
+
+if (globalThis.customElements && !globalThis.customElements.get("webmcp-secret")) {
+  globalThis.customElements.define("webmcp-secret", WebmcpSecretElement);
+}

@@ -1,0 +1,286 @@
+// The demo page in real Chromium: every tool called the way an agent calls it (getTools +
+// executeTool on the MCP-B polyfill), no canary in what the agent receives, Reveal shows the
+// right value, a second redeem is expired, and a screenshot after a Reveal; and the pre-call
+// check: a public post after reading billing details waits for the user (rule "exfiltration").
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { browserForFile, resultsDir, apiRequests, TIMEOUT } from "./helpers.mjs";
+
+let page;
+const env = browserForFile({}, async () => {
+  page = await openDemo();
+});
+
+/** A new tab on the demo, ready (so with a fresh page session). */
+async function openDemo() {
+  const p = await env.page();
+  await p.goto(env.a.url);
+  await p.waitForSelector("html[data-ready]", { state: "attached", timeout: TIMEOUT });
+  assert.equal(await p.getAttribute("html", "data-ready"), "true", await p.textContent("#status"));
+  return p;
+}
+
+
+async function last() {
+  return (await fetch(`${env.a.url}__test/last`)).json();
+}
+
+/** Clicks the tool's "Call as agent" button; returns the JSON text the agent received. */
+async function callAsAgent(tool, p = page) {
+  await p.evaluate(() => { delete document.getElementById("agent-json").dataset.tool; });
+  await p.click(`button[data-tool="${tool}"]`);
+  await p.waitForFunction((t) => document.getElementById("agent-json").dataset.tool === t, tool, { timeout: TIMEOUT });
+  return p.getAttribute("#agent-json", "data-raw");
+}
+
+/** What the page shows of the last pre-call check, and of the session's labels. */
+async function shownCheck(p) {
+  return p.evaluate(() => {
+    const box = document.querySelector('[data-testid="decision"]');
+    const labels = document.querySelector('[data-testid="labels"]');
+    return {
+      tool: box.dataset.tool,
+      decision: box.dataset.decision,
+      shownDecision: box.querySelector(".verdict")?.textContent,
+      reasons: [...box.querySelectorAll(".reasons li[data-code]")].map((li) => ({ code: li.dataset.code, text: li.textContent })),
+      live: box.getAttribute("aria-live"),
+      sensitivity: labels.querySelector('dd[data-label="sensitivity"]')?.textContent,
+      confirmShown: !document.querySelector('[data-testid="confirm"]').hidden,
+      output: document.getElementById("agent-json").dataset.outcome,
+      outputTool: document.getElementById("agent-json").dataset.tool,
+      posts: window.webmcpRedact.forumPosts.length,
+    };
+  });
+}
+
+/** The newest <webmcp-secret> of a tool (with that label, if given): clicks Reveal, returns what it shows. */
+async function reveal(tool, label) {
+  await page.evaluate(({ tool, label }) => {
+    for (const e of document.querySelectorAll("webmcp-secret[data-target]")) delete e.dataset.target;
+    const items = [...document.querySelectorAll("#secrets li")].filter((li) => li.querySelector(".from").textContent === tool);
+    const el = items.map((li) => li.querySelector("webmcp-secret"))
+      .find((e) => label === undefined || e.shadowRoot.querySelector(".label").textContent === label);
+    if (!el) throw new Error(`no <webmcp-secret> for ${tool} ${label ?? ""}`);
+    el.dataset.target = "1";
+  }, { tool, label });
+  const el = page.locator("webmcp-secret[data-target]");
+  await el.locator("button.reveal").click();
+  await page.waitForFunction(() => {
+    const e = document.querySelector("webmcp-secret[data-target]");
+    const r = e.shadowRoot;
+    return !r.querySelector("button.reveal").disabled && (r.querySelector(".value").textContent !== "" || e.dataset.error);
+  }, null, { timeout: TIMEOUT });
+  const value = await el.evaluate((e) => e.shadowRoot.querySelector(".value code")?.textContent ?? null);
+  return { el, value, error: (await el.getAttribute("data-error")) ?? null, message: await el.locator(".error").textContent() };
+}
+
+function noCanary(agentJson) {
+  assert.ok(!/CANARY/.test(agentJson), `a canary reached the agent: ${agentJson}`);
+}
+
+test("the page registers five tools through the polyfill, after installRedaction", async () => {
+  const names = await page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name));
+  assert.deepEqual(names.sort(), ["create_deploy_token", "generate_api_key", "get_billing_details", "post_to_forum", "search_messages"]);
+  assert.equal(await page.evaluate(() => document.modelContext.__isWebMCPPolyfill), true);
+  assert.deepEqual(await page.evaluate(() => window.webmcpRedact.installed.unprotectedTools), []);
+});
+
+test("generate_api_key: the secret stays out of the agent view; Reveal shows it", async () => {
+  const json = await callAsAgent("generate_api_key");
+  const { apiKey } = await last();
+  noCanary(json);
+  assert.ok(!json.includes(apiKey));
+  const agent = JSON.parse(json);
+  assert.ok(agent.content.some((b) => b.type === "secret_reference" && b.label === "API key" && /^[0-9a-f]{32}$/.test(b.handle)));
+  assert.equal(agent.structuredContent.secret, undefined);
+  const shown = await reveal("generate_api_key");
+  assert.equal(shown.value, apiKey);
+});
+
+test("create_deploy_token: redeemed from the server once; the second redeem is expired", async () => {
+  const json = await callAsAgent("create_deploy_token");
+  const { deployToken } = await last();
+  noCanary(json);
+  assert.ok(!json.includes("/api/redeem/"), "redeemUrl never reaches the agent");
+  const first = await reveal("create_deploy_token");
+  assert.equal(first.value, deployToken);
+  // The screenshot of the demo after a Reveal, kept in test-results/ (CI keeps that folder).
+  await page.screenshot({ path: join(resultsDir(), "demo-after-reveal.png"), fullPage: true });
+  const el = first.el;
+  await el.locator("button.reveal").click(); // Hide
+  const second = await reveal("create_deploy_token");
+  assert.equal(second.value, null);
+  assert.equal(second.error, "expired");
+  assert.match(second.message, /expired|already/i);
+  // And through the API directly: a RedeemError with code "expired".
+  const code = await page.evaluate(async (h) => {
+    const { redeem } = await import("/js/index.js");
+    try {
+      await redeem(h);
+      return "resolved";
+    } catch (e) {
+      return e.code;
+    }
+  }, await el.getAttribute("handle"));
+  assert.equal(code, "expired");
+
+  // The redeemed value is now a known secret: another tool that returns it has it scrubbed.
+  const echoed = await page.evaluate(async (token) => {
+    await document.modelContext.registerTool({
+      name: "echo_text",
+      description: "Echoes text",
+      execute: async ({ text }) => ({ content: [{ type: "text", text }] }),
+    });
+    const tool = (await document.modelContext.getTools()).find((t) => t.name === "echo_text");
+    return document.modelContext.executeTool(tool, JSON.stringify({ text: `token=${token}` }));
+  }, deployToken);
+  assert.ok(!echoed.includes(deployToken), echoed);
+  assert.match(echoed, /value_match/);
+});
+
+test("get_billing_details: sensitive tool; the card number and undeclared fields are withheld", async () => {
+  const json = await callAsAgent("get_billing_details");
+  const { cardNumber } = await last();
+  noCanary(json);
+  assert.ok(!json.includes(cardNumber) && !json.includes(cardNumber.replace(/ /g, "")));
+  const agent = JSON.parse(json);
+  assert.equal(agent.structuredContent.plan, "Team");
+  const shown = await reveal("get_billing_details", "Card number");
+  assert.equal(shown.value, cardNumber);
+});
+
+test("search_messages: blocks for the user's eyes only are removed from the agent view", async () => {
+  const json = await callAsAgent("search_messages");
+  const { messageCode } = await last();
+  noCanary(json);
+  assert.ok(!json.includes(messageCode));
+  assert.match(json, /Build passed/);
+  assert.match(json, /"reason":"audience"/);
+});
+
+test("the Reveal element is accessible: a real button, aria-live value and errors", async () => {
+  const el = page.locator("webmcp-secret").first();
+  const info = await el.evaluate((e) => {
+    const r = e.shadowRoot;
+    const b = r.querySelector("button.reveal");
+    b.focus();
+    return {
+      tag: b.tagName,
+      type: b.type,
+      focused: r.activeElement === b,
+      label: b.getAttribute("aria-label"),
+      valueLive: r.querySelector(".value").getAttribute("aria-live"),
+      errorLive: r.querySelector(".error").getAttribute("aria-live"),
+      errorRole: r.querySelector(".error").getAttribute("role"),
+    };
+  });
+  assert.deepEqual(
+    { ...info, label: undefined },
+    { tag: "BUTTON", type: "button", focused: true, label: undefined, valueLive: "polite", errorLive: "polite", errorRole: "status" },
+  );
+  assert.match(info.label, /^(Reveal|Hide) /);
+  // Keyboard: Enter on the focused button reveals.
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((e) => e.shadowRoot.querySelector(".value").textContent !== "" || e.dataset.error, await el.elementHandle(), { timeout: TIMEOUT });
+});
+
+test("the element hides the value again after hide-after seconds", async () => {
+  const handle = await page.evaluate(async () => {
+    const tools = await document.modelContext.getTools();
+    const text = await document.modelContext.executeTool(tools.find((t) => t.name === "generate_api_key"), "{}");
+    return JSON.parse(text).content.find((b) => b.type === "secret_reference").handle;
+  });
+  const shownAndHidden = await page.evaluate(async (h) => {
+    const el = document.createElement("webmcp-secret");
+    el.setAttribute("handle", h);
+    el.setAttribute("hide-after", "0.2");
+    document.body.append(el);
+    await el.reveal();
+    const shown = el.shadowRoot.querySelector(".value").textContent;
+    await new Promise((r) => setTimeout(r, 400));
+    const hidden = el.shadowRoot.querySelector(".value").textContent;
+    el.remove();
+    return { shown, hidden };
+  }, handle);
+  assert.match(shownAndHidden.shown, /^sk_live_CANARY/);
+  assert.equal(shownAndHidden.hidden, "");
+});
+
+test("pre-call check: a public post after reading billing details waits for the user (exfiltration)", async () => {
+  const p = await openDemo(); // a fresh page session: the agent has seen nothing yet
+  try {
+    const start = await shownCheck(p);
+    assert.equal(start.sensitivity, "none");
+
+    // 1. Before any sensitive read: allowed, no rule applies, and the post is made.
+    const first = await callAsAgent("post_to_forum", p);
+    let shown = await shownCheck(p);
+    assert.deepEqual(
+      { tool: shown.tool, decision: shown.decision, shownDecision: shown.shownDecision, reasons: shown.reasons, posts: shown.posts, output: shown.output },
+      { tool: "post_to_forum", decision: "allow", shownDecision: "allow", reasons: [], posts: 1, output: "result" },
+    );
+    assert.match(first, /Posted post_1 to the public forum/);
+
+    // 2. The agent reads the billing details (a sensitive tool, output level high).
+    const billing = await callAsAgent("get_billing_details", p);
+    noCanary(billing);
+    shown = await shownCheck(p);
+    assert.equal(shown.decision, "allow");
+    assert.equal(shown.sensitivity, "high");
+    assert.equal(await p.evaluate(() => window.webmcpRedact.installed.session.labels().sensitivity), "high");
+
+    // 3. The same post now needs the user's answer: confirm, reason exfiltration, not called yet.
+    const before = apiRequests(env.log).length;
+    await p.evaluate(() => { delete document.getElementById("agent-json").dataset.tool; });
+    await p.click('button[data-tool="post_to_forum"]');
+    await p.waitForSelector('[data-testid="decision"][data-decision="confirm"]', { timeout: TIMEOUT });
+    await p.waitForSelector('[data-testid="confirm-yes"]', { state: "visible", timeout: TIMEOUT });
+    shown = await shownCheck(p);
+    assert.equal(shown.tool, "post_to_forum");
+    assert.equal(shown.shownDecision, "confirm");
+    assert.deepEqual(shown.reasons.map((r) => r.code), ["exfiltration"]);
+    assert.match(shown.reasons[0].text, /sensitive data.*public destination/);
+    assert.equal(shown.live, "polite");
+    assert.equal(shown.sensitivity, "high");
+    assert.equal(shown.confirmShown, true);
+    assert.equal(shown.output, "pending");
+    assert.equal(shown.outputTool, undefined, "the agent view got no result");
+    assert.equal(shown.posts, 1, "post_to_forum was not called before the user confirmed");
+    assert.match(await p.textContent("#agent-json"), /has not been called/);
+    // The safe answer has the focus.
+    assert.equal(await p.evaluate(() => document.activeElement?.dataset.testid), "confirm-no");
+    await p.screenshot({ path: join(resultsDir(), "demo-exfiltration.png"), fullPage: true });
+    // Still not called a moment later, and nothing went to the server meanwhile.
+    await p.waitForTimeout(300);
+    assert.equal((await shownCheck(p)).posts, 1);
+    assert.equal(apiRequests(env.log).length, before);
+
+    // 4. The user confirms: the call runs and the agent gets its result.
+    await p.click('[data-testid="confirm-yes"]');
+    await p.waitForFunction(() => document.getElementById("agent-json").dataset.tool === "post_to_forum", null, { timeout: TIMEOUT });
+    shown = await shownCheck(p);
+    assert.deepEqual({ output: shown.output, posts: shown.posts, confirmShown: shown.confirmShown }, { output: "result", posts: 2, confirmShown: false });
+    assert.match(await p.getAttribute("#agent-json", "data-raw"), /Posted post_2 to the public forum/);
+
+    // Declined: asked again, the user says no; the call is not made.
+    await p.click('button[data-tool="post_to_forum"]');
+    await p.waitForSelector('[data-testid="confirm-no"]', { state: "visible", timeout: TIMEOUT });
+    await p.click('[data-testid="confirm-no"]');
+    await p.waitForFunction(() => document.getElementById("agent-json").dataset.outcome === "declined", null, { timeout: TIMEOUT });
+    assert.equal((await shownCheck(p)).posts, 2);
+
+    // Denied: the card number (which the vault holds) in the post is a secret leaving: never called.
+    const { cardNumber } = await last();
+    await p.fill('textarea[aria-label="Input for post_to_forum"]', JSON.stringify({ text: `my card is ${cardNumber}` }));
+    await p.click('button[data-tool="post_to_forum"]');
+    await p.waitForFunction(() => document.getElementById("agent-json").dataset.outcome === "denied", null, { timeout: TIMEOUT });
+    shown = await shownCheck(p);
+    assert.equal(shown.decision, "deny");
+    assert.deepEqual(shown.reasons.map((r) => r.code), ["exfiltration", "secret_egress"]);
+    assert.deepEqual({ posts: shown.posts, confirmShown: shown.confirmShown }, { posts: 2, confirmShown: false });
+  } finally {
+    await p.close();
+  }
+});

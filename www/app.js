@@ -1,0 +1,304 @@
+// The demo "API console": five tools registered through the MCP-B polyfill, redacted by
+// installRedaction; an agent view that calls them the way an agent does, after the page
+// session's pre-call check (allow / ask the user / deny); a user view with <webmcp-secret>
+// elements.
+
+import { installRedaction } from "/js/index.js";
+import "/js/secret-element.js";
+
+const $ = (id) => document.getElementById(id);
+const status = $("status");
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path} failed: HTTP ${res.status}`);
+  return res.json();
+}
+
+const forumPosts = []; // what post_to_forum "published"
+
+const TOOLS = [
+  {
+    name: "generate_api_key",
+    description: "Generate a new API key for the current user.",
+    inputSchema: { type: "object", properties: { name: { type: "string", description: "Label for the key" } } },
+    outputSchema: {
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        name: { type: "string" },
+        secret: { type: "string", title: "API key", "x-sensitive": true },
+      },
+    },
+    example: { name: "production" },
+    execute: async ({ name } = {}) => api("POST", "/api/keys", { name }),
+  },
+  {
+    name: "create_deploy_token",
+    description: "Create a deploy token. The server keeps it; the user redeems it once.",
+    inputSchema: { type: "object", properties: { environment: { type: "string" } } },
+    example: { environment: "staging" },
+    execute: async ({ environment } = {}) => {
+      const t = await api("POST", "/api/deploy-tokens", { environment });
+      return {
+        content: [
+          { type: "text", text: `Created "${t.name}" (${t.id}).` },
+          { type: "secret_reference", id: t.id, label: "Deploy token", redeemUrl: t.redeemUrl, ttl: t.ttl },
+        ],
+      };
+    },
+  },
+  {
+    name: "get_billing_details",
+    description: "Read the account's plan and payment method.",
+    annotations: { readOnlyHint: true, sensitiveHint: true },
+    outputSchema: {
+      type: "object",
+      properties: {
+        plan: { type: "string" },
+        monthly: { type: "string" },
+        cardBrand: { type: "string" },
+        cardNumber: { type: "string", title: "Card number", "x-sensitive": "financial" },
+        cardExpiry: { type: "string" },
+      },
+    },
+    example: {},
+    execute: async () => api("GET", "/api/billing"),
+  },
+  {
+    name: "search_messages",
+    description: "Search the user's messages.",
+    annotations: { readOnlyHint: true },
+    inputSchema: { type: "object", properties: { query: { type: "string" } } },
+    example: { query: "build" },
+    execute: async ({ query = "" } = {}) => {
+      const { messages } = await api("GET", `/api/messages?q=${encodeURIComponent(query)}`);
+      return {
+        content: messages.map((m) => ({
+          type: "text",
+          text: `From ${m.from}: ${m.subject}\n${m.body}`,
+          // Private messages are for the user's eyes: MCP's audience annotation.
+          ...(m.private ? { annotations: { audience: ["user"] } } : {}),
+        })),
+      };
+    },
+  },
+  {
+    name: "post_to_forum",
+    description: "Post a message to the public community forum.",
+    // Its input goes somewhere anyone can read: after the agent has seen sensitive data, the
+    // pre-call check asks the user first (rule "exfiltration").
+    annotations: { inputMetadata: { Destination: "Public", Outcomes: "Consequential" } },
+    inputSchema: { type: "object", properties: { text: { type: "string", description: "The post" } }, required: ["text"] },
+    example: { text: "Our team plan works well for us." },
+    // A stand-in forum, kept in the page (window.webmcpRedact.forumPosts): nothing leaves it.
+    execute: async ({ text = "" } = {}) => {
+      const post = { id: `post_${forumPosts.length + 1}`, text: String(text).slice(0, 500), at: new Date().toISOString() };
+      forumPosts.push(post);
+      return { content: [{ type: "text", text: `Posted ${post.id} to the public forum (${post.text.length} characters).` }] };
+    },
+  },
+];
+
+function addSecrets(toolName, agentResult) {
+  const stubs = (agentResult?.content ?? []).filter((b) => b?.type === "secret_reference" && typeof b.handle === "string");
+  const list = $("secrets");
+  for (const stub of stubs) {
+    const li = document.createElement("li");
+    const from = document.createElement("span");
+    from.className = "from";
+    from.textContent = toolName;
+    const el = document.createElement("webmcp-secret");
+    el.setAttribute("handle", stub.handle);
+    el.setAttribute("hide-after", "60");
+    li.append(from, el);
+    list.prepend(li);
+  }
+  $("no-secrets").hidden = list.children.length > 0;
+}
+
+// The pre-call check: the page session decides, the page shows why, and asks the user on "confirm".
+
+let session = null; // installRedaction's page session: check(tool, args), labels(), reset()
+let pending = null; // the question being asked: { resolve }
+
+function showDecision(toolName, verdict) {
+  const box = $("decision");
+  box.dataset.tool = toolName;
+  box.dataset.decision = verdict.decision;
+  const head = document.createElement("p");
+  const word = document.createElement("strong");
+  word.className = `verdict ${verdict.decision}`;
+  word.textContent = verdict.decision;
+  const name = document.createElement("code");
+  name.textContent = toolName;
+  head.append(word, " for ", name);
+  const list = document.createElement("ul");
+  list.className = "reasons";
+  for (const r of verdict.reasons) {
+    const li = document.createElement("li");
+    li.dataset.code = r.code;
+    const code = document.createElement("code");
+    code.textContent = r.code;
+    li.append(code, ` (${r.decision}): ${r.message}`);
+    if (r.source) {
+      const src = document.createElement("span");
+      src.className = "source";
+      src.textContent = r.source;
+      li.append(" ", src);
+    }
+    list.append(li);
+  }
+  if (!verdict.reasons.length) {
+    const li = document.createElement("li");
+    li.textContent = "No rule applies.";
+    list.append(li);
+  }
+  box.replaceChildren(head, list);
+}
+
+function showLabels() {
+  const labels = session.labels();
+  const dl = $("labels");
+  dl.dataset.sensitivity = labels.sensitivity;
+  const rows = [];
+  for (const [key, value] of Object.entries(labels)) {
+    const dt = document.createElement("dt");
+    dt.textContent = key;
+    const dd = document.createElement("dd");
+    dd.dataset.label = key;
+    dd.textContent = Array.isArray(value) ? (value.length ? value.join(", ") : "none") : String(value);
+    rows.push(dt, dd);
+  }
+  dl.replaceChildren(...rows);
+}
+
+/** Shows the confirm / decline buttons; resolves true, false, or null if another call replaced it. */
+function askUser(toolName, returnFocus) {
+  pending?.resolve(null);
+  const box = $("confirm-box");
+  $("confirm-question").textContent = `The agent wants to call ${toolName}. Let it?`;
+  box.hidden = false;
+  $("confirm-no").focus(); // the safe choice has the focus
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      if (pending?.resolve !== done) return;
+      pending = null;
+      box.hidden = true;
+      if (answer !== null) returnFocus.focus();
+      resolve(answer);
+    };
+    pending = { resolve: done };
+  });
+}
+
+function setOutput(toolName, outcome, text, raw) {
+  const out = $("agent-json");
+  out.textContent = text;
+  out.dataset.outcome = outcome;
+  if (raw === undefined) delete out.dataset.raw;
+  else out.dataset.raw = raw;
+  if (toolName === undefined) delete out.dataset.tool;
+  else out.dataset.tool = toolName;
+  if (toolName !== undefined) document.dispatchEvent(new CustomEvent("agent-result", { detail: { tool: toolName, outcome } }));
+}
+
+async function callAsAgent(modelContext, info, def, input, button) {
+  let args;
+  try {
+    args = JSON.parse(input.value);
+  } catch (err) {
+    setOutput(info.name, "error", `Error: the input is not JSON (${err.message})`);
+    return;
+  }
+  const verdict = session.check(def, args);
+  showDecision(info.name, verdict);
+  showLabels();
+  if (verdict.decision === "confirm") {
+    setOutput(undefined, "pending", `Waiting for your answer: ${info.name} has not been called.`);
+    const answer = await askUser(info.name, button);
+    if (answer === null) return; // another call took its place
+    if (!answer) {
+      setOutput(info.name, "declined", `Not called: you declined ${info.name}.`);
+      return;
+    }
+  } else {
+    pending?.resolve(null);
+    if (verdict.decision !== "allow") {
+      setOutput(info.name, "denied", `Not called: the pre-call check denied ${info.name}.`);
+      return;
+    }
+  }
+  setOutput(undefined, "running", "…");
+  try {
+    // The polyfill takes the input as JSON text; Chromium's own implementation as an object.
+    const text = await modelContext.executeTool(info, modelContext.__isWebMCPPolyfill ? JSON.stringify(args) : args);
+    const agentResult = JSON.parse(text);
+    addSecrets(info.name, agentResult);
+    showLabels();
+    setOutput(info.name, "result", JSON.stringify(agentResult, null, 2), text);
+  } catch (err) {
+    showLabels();
+    setOutput(info.name, "error", `Error: ${err.message}`);
+  }
+}
+
+async function main() {
+  const modelContext = document.modelContext;
+  if (!modelContext) throw new Error("document.modelContext is missing: the polyfill did not load");
+  const installed = await installRedaction({ redeem: { allowedPaths: ["/api/redeem/"] } });
+  window.webmcpRedact = { installed, forumPosts }; // for the browser tests and the curious
+  if (installed.error) throw installed.error;
+  session = installed.session;
+
+  for (const { example, ...tool } of TOOLS) await modelContext.registerTool(tool);
+
+  $("confirm-yes").addEventListener("click", () => pending?.resolve(true));
+  $("confirm-no").addEventListener("click", () => pending?.resolve(false));
+  $("confirm-box").addEventListener("keydown", (e) => {
+    if (e.key === "Escape") pending?.resolve(false);
+  });
+  showLabels();
+
+  // The agent side: discover the tools and call them through the runtime, as an agent does.
+  const registered = await modelContext.getTools();
+  const box = $("tools");
+  for (const info of registered) {
+    const spec = TOOLS.find((t) => t.name === info.name);
+    // The definition as registered, which the check reads (annotations, _meta, outputSchema).
+    const { example, execute, ...def } = spec ?? { name: info.name };
+    const div = document.createElement("div");
+    div.className = "tool";
+    const h = document.createElement("h3");
+    h.textContent = info.name;
+    const p = document.createElement("p");
+    p.textContent = info.description;
+    const input = document.createElement("textarea");
+    input.value = JSON.stringify(example ?? {});
+    input.setAttribute("aria-label", `Input for ${info.name}`);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Call as agent";
+    button.dataset.tool = info.name;
+    button.setAttribute("aria-label", `Call ${info.name} as agent`);
+    button.addEventListener("click", () => {
+      callAsAgent(modelContext, info, def, input, button).catch((err) => setOutput(info.name, "error", `Error: ${err.message}`));
+    });
+    div.append(h, p, input, button);
+    box.append(div);
+  }
+  const runtime = modelContext.__isWebMCPPolyfill ? "the MCP-B polyfill" : "the browser's own WebMCP";
+  status.textContent = `Redaction installed; ${registered.length} tools registered on ${runtime}.`;
+  document.documentElement.dataset.ready = "true";
+}
+
+main().catch((err) => {
+  status.textContent = `Error: ${err.message}`;
+  status.className = "error";
+  document.documentElement.dataset.ready = "error";
+});
