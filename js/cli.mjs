@@ -3,14 +3,20 @@
 
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createRedactor } from "./index.js";
+import { createRedactor, lintTools } from "./index.js";
 
 const USAGE = `usage: webmcp-redact redact --tool tool.json [--result result.json] [--format webmcp|mcp] [--json]
+       webmcp-redact lint tools.json [more.json ...] [--format text|json]
 
-Prints the agent view of the result (read from --result, or from stdin) as JSON on stdout,
-and the redaction report on stderr. With --json, prints one object
+redact: prints the agent view of the result (read from --result, or from stdin) as JSON on
+stdout, and the redaction report on stderr. With --json, prints one object
 { tool, format, agent, redactions, withheld, error } on stdout instead.
-Exit status: 0 done, 1 the result was withheld because of an error (e.g. a bad schema), 2 usage.`;
+Exit status: 0 done, 1 the result was withheld because of an error (e.g. a bad schema), 2 usage.
+
+lint: checks tool definitions (a file with one tool, an array, or a tools/list result) and
+prints each finding: severity, code, tool, JSON Pointer, message (docs/lint.md explains every
+code). --format json prints [{ file, severity, code, tool, pointer, message }].
+Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage.`;
 
 function usage(message) {
   if (message) console.error(`webmcp-redact: ${message}`);
@@ -82,7 +88,7 @@ async function main(argv) {
       options: {
         tool: { type: "string" },
         result: { type: "string" },
-        format: { type: "string", default: "webmcp" },
+        format: { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -95,7 +101,9 @@ async function main(argv) {
     console.log(USAGE);
     return 0;
   }
-  if (positionals.length !== 1 || positionals[0] !== "redact") usage("the only command is `redact`");
+  if (positionals[0] === "lint") return lint(positionals.slice(1), values.format ?? "text");
+  if (positionals.length !== 1 || positionals[0] !== "redact") usage("the commands are `redact` and `lint`");
+  values.format ??= "webmcp";
   if (!values.tool) usage("--tool is required");
   if (!["webmcp", "mcp"].includes(values.format)) usage(`unknown --format ${values.format}`);
   if (values.result === undefined && process.stdin.isTTY) usage("give --result or pipe the result on stdin");
@@ -125,6 +133,25 @@ async function main(argv) {
     console.error(report(name, out));
   }
   return out.error ? 1 : 0;
+}
+
+async function lint(files, format) {
+  if (files.length === 0) usage("lint needs at least one file");
+  if (!["text", "json"].includes(format)) usage(`unknown --format ${format} for lint (text or json)`);
+  const all = [];
+  for (const file of files) {
+    for (const f of await lintTools(readText(file, "the tool file"))) all.push({ file, ...f });
+  }
+  if (format === "json") {
+    console.log(JSON.stringify(all, null, 2));
+  } else {
+    for (const f of all) {
+      console.log(`${f.file}: ${f.severity} ${f.code} ${f.tool ? `[${f.tool}] ` : ""}${f.pointer || "(root)"}: ${f.message}`);
+    }
+    const errors = all.filter((f) => f.severity === "error").length;
+    console.log(`${errors} error${errors === 1 ? "" : "s"}, ${all.length - errors} warning${all.length - errors === 1 ? "" : "s"}`);
+  }
+  return all.some((f) => f.severity === "error") ? 1 : 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

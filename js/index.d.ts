@@ -21,7 +21,9 @@ export type ErrorCode =
   | "size_limit"
   | "unserializable"
   | "invalid_json"
-  | "internal";
+  | "internal"
+  /** The WebAssembly module could not load (e.g. a CSP without `'wasm-unsafe-eval'`); from {@link installRedaction}. */
+  | "wasm_unavailable";
 
 /**
  * Why a value or block left the agent view.
@@ -40,7 +42,9 @@ export type Reason =
   | "audience"
   | "unknown_block"
   | "secret_reference"
-  | "malformed_reference";
+  | "malformed_reference"
+  | "malformed_block"
+  | "not_mcp";
 
 /**
  * Resource limits; exceeding one withholds the result. Each is a positive integer.
@@ -73,6 +77,12 @@ export interface RedactorOptions {
   format?: "webmcp" | "mcp";
   /** Resource limits; see {@link Limits}. */
   limits?: Limits;
+  /** Vault entry lifetime; see {@link VaultOptions}. */
+  vault?: VaultOptions;
+  /** Rules for redeeming this redactor's references; see {@link RedeemOptions}. */
+  redeem?: RedeemOptions;
+  /** Which tools are sensitive and what the pre-call checks decide; see {@link Policy}. */
+  policy?: Policy;
 }
 
 /**
@@ -139,6 +149,8 @@ export interface RedactResult {
   withheld: boolean;
   /** Present when the result was withheld because of an error. */
   error?: RedactionError;
+  /** What this result adds to a session's labels (absent when the module could not say). */
+  labels?: Labels;
 }
 
 /**
@@ -154,6 +166,8 @@ export interface RedactJsonResult {
   redactions: Redaction[];
   withheld: boolean;
   error?: RedactionError;
+  /** What this result adds to a session's labels. */
+  labels?: Labels;
 }
 
 /**
@@ -193,6 +207,14 @@ export interface Vault {
   clear(): void;
   /** The number of entries. */
   readonly size: number;
+  /**
+   * {@link redeem} for a handle of this vault.
+   * @example
+   * ```js
+   * const value = await redactor.vault.redeem(stub.handle);
+   * ```
+   */
+  redeem(handle: string, options?: { signal?: AbortSignal }): Promise<unknown>;
 }
 
 /**
@@ -245,7 +267,141 @@ export interface Redactor {
    * ```
    */
   wrapTool<T extends ExecutableTool>(tool: T): Omit<T, "execute"> & { execute(input: unknown, options?: unknown): Promise<unknown> };
+  /**
+   * The tool as one model of the five proposals' vocabulary: every fact with the claims behind
+   * it (a JSON Pointer into the definition); a fact nobody claimed is `null`, never `false`.
+   * @throws {@link RedactionError} for a bad schema.
+   * @example
+   * ```js
+   * redactor.describe(tool).output.level; // { value: "medium", claims: [{ value: "medium", source: "/annotations/returnMetadata/Sensitivity" }] }
+   * ```
+   */
+  describe(tool: ToolDefinition): ToolDescription;
+  /**
+   * A session: this redactor's `redact`/`redactJson`, recording the labels of every result
+   * (SEP-1913), and `check` before a call.
+   * @example
+   * ```js
+   * const session = redactor.session();
+   * session.redact(readInbox, raw);
+   * session.check(sendEmail, { to, body }).decision; // "confirm" (exfiltration)
+   * ```
+   */
+  session(): Session;
 }
+
+/**
+ * Options of `createRedactor({ policy })`. Every field has a default.
+ * @example
+ * ```js
+ * await createRedactor({ policy: { withholdAt: "medium", rules: { privileged: "deny", irreversible: "off" } } });
+ * ```
+ */
+export interface Policy {
+  /** An output level at or above this makes a tool sensitive (rule 4). Default `"high"`. */
+  withholdAt?: Level;
+  /** Output data classes that make a tool sensitive too. Default `["credentials"]`. */
+  redactClasses?: DataClass[];
+  /** The decision for a tool that makes no claims at all. Default `"allow"`. */
+  unknownTools?: "allow" | "confirm";
+  /** Each check rule's decision, or `"off"`. */
+  rules?: Partial<Record<CheckCode, Decision | "off">>;
+  /** Wrap untrusted tools' result text in `<untrusted-content>` delimiters. Default `false`. */
+  spotlight?: boolean;
+}
+
+export type Level = "none" | "low" | "medium" | "high";
+export type DataClass = "none" | "user" | "pii" | "financial" | "regulated" | "credentials";
+export type Decision = "allow" | "confirm" | "deny";
+export type CheckCode =
+  | "irreversible"
+  | "requires_confirmation"
+  | "privileged"
+  | "exfiltration"
+  | "secret_egress"
+  | "malicious_content"
+  | "no_claims";
+
+/** One fact and the claims behind it; the riskier claim wins when they disagree. */
+export interface Fact<T> {
+  value: T;
+  claims: { value: T; source: string }[];
+}
+
+/** What {@link Redactor.describe} returns. */
+export interface ToolDescription {
+  name: string;
+  /** Whether this redactor treats the tool as sensitive (rule 4, under its policy). */
+  sensitive: boolean;
+  /** Whether results are marked as coming from untrusted public sources. */
+  untrusted: boolean;
+  /** Whether the outputSchema marks anything `x-sensitive`. */
+  marks: boolean;
+  output: { level: Fact<Level> | null; classes: Fact<DataClass[]> | null; source: Fact<string> | null };
+  input: { destination: Fact<string> | null; classes: Fact<DataClass[]> | null; outcomes: Fact<string> | null };
+  /** Boolean hints by name (`readOnly`, `destructive`, `privilegedAccess`, ...) and `effect`. */
+  effects: Record<string, Fact<boolean> | Fact<string> | null>;
+  /** Vocabulary the model could not read (what `lint` reports as `unknown_value`). */
+  problems: { pointer: string; detail: string }[];
+}
+
+/** A session's labels (SEP-1913): sensitivity only rises, flags only turn on, attribution accumulates. */
+export interface Labels {
+  sensitivity: Level;
+  private: boolean;
+  openWorld: boolean;
+  malicious: boolean;
+  attribution: string[];
+}
+
+/** The answer of {@link Session.check}: the strictest decision among the reasons. */
+export interface CheckResult {
+  decision: Decision;
+  reasons: { code: CheckCode | "unserializable"; decision: Decision; message: string; source: string }[];
+}
+
+/**
+ * Made by {@link Redactor.session}.
+ * @example
+ * ```js
+ * const s = redactor.session();
+ * s.redact(tool, raw); s.labels(); s.check(next, args); s.reset();
+ * ```
+ */
+export class Session {
+  private constructor();
+  /** As {@link Redactor.redact}; the result's labels join the session's. */
+  redact(tool: ToolDefinition, raw: unknown): RedactResult;
+  /** As {@link Redactor.redactJson}; the result's labels join the session's. */
+  redactJson(tool: ToolDefinition, jsonText: string): RedactJsonResult;
+  /** The current labels. */
+  labels(): Labels;
+  /** Back to no labels: the only way down. */
+  reset(): void;
+  /**
+   * May the agent call `tool` with `args` now? Arguments are serialized once; arguments that
+   * cannot be are denied (`unserializable`).
+   */
+  check(tool: ToolDefinition, args: unknown): CheckResult;
+}
+
+/** One lint finding; see docs/lint.md for the codes. */
+export interface LintFinding {
+  severity: "error" | "warning";
+  code: string;
+  tool: string;
+  pointer: string;
+  message: string;
+}
+
+/**
+ * Lints tool definitions: one tool, an array, or a `tools/list` result, as an object or JSON text.
+ * @example
+ * ```js
+ * const errors = (await lintTools(tools)).filter((f) => f.severity === "error");
+ * ```
+ */
+export function lintTools(definitions: unknown): Promise<LintFinding[]>;
 
 /**
  * Loads the WebAssembly module (once per page or process) and creates a redactor.
@@ -275,3 +431,169 @@ export class RedactionError extends Error {
   /** The tool's name. */
   readonly tool: string;
 }
+
+/**
+ * Options of the vault (`createRedactor({ vault })`, `installRedaction({ vault })`).
+ * @example
+ * ```js
+ * await createRedactor({ vault: { ttl: 300 } }); // entries can be revealed for 5 minutes
+ * ```
+ */
+export interface VaultOptions {
+  /**
+   * Seconds an entry stays in the vault (revealable), from the result that made it. Default 600.
+   * Its string values stay in the scrub set until `vault.clear()`.
+   */
+  ttl?: number;
+}
+
+/**
+ * Options of {@link redeem} for one redactor's vault (`createRedactor({ redeem })`,
+ * `installRedaction({ redeem })`).
+ * @example
+ * ```js
+ * await installRedaction({ redeem: { maxTtl: 120, allowedPaths: ["/api/redeem/"] } });
+ * ```
+ */
+export interface RedeemOptions {
+  /** Cap, in seconds, on a `secret_reference`'s own `ttl` (and the lifetime of one without). Default 600. */
+  maxTtl?: number;
+  /** Path prefixes (each starting with `/`) a `redeemUrl` must start with, after URL parsing. */
+  allowedPaths?: string[];
+}
+
+/** The stable codes of {@link RedeemError.code}. */
+export type RedeemErrorCode =
+  | "unknown_reference"
+  | "expired"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "rate_limited"
+  | "redirected"
+  | "bad_response"
+  | "network"
+  | "cross_origin"
+  | "insecure_url"
+  | "path_not_allowed"
+  | "aborted";
+
+/**
+ * A failed {@link redeem}. Its message names the label and the reason, never the response
+ * body, the value, or the query string of `redeemUrl`.
+ * @example
+ * ```js
+ * try { await redeem(handle); } catch (e) { if (e instanceof RedeemError && e.code === "rate_limited") wait(e.retryAfter); }
+ * ```
+ */
+export class RedeemError extends Error {
+  constructor(code: RedeemErrorCode, message: string, details?: { label?: string; status?: number; retryAfter?: number });
+  /** Always `"RedeemError"`. */
+  name: "RedeemError";
+  /** What went wrong. */
+  readonly code: RedeemErrorCode;
+  /** The secret's label, when known. */
+  readonly label?: string;
+  /** The HTTP status, when the server answered. */
+  readonly status?: number;
+  /** Seconds from the `Retry-After` header of a 429, when it gave one. Never retried automatically. */
+  readonly retryAfter?: number;
+}
+
+/**
+ * Returns the value behind a handle this page's vaults issued: from the vault for a value the
+ * core removed (no request), or, for a tool's own `secret_reference`, by fetching its
+ * `redeemUrl` under the same-origin contract: resolved with `new URL(redeemUrl, location.href)`;
+ * `https:` (or `http:` on a loopback page); the page's origin, never `"null"`; the optional
+ * `allowedPaths`; then `fetch(url.href, { method: "GET", mode: "same-origin", credentials:
+ * "same-origin", redirect: "error", cache: "no-store" })`, which no caller can change; a 200
+ * `application/json` body of exactly `{ "value": string }`, at most 64 KiB. The value then joins
+ * the vault's known secrets, so that no later result hands it to the agent.
+ * @throws {@link RedeemError}
+ * @example
+ * ```js
+ * button.onclick = async () => { output.textContent = await redeem(stub.handle); };
+ * ```
+ */
+export function redeem(handle: string, options?: { signal?: AbortSignal }): Promise<unknown>;
+
+/** The `modelContext` shape installRedaction needs (the polyfill's and Chromium's both fit). */
+export interface ModelContextLike {
+  registerTool(tool: ExecutableTool, options?: { signal?: AbortSignal; [key: string]: unknown }): Promise<unknown> | unknown;
+  getTools?(): Promise<{ name: string }[]>;
+  [key: string]: unknown;
+}
+
+/**
+ * Options of {@link installRedaction}.
+ * @example
+ * ```js
+ * await installRedaction({ format: "mcp", redeem: { allowedPaths: ["/api/redeem/"] } });
+ * ```
+ */
+export interface InstallOptions {
+  /** The context to patch. Default `document.modelContext`, else the deprecated `navigator.modelContext`. */
+  modelContext?: ModelContextLike;
+  /** Output format of the redactor; see {@link RedactorOptions.format}. */
+  format?: "webmcp" | "mcp";
+  /** Resource limits; see {@link Limits}. */
+  limits?: Limits;
+  /** See {@link VaultOptions}. */
+  vault?: VaultOptions;
+  /** See {@link RedeemOptions}. */
+  redeem?: RedeemOptions;
+  /** When tools are sensitive and what the pre-call checks decide; see {@link Policy}. */
+  policy?: Policy;
+  /** Called with the `wasm_unavailable` error instead of `console.error`. */
+  onError?(error: RedactionError): void;
+}
+
+/**
+ * What {@link installRedaction} resolves to: call it to restore the original `registerTool`
+ * (tools already registered stay as they were registered).
+ * @example
+ * ```js
+ * const uninstall = await installRedaction();
+ * if (uninstall.error) console.warn(uninstall.error.code); // "wasm_unavailable": every result is withheld
+ * uninstall();
+ * ```
+ */
+export interface Uninstall {
+  (): void;
+  /** Set when the WebAssembly module could not load: every result is then withheld (`wasm_unavailable`). */
+  readonly error?: RedactionError;
+  /**
+   * Names of tools the runtime listed that were registered before installation and are NOT
+   * redacted; `null` when the runtime cannot list its tools.
+   */
+  readonly unprotectedTools: string[] | null;
+  /** The redactor behind the installation (its vault holds this page's secrets); `null` if the module did not load. */
+  readonly redactor: Redactor | null;
+  /**
+   * The page session every wrapped tool records into: `check` before a call, `labels()`,
+   * `reset()`. Without the module, `check` denies (`wasm_unavailable`).
+   */
+  readonly session: {
+    check(tool: ToolDefinition, args: unknown): CheckResult;
+    labels(): Labels;
+    reset(): void;
+  };
+}
+
+/**
+ * Patches `modelContext.registerTool` so that every tool registered afterwards is compiled at
+ * registration (a bad `outputSchema` rejects that `registerTool` call with the
+ * {@link RedactionError}) and registered with an `execute` that returns only the redacted
+ * result. `outputSchema`, `annotations` and `_meta` are read before the runtime sees the tool;
+ * everything else (the options argument and its `AbortSignal`, `title`, `inputSchema`, the
+ * promise `registerTool` returns) passes through. Tools registered before installation are not
+ * covered; see {@link Uninstall.unprotectedTools}.
+ * @throws TypeError when no modelContext is found, it is already installed, or an option is bad.
+ * @example
+ * ```js
+ * import { installRedaction } from "webmcp-redact";
+ * await installRedaction();
+ * await document.modelContext.registerTool(tool); // redacted from now on
+ * ```
+ */
+export function installRedaction(options?: InstallOptions): Promise<Uninstall>;

@@ -2,22 +2,39 @@
 
 import * as engine from "./engine.js";
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
+import { checkVaultOptions, makeVault } from "./vault.js";
+import { Session } from "./session.js";
 
 export { RedactionError };
+export { RedeemError, redeem } from "./vault.js";
+export { installRedaction } from "./install.js";
+export { Session } from "./session.js";
 
 const FORMATS = ["webmcp", "mcp"];
 const LIMIT_KEYS = { maxDepth: 512, maxInputBytes: 2 ** 32 - 1, maxRefHops: 2 ** 32 - 1 };
 const CACHE_SIZE = 256;
 
+/**
+ * Lints tool definitions (one tool, an array, or a `tools/list` result; an object or JSON
+ * text) and returns the findings; see docs/lint.md for every code.
+ */
+export async function lintTools(definitions) {
+  await engine.loadEngine();
+  const text = typeof definitions === "string" ? definitions : JSON.stringify(definitions);
+  return JSON.parse(engine.call("", (glue) => glue.lintTools(text)));
+}
+
 /** Creates a redactor; the WebAssembly module is loaded once and shared by every redactor. */
 export async function createRedactor(options = {}) {
-  const { format = "webmcp", limits, ...rest } = options ?? {};
+  const { format = "webmcp", limits, vault, redeem, policy, ...rest } = options ?? {};
   const unknown = Object.keys(rest);
   if (unknown.length) throw new TypeError(`createRedactor: unknown option ${unknown[0]}`);
   if (!FORMATS.includes(format)) throw new RangeError(`createRedactor: format must be "webmcp" or "mcp"`);
   const wasmLimits = checkLimits(limits);
+  const vaultOptions = checkVaultOptions(vault, redeem);
   await engine.loadEngine();
-  return new Redactor(format, wasmLimits);
+  const policyJson = checkPolicy(policy);
+  return new Redactor(format, wasmLimits, vaultOptions, policyJson);
 }
 
 // The wasm side validates again; this check gives a plain JS error before anything is loaded.
@@ -60,72 +77,19 @@ function toolKey(tool) {
   }
 }
 
-function makeVault() {
-  const entries = new Map();
-  let known = null; // cached knownJson; null when the vault changed
-
-  const vault = {
-    reveal(handle) {
-      const e = entries.get(handle);
-      if (!e) return undefined;
-      if (e.kind === "value") return e.value;
-      if (e.kind === "many") return e.values.map((v) => v.value);
-      const ref = { id: e.id, redeemUrl: e.redeemUrl };
-      if (e.ttl !== undefined) ref.ttl = e.ttl;
-      return ref;
-    },
-    get(handle) {
-      return entries.get(handle);
-    },
-    entries() {
-      return [...entries.values()];
-    },
-    delete(handle) {
-      known = null;
-      return entries.delete(handle);
-    },
-    clear() {
-      known = null;
-      entries.clear();
-    },
-    get size() {
-      return entries.size;
-    },
-  };
-
-  function add(secrets) {
-    for (const s of secrets) entries.set(s.handle, s);
-    if (secrets.length) known = null;
-  }
-
-  // The strings the vault holds, so that the core scrubs them from later results too.
-  function knownJson() {
-    if (known !== null) return known;
-    const seen = new Map();
-    const note = (label, value) => {
-      if (typeof value === "string" && !seen.has(value)) seen.set(value, label);
-    };
-    for (const e of entries.values()) {
-      if (e.kind === "value") note(e.label, e.value);
-      else if (e.kind === "many") for (const v of e.values) note(v.label, v.value);
-      else note(e.label, e.id);
-    }
-    known = JSON.stringify([...seen].map(([value, label]) => ({ label, value })));
-    return known;
-  }
-
-  return { vault, add, knownJson };
-}
-
 class Redactor {
   #format;
   #limits;
   #cache = new Map(); // toolKey -> { generation, wasmTool }, in LRU order
-  #vault = makeVault();
+  #vault;
 
-  constructor(format, limits) {
+  #policy; // JSON text, validated by the core in createRedactor
+
+  constructor(format, limits, vaultOptions, policyJson = "{}") {
+    this.#policy = policyJson;
     this.#format = format;
     this.#limits = limits;
+    this.#vault = makeVault(vaultOptions);
   }
 
   get format() {
@@ -147,7 +111,7 @@ class Redactor {
       }
     }
     const name = toolName(tool);
-    const wasmTool = engine.call(name, (glue) => glue.compileTool(key, { limits: this.#limits }));
+    const wasmTool = engine.call(name, (glue) => glue.compileTool(key, { limits: this.#limits }, this.#policy));
     const entry = { generation: engine.generation, wasmTool };
     this.#cache.set(key, entry);
     if (this.#cache.size > CACHE_SIZE) {
@@ -183,7 +147,7 @@ class Redactor {
       });
       const side = JSON.parse(sideJson);
       this.#vault.add(side.secrets);
-      const report = { agentJson, redactions: side.redactions, withheld: side.withheld };
+      const report = { agentJson, redactions: side.redactions, withheld: side.withheld, labels: side.labels };
       if (side.error) report.error = new RedactionError(side.error.message, side.error);
       return report;
     } catch (err) {
@@ -217,6 +181,25 @@ class Redactor {
     return finish(report, { json: report.agentJson });
   }
 
+  describe(tool) {
+    const { wasmTool } = this.#entry(tool);
+    return JSON.parse(engine.call(toolName(tool), (glue) => glue.describeTool(wasmTool)));
+  }
+
+  session() {
+    return new Session({
+      redact: (tool, raw) => this.redact(tool, raw),
+      redactJson: (tool, text) => this.redactJson(tool, text),
+      check: (tool, argsJson, labelsJson) => {
+        const { wasmTool } = this.#entry(tool);
+        const known = this.#vault.knownJson();
+        return JSON.parse(engine.call(toolName(tool), (glue) => glue.checkCall(wasmTool, argsJson, labelsJson, known)));
+      },
+      merge: (a, b) => engine.call("", (glue) => glue.mergeLabels(a, b)),
+      name: toolName,
+    });
+  }
+
   wrapTool(tool) {
     this.#entry(tool); // a bad schema should fail at registration, not at the first call
     if (typeof tool.execute !== "function") throw new TypeError(`wrapTool: tool "${toolName(tool)}" has no execute function`);
@@ -246,8 +229,19 @@ function errorText(err) {
   }
 }
 
+// The policy crosses as JSON text; the core checks it here, before any tool is compiled.
+function checkPolicy(policy) {
+  if (policy === undefined) return "{}";
+  if (policy === null || typeof policy !== "object" || Array.isArray(policy)) throw new TypeError("createRedactor: policy must be an object");
+  const json = JSON.stringify(policy);
+  const problem = engine.call("", (glue) => glue.policyProblem(json));
+  if (problem) throw new TypeError(`createRedactor: ${problem}`);
+  return json;
+}
+
 function finish(report, view) {
   const out = { ...view, redactions: report.redactions, withheld: report.withheld };
+  if (report.labels) out.labels = report.labels;
   if (report.error) out.error = report.error;
   return out;
 }

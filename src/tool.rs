@@ -97,6 +97,16 @@ impl CompiledTool {
         &self.model
     }
 
+    /// What `redactor.describe(tool)` returns: the model, and what this library makes of it.
+    pub fn describe(&self) -> Value {
+        let mut v = self.model.to_json();
+        v["name"] = Value::String(self.name.clone());
+        v["sensitive"] = Value::Bool(self.sensitive);
+        v["untrusted"] = Value::Bool(self.untrusted);
+        v["marks"] = Value::Bool(self.has_marks());
+        v
+    }
+
     /// Results come from untrusted public sources (`returnMetadata.Source` or
     /// `untrustedContentHint`): the agent view marks them.
     pub(crate) fn is_untrusted(&self) -> bool {

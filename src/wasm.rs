@@ -11,6 +11,10 @@
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
+use crate::check::check;
+use crate::lint::lint;
+use crate::policy::Policy;
+use crate::session::Labels;
 use crate::{redact as core_redact, CompiledTool, Error, ErrorCode, Format, HandleSource, KnownSecret, Limits, Options};
 
 #[wasm_bindgen]
@@ -44,6 +48,7 @@ impl HandleSource for CryptoHandles {
 pub struct WasmTool {
     tool: CompiledTool,
     limits: Limits,
+    policy: Policy,
 }
 
 #[wasm_bindgen]
@@ -166,13 +171,93 @@ fn error_json(e: &Error) -> JsValue {
 ///   if (typeof e === "string") throw toRedactionError(JSON.parse(e)); else throw e;
 /// }
 /// ```
+/// `policyJson` is the policy as JSON text (`"{}"` for the defaults; see README "Policy").
 #[wasm_bindgen(js_name = compileTool)]
-pub fn compile_tool(tool_json: &str, options: JsValue) -> Result<WasmTool, JsValue> {
+pub fn compile_tool(tool_json: &str, options: JsValue, policy_json: &str) -> Result<WasmTool, JsValue> {
     let limits = read_limits(options).map_err(JsValue::from)?;
-    match CompiledTool::compile(tool_json, &limits) {
-        Ok(tool) => Ok(WasmTool { tool, limits }),
+    let policy = serde_json::from_str(policy_json)
+        .map_err(|e| e.to_string())
+        .and_then(|v| Policy::from_json(&v))
+        .map_err(|e| JsValue::from(JsError::new(&format!("invalid policy: {e}"))))?;
+    match CompiledTool::compile_with(tool_json, &limits, &policy) {
+        Ok(tool) => Ok(WasmTool { tool, limits, policy }),
         Err(e) => Err(error_json(&e)),
     }
+}
+
+/// What is wrong with a policy (JSON text), or `""` when nothing is: `createRedactor` asks
+/// before it accepts one, so a bad policy is a plain error there, never a failed compile.
+///
+/// ```js
+/// const problem = policyProblem(JSON.stringify({ withholdAt: "medium" })); // ""
+/// ```
+#[wasm_bindgen(js_name = policyProblem)]
+pub fn policy_problem(policy_json: &str) -> String {
+    match serde_json::from_str(policy_json).map_err(|e| e.to_string()).and_then(|v| Policy::from_json(&v)) {
+        Ok(_) => String::new(),
+        Err(e) => format!("invalid policy: {e}"),
+    }
+}
+
+/// The tool as one model of the five proposals' vocabulary, as JSON text: every fact with the
+/// claims behind it, and whether this library treats the tool as sensitive.
+///
+/// ```js
+/// const model = JSON.parse(describeTool(tool));
+/// model.output.level?.value; // "high"
+/// ```
+#[wasm_bindgen(js_name = describeTool)]
+pub fn describe_tool(tool: &WasmTool) -> String {
+    tool.tool.describe().to_string()
+}
+
+/// The pre-call decision for `tool` with `argsJson`, given the session's `labelsJson` and the
+/// vault's `knownJson` (`[{label, value}]`): `{ decision, reasons: [{code, decision, message, source}] }`.
+///
+/// ```js
+/// const { decision } = JSON.parse(checkCall(tool, JSON.stringify(args), labelsJson, "[]"));
+/// ```
+#[wasm_bindgen(js_name = checkCall)]
+pub fn check_call(tool: &WasmTool, args_json: &str, labels_json: &str, known_json: &str) -> Result<String, JsValue> {
+    let bad = |detail: String| error_json(&Error::new(ErrorCode::InvalidJson, "", detail).for_tool(tool.tool.name()));
+    let args: serde_json::Value = serde_json::from_str(args_json).map_err(|e| bad(format!("arguments: {e}")))?;
+    let labels = serde_json::from_str(labels_json).map_err(|e| e.to_string()).and_then(|v| Labels::from_json(&v)).map_err(bad)?;
+    let known = known_secrets(known_json).map_err(|e| bad(format!("knownJson: {e}")))?;
+    Ok(check(tool.tool.model(), &args, &labels, &tool.policy, &known).to_json().to_string())
+}
+
+/// Session labels after a result: `a` merged with `b` (SEP-1913 propagation), as JSON text.
+///
+/// ```js
+/// session = mergeLabels(session, JSON.parse(out.sideJson).labels);
+/// ```
+#[wasm_bindgen(js_name = mergeLabels)]
+pub fn merge_labels(a_json: &str, b_json: &str) -> Result<String, JsError> {
+    let read = |t: &str| serde_json::from_str(t).map_err(|e| e.to_string()).and_then(|v| Labels::from_json(&v)).map_err(|e| JsError::new(&e));
+    let mut a = read(a_json)?;
+    a.merge(&read(b_json)?);
+    Ok(a.to_json().to_string())
+}
+
+/// Lints a file of tool definitions (one tool, an array, or a `tools/list` result) given as
+/// JSON text: `[{severity, code, tool, pointer, message}]`.
+///
+/// ```js
+/// const findings = JSON.parse(lintTools(fs.readFileSync("tools.json", "utf8")));
+/// ```
+/// A file that is not JSON is one finding (`invalid_json`), not an exception.
+#[wasm_bindgen(js_name = lintTools)]
+pub fn lint_tools(doc_json: &str) -> String {
+    let findings = match crate::json::parse_limited(doc_json, &Limits::default()) {
+        Ok(doc) => lint(&doc).iter().map(|f| f.to_json()).collect(),
+        Err(e) => vec![serde_json::json!({ "severity": "error", "code": e.code.as_str(), "tool": "", "pointer": e.pointer, "message": e.detail })],
+    };
+    serde_json::Value::Array(findings).to_string()
+}
+
+fn known_secrets(known_json: &str) -> Result<Vec<KnownSecret>, serde_json::Error> {
+    let known: Vec<JsKnown> = serde_json::from_str(known_json)?;
+    Ok(known.into_iter().map(|k| KnownSecret { label: k.label, value: k.value }).collect())
 }
 
 /// One known secret, as `js/index.js` sends the vault's string values.
@@ -198,8 +283,7 @@ struct JsKnown {
 pub fn redact(tool: &WasmTool, raw_json: &str, format: &str, known_json: &str) -> Result<RedactOutput, JsValue> {
     let bad = |detail: String| error_json(&Error::new(ErrorCode::Internal, "", detail).for_tool(tool.tool.name()));
     let format = Format::parse(format).ok_or_else(|| bad(format!("unknown format {format:?}")))?;
-    let known: Vec<JsKnown> = serde_json::from_str(known_json).map_err(|e| bad(format!("knownJson: {e}")))?;
-    let known: Vec<KnownSecret> = known.into_iter().map(|k| KnownSecret { label: k.label, value: k.value }).collect();
+    let known = known_secrets(known_json).map_err(|e| bad(format!("knownJson: {e}")))?;
     let options = Options { format, limits: tool.limits };
     let outcome = core_redact(&tool.tool, raw_json, &options, &mut CryptoHandles, &known);
     Ok(RedactOutput { side_json: outcome.side_json(), agent_json: outcome.agent_json })

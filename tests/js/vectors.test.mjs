@@ -83,7 +83,7 @@ function stringLeaves(value, out = []) {
  * marked property whose title is the known value's label.
  */
 async function redactorFor(v, format = v.format ?? "webmcp") {
-  const redactor = await createRedactor({ format, ...(v.limits ? { limits: v.limits } : {}) });
+  const redactor = await createRedactor({ format, ...(v.limits ? { limits: v.limits } : {}), ...(v.policy ? { policy: v.policy } : {}) });
   for (const { label, value } of v.known ?? []) {
     const tool = { name: "prime_vault", outputSchema: { type: "object", properties: { v: { title: label, "x-sensitive": true } } } };
     const primed = redactor.redactJson(tool, JSON.stringify({ v: value }));
