@@ -10,15 +10,10 @@ use crate::{Error, ErrorCode, Limits};
 /// Depth is checked by a byte scan before parsing, so a hostile document can never drive the
 /// (recursive) parser past `max_depth`, and the limit can be set above serde_json's own 128.
 pub fn parse_limited(text: &str, limits: &Limits) -> Result<Value, Error> {
-    if text.len() > limits.max_input_bytes {
-        return Err(Error::new(
-            ErrorCode::SizeLimit,
-            "",
-            format!("{} bytes is over the limit of {} bytes", text.len(), limits.max_input_bytes),
-        ));
+    let max_depth = check_size(text, limits)?;
+    if let (Some(at), _) = too_deep(text, max_depth) {
+        return Err(depth_error(text, at, max_depth));
     }
-    let max_depth = limits.max_depth.min(Limits::DEPTH_CEILING);
-    too_deep(text, max_depth).map_or(Ok(()), |p| Err(depth_error(p, max_depth)))?;
     parse_unchecked(text)
 }
 
@@ -26,18 +21,30 @@ pub fn parse_limited(text: &str, limits: &Limits) -> Result<Value, Error> {
 /// is the envelope this library itself adds around a structured value, so that redacting its
 /// own output again stays within the limit.
 pub fn parse_result(text: &str, limits: &Limits) -> Result<Value, Error> {
-    let max_depth = limits.max_depth.min(Limits::DEPTH_CEILING);
-    let relaxed = Limits { max_depth: max_depth + 1, ..*limits };
-    let value = parse_limited(text, &relaxed)?;
+    let max_depth = check_size(text, limits)?;
+    let (past_max, past_envelope) = too_deep(text, max_depth);
+    if let Some(at) = past_envelope {
+        return Err(depth_error(text, at, max_depth + 1));
+    }
+    let value = parse_unchecked(text)?;
     let is_call_result = value.get("content").is_some_and(Value::is_array);
-    match too_deep(text, max_depth) {
-        Some(pointer) if !is_call_result => Err(depth_error(pointer, max_depth)),
+    match past_max {
+        Some(at) if !is_call_result => Err(depth_error(text, at, max_depth)),
         _ => Ok(value),
     }
 }
 
-fn depth_error(pointer: String, max_depth: usize) -> Error {
-    Error::new(ErrorCode::DepthLimit, pointer, format!("nesting is deeper than the limit of {max_depth}"))
+/// Refuses text over the size limit; returns the depth limit in force.
+fn check_size(text: &str, limits: &Limits) -> Result<usize, Error> {
+    if text.len() > limits.max_input_bytes {
+        let detail = format!("{} bytes is over the limit of {} bytes", text.len(), limits.max_input_bytes);
+        return Err(Error::new(ErrorCode::SizeLimit, "", detail));
+    }
+    Ok(limits.max_depth.min(Limits::DEPTH_CEILING))
+}
+
+fn depth_error(text: &str, at: usize, max_depth: usize) -> Error {
+    Error::new(ErrorCode::DepthLimit, pointer_at(text, at), format!("nesting is deeper than the limit of {max_depth}"))
 }
 
 fn parse_unchecked(text: &str) -> Result<Value, Error> {
@@ -49,9 +56,11 @@ fn parse_unchecked(text: &str) -> Result<Value, Error> {
     })
 }
 
-/// Returns the JSON Pointer of the first container nested deeper than `max`, if any.
-/// Malformed text is left to the parser to report.
-fn too_deep(text: &str, max: usize) -> Option<String> {
+/// One scan for both depth checks: the byte offsets of the first container nested deeper than
+/// `max`, and of the first deeper than `max + 1` (where the scan stops). Malformed text is
+/// left to the parser to report.
+fn too_deep(text: &str, max: usize) -> (Option<usize>, Option<usize>) {
+    let mut past_max = None;
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut in_string = false;
@@ -70,15 +79,18 @@ fn too_deep(text: &str, max: usize) -> Option<String> {
             b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
-                if depth > max {
-                    return Some(pointer_at(text, i));
+                if depth > max + 1 {
+                    return (past_max, Some(i));
+                }
+                if depth > max && past_max.is_none() {
+                    past_max = Some(i);
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    None
+    (past_max, None)
 }
 
 /// Error path only: the pointer of the container that starts at byte `at`.

@@ -298,7 +298,9 @@ impl Run<'_> {
             for s in reference_strings(&block) {
                 self.needles.add(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
             }
-            let removed = match classify(&block) {
+            let kind = classify(&block);
+            let json = if bare && matches!(kind, Block::Text) && !duplicates[i] { self.schema_json(&block) } else { None };
+            let removed = match kind {
                 Block::Library => {
                     self.library_block(&mut block);
                     None
@@ -316,8 +318,10 @@ impl Run<'_> {
                     None
                 }
                 Block::Text if duplicates[i] => None,
-                Block::Text if bare && self.is_schema_json(&block) => {
-                    self.walk_text(&mut block, &pointer, allowlist);
+                Block::Text if json.is_some() => {
+                    if let Some(value) = json {
+                        self.walk_text(&mut block, value, &pointer, allowlist);
+                    }
                     None
                 }
                 Block::Text | Block::Media if allowlist => {
@@ -365,19 +369,20 @@ impl Run<'_> {
         }
     }
 
-    /// Is this a text block of JSON, standing for a structured value the schema describes?
-    /// (Any JSON: the mcp format wraps even `null` or `42` as text.)
-    fn is_schema_json(&self, block: &Value) -> bool {
-        let text = block.get("text").and_then(Value::as_str).unwrap_or("");
-        self.tool.has_marks() && serde_json::from_str::<Value>(text).is_ok()
+    /// The JSON of a text block that stands for a structured value the schema describes, parsed
+    /// once here. (Any JSON: the mcp format wraps even `null` or `42` as text.)
+    fn schema_json(&self, block: &Value) -> Option<Value> {
+        let text = block.get("text").and_then(Value::as_str)?;
+        if !self.tool.has_marks() {
+            return None;
+        }
+        serde_json::from_str(text).ok()
     }
 
     /// A text block holding JSON, with no structuredContent beside it: redact that JSON as
     /// the structured value it stands for. A pointer cannot go inside a string, so every
     /// redaction in it points at the text.
-    fn walk_text(&mut self, block: &mut Value, pointer: &str, allowlist: bool) {
-        let Some(text) = block.get("text").and_then(Value::as_str) else { return };
-        let Ok(mut value) = serde_json::from_str::<Value>(text) else { return };
+    fn walk_text(&mut self, block: &mut Value, mut value: Value, pointer: &str, allowlist: bool) {
         let before = self.report.len();
         if !self.walk_into(&mut value, "", allowlist) {
             return;

@@ -90,13 +90,10 @@ impl Needles {
             return;
         }
         let json = escape_json(value);
-        let mut forms = vec![
-            value.to_string(),
-            percent(value, COMPONENT, false),
-            percent(value, URI, false),
-            percent(value, FORM, true),
-        ];
-        forms.extend(forms.clone().iter().skip(1).map(|f| lower_hex(f)));
+        let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
+        let mut forms = vec![value.to_string()];
+        forms.extend(encoded.iter().map(|f| lower_hex(f)));
+        forms.extend(encoded);
         forms.extend([
             escape_json(&json),            // JSON text inside a JSON string
             json.replace('/', "\\/"),     // encoders that escape the solidus

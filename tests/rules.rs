@@ -396,7 +396,7 @@ fn invariants_hold_on_generated_results() {
                 redacted += o.redactions.len();
                 let side: Value = serde_json::from_str(&o.side_json()).unwrap();
                 let mut vaulted = Vec::new();
-                collect_strings(&side["secrets"], &mut vaulted);
+                string_leaves(&side["secrets"], &mut vaulted);
                 for st in vaulted.iter().filter(|st| st.starts_with("CANARY_")) {
                     assert!(!o.agent_json.contains(st.as_str()), "redacted {st} leaked: {}", o.agent_json);
                 }
@@ -406,14 +406,6 @@ fn invariants_hold_on_generated_results() {
     assert!(redacted > 500, "the generator should exercise redaction, got {redacted}");
 }
 
-fn collect_strings(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out)),
-        Value::Object(m) => m.values().for_each(|x| collect_strings(x, out)),
-        _ => {}
-    }
-}
 
 #[test]
 fn thousands_of_redacted_values_are_all_matched() {

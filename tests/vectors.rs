@@ -43,7 +43,7 @@ mod common;
 use std::collections::HashMap;
 use std::{env, fs};
 
-use common::Counter;
+use common::{string_leaves, Counter};
 use serde_json::{json, Map, Value};
 use webmcp_redact::policy::Policy;
 use webmcp_redact::{redact, CompiledTool, Format, KnownSecret, Limits, Options, Outcome};
@@ -301,14 +301,6 @@ fn content_strings(agent: &Value) -> Vec<String> {
     out
 }
 
-fn string_leaves(v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(a) => a.iter().for_each(|x| string_leaves(x, out)),
-        Value::Object(m) => m.values().for_each(|x| string_leaves(x, out)),
-        _ => {}
-    }
-}
 
 /// The strings the JS package's vault feeds back as known secrets after this result: string
 /// values, the string values behind an overflow stub, and reference ids.

@@ -43,3 +43,13 @@ pub fn assert_idempotent(def: &Value, o: &Outcome, format: Format) {
     assert_eq!(again.agent_json, o.agent_json, "second pass changed the result");
     assert!(again.redactions.is_empty());
 }
+
+/// Every string leaf of a value (keys not included).
+pub fn string_leaves(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| string_leaves(x, out)),
+        Value::Object(m) => m.values().for_each(|x| string_leaves(x, out)),
+        _ => {}
+    }
+}
