@@ -6,31 +6,28 @@
 //! [`Secret`]s to keep in a vault on the caller's side. Every failure is fail-closed: the agent
 //! view is then a short "withheld" error result, never the raw one.
 //!
-//! `src/wasm.rs` is the only WebAssembly boundary; nothing else imports wasm-bindgen.
+//! The rooms: `json` (parsing under limits, pointers), `schema` (compiling `outputSchema`),
+//! `model` (the proposals' vocabulary), `redact` (the agent view), `scrub` (value matching),
+//! `policy` (policy, session labels, pre-call checks), `lint`. `wasm` is the only door to JS;
+//! nothing else imports wasm-bindgen.
 
-mod assemble;
-mod blocks;
-pub mod check;
 mod error;
 mod json;
 pub mod lint;
 pub mod model;
 mod options;
 pub mod policy;
-mod outcome;
 mod redact;
 mod schema;
 mod scrub;
-pub mod session;
-mod stubs;
 mod tool;
-mod walk;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
 pub use error::{Error, ErrorCode};
 pub use options::{Format, Limits, Options};
-pub use outcome::{Outcome, Reason, Redaction, Secret, SecretKind};
+pub use policy::{check, session};
+pub use redact::outcome::{Outcome, Reason, Redaction, Secret, SecretKind};
 pub use redact::{redact, withheld_result, HandleSource, KnownSecret};
 pub use tool::CompiledTool;

@@ -63,7 +63,13 @@ impl CompiledTool {
         };
         let name = match def.get("name") {
             Some(Value::String(s)) if !s.is_empty() => s.clone(),
-            _ => return Err(fail(Error::new(ErrorCode::SchemaInvalid, "/name", "a tool needs a non-empty string `name`"))),
+            _ => {
+                return Err(fail(Error::new(
+                    ErrorCode::SchemaInvalid,
+                    "/name",
+                    "a tool needs a non-empty string `name`",
+                )))
+            }
         };
         if !matches!(def.get("annotations"), None | Some(Value::Null | Value::Object(_))) {
             return Err(fail(Error::new(ErrorCode::SchemaInvalid, "/annotations", "`annotations` must be an object")));
@@ -77,7 +83,13 @@ impl CompiledTool {
         let schema = match def.get("outputSchema") {
             None | Some(Value::Null) => None,
             Some(s @ (Value::Object(_) | Value::Bool(_))) => Some(compile(s, "/outputSchema", limits).map_err(fail)?),
-            Some(_) => return Err(fail(Error::new(ErrorCode::SchemaInvalid, "/outputSchema", "`outputSchema` must be a JSON Schema object"))),
+            Some(_) => {
+                return Err(fail(Error::new(
+                    ErrorCode::SchemaInvalid,
+                    "/outputSchema",
+                    "`outputSchema` must be a JSON Schema object",
+                )))
+            }
         };
         let title = def.get("title").and_then(Value::as_str).map(str::to_string);
         Ok(CompiledTool { name, title, sensitive, untrusted, spotlight: policy.spotlight, schema, model })
@@ -162,12 +174,19 @@ mod tests {
 
     #[test]
     fn sensitivity_follows_the_policy() {
-        let tool = |a: &str| CompiledTool::compile(&format!(r#"{{"name":"t","annotations":{a}}}"#), &Limits::default()).unwrap();
+        let tool = |a: &str| {
+            CompiledTool::compile(&format!(r#"{{"name":"t","annotations":{a}}}"#), &Limits::default()).unwrap()
+        };
         assert!(tool(r#"{"sensitiveHint":true}"#).is_sensitive());
         assert!(!tool(r#"{"sensitiveHint":"medium"}"#).is_sensitive(), "below the default withholdAt");
         assert!(tool(r#"{"returnMetadata":{"Sensitivity":"Credentials"}}"#).is_sensitive());
         let medium = Policy { withhold_at: crate::model::Level::Medium, ..Policy::default() };
-        let t = CompiledTool::compile_with(r#"{"name":"t","_meta":{"mcp.dev/resultSensitivity":"confidential"}}"#, &Limits::default(), &medium).unwrap();
+        let t = CompiledTool::compile_with(
+            r#"{"name":"t","_meta":{"mcp.dev/resultSensitivity":"confidential"}}"#,
+            &Limits::default(),
+            &medium,
+        )
+        .unwrap();
         assert!(t.is_sensitive());
     }
 }

@@ -37,7 +37,10 @@ fn every_vocabulary_can_make_a_tool_sensitive() {
         assert!(run_policy(def.clone(), raw.clone(), &medium).withheld, "{def} at withholdAt medium");
     }
     let pii = Policy::from_json(&json!({ "redactClasses": ["pii"] })).unwrap();
-    assert!(run_policy(json!({ "name": "t", "annotations": { "returnMetadata": { "Sensitivity": "PII" } } }), raw, &pii).withheld);
+    assert!(
+        run_policy(json!({ "name": "t", "annotations": { "returnMetadata": { "Sensitivity": "PII" } } }), raw, &pii)
+            .withheld
+    );
 }
 
 #[test]
@@ -57,7 +60,10 @@ fn untrusted_results_are_marked_and_spotlit_once() {
 
     let plain = run(json!({ "name": "t", "annotations": { "untrustedContentHint": true } }), json!({ "a": 1 }));
     let a = agent(&plain);
-    assert_eq!((a["_meta"]["webmcp-redact/untrusted"].clone(), a["structuredContent"].clone()), (json!(true), json!({ "a": 1 })));
+    assert_eq!(
+        (a["_meta"]["webmcp-redact/untrusted"].clone(), a["structuredContent"].clone()),
+        (json!(true), json!({ "a": 1 }))
+    );
 }
 
 #[test]

@@ -75,16 +75,29 @@ fn long_ref_chains_compile_iteratively_and_hit_the_hop_limit() {
     assert_eq!(e.code, ErrorCode::RefLimit);
     let generous = Limits { max_ref_hops: n + 1, ..Limits::default() };
     let tool = CompiledTool::from_value(&def, &generous).unwrap();
-    let o = redact(&tool, r#""CANARY_chain""#, &Options { limits: generous, ..Options::default() }, &mut Counter(0), &[]);
+    let o =
+        redact(&tool, r#""CANARY_chain""#, &Options { limits: generous, ..Options::default() }, &mut Counter(0), &[]);
     assert_no_canary(&o, "CANARY_chain");
 }
 
 #[test]
 fn every_schema_error_code_names_tool_and_pointer() {
     let cases = [
-        (json!({ "properties": { "a": { "x-sensitive": 5 } } }), ErrorCode::SchemaInvalid, "/outputSchema/properties/a/x-sensitive"),
-        (json!({ "properties": { "a": { "x-sensitive": "" } } }), ErrorCode::SchemaInvalid, "/outputSchema/properties/a/x-sensitive"),
-        (json!({ "properties": { "a": { "$ref": "https://evil.example/s.json" } } }), ErrorCode::RemoteRef, "/outputSchema/properties/a/$ref"),
+        (
+            json!({ "properties": { "a": { "x-sensitive": 5 } } }),
+            ErrorCode::SchemaInvalid,
+            "/outputSchema/properties/a/x-sensitive",
+        ),
+        (
+            json!({ "properties": { "a": { "x-sensitive": "" } } }),
+            ErrorCode::SchemaInvalid,
+            "/outputSchema/properties/a/x-sensitive",
+        ),
+        (
+            json!({ "properties": { "a": { "$ref": "https://evil.example/s.json" } } }),
+            ErrorCode::RemoteRef,
+            "/outputSchema/properties/a/$ref",
+        ),
         (json!({ "$ref": "other.json#/x" }), ErrorCode::RemoteRef, "/outputSchema/$ref"),
         (json!({ "$ref": "#/$defs/missing" }), ErrorCode::SchemaInvalid, "/outputSchema/$ref"),
         (json!({ "$ref": "#nowhere" }), ErrorCode::SchemaInvalid, "/outputSchema/$ref"),
@@ -93,7 +106,9 @@ fn every_schema_error_code_names_tool_and_pointer() {
         (json!({ "items": 3 }), ErrorCode::SchemaInvalid, "/outputSchema/items"),
     ];
     for (schema, code, pointer) in cases {
-        let e = CompiledTool::from_value(&json!({ "name": "bad_tool", "outputSchema": schema }), &Limits::default()).err().unwrap();
+        let e = CompiledTool::from_value(&json!({ "name": "bad_tool", "outputSchema": schema }), &Limits::default())
+            .err()
+            .unwrap();
         assert_eq!((e.code, e.pointer.as_str()), (code, pointer), "{schema}");
         assert!(e.message().contains("bad_tool") && e.message().contains(pointer), "{}", e.message());
     }
@@ -172,7 +187,14 @@ fn allowlist_mode_takes_everything_undescribed() {
     assert_eq!(a["structuredContent"], json!({ "id": "k1" }));
     assert_eq!(a["_meta"]["webmcp-redact/other"], 1);
     let r: Vec<_> = reasons(&o);
-    assert!(r.contains(&("/structuredContent/extra", "undeclared")) && r.contains(&("/content/1", "undeclared")) && r.contains(&("/content/2", "undeclared")) && r.contains(&("/_meta/trace", "undeclared")) && r.contains(&("/debug", "undeclared")), "{r:?}");
+    assert!(
+        r.contains(&("/structuredContent/extra", "undeclared"))
+            && r.contains(&("/content/1", "undeclared"))
+            && r.contains(&("/content/2", "undeclared"))
+            && r.contains(&("/_meta/trace", "undeclared"))
+            && r.contains(&("/debug", "undeclared")),
+        "{r:?}"
+    );
     assert_idempotent(&def, &o, Format::Webmcp);
 }
 
@@ -191,7 +213,11 @@ fn sc() -> Value {
 
 #[test]
 fn leak_path_duplicated_json_text() {
-    for text in [sc().to_string(), serde_json::to_string_pretty(&sc()).unwrap(), r#"{"secret":"CANARY_LEAK/é+&x","id":"k1"}"#.to_string()] {
+    for text in [
+        sc().to_string(),
+        serde_json::to_string_pretty(&sc()).unwrap(),
+        r#"{"secret":"CANARY_LEAK/é+&x","id":"k1"}"#.to_string(),
+    ] {
         let o = leak(json!({ "content": [{ "type": "text", "text": text }], "structuredContent": sc() }));
         assert_eq!(agent(&o)["content"][0]["text"], r#"{"id":"k1"}"#);
     }
@@ -199,7 +225,12 @@ fn leak_path_duplicated_json_text() {
 
 #[test]
 fn leak_path_other_text_blocks_in_each_encoding() {
-    for text in ["key: CANARY_LEAK/é+&x", r#"{\"s\":\"CANARY_LEAK/é+&x\"}"#, "u?k=CANARY_LEAK%2F%C3%A9%2B%26x", "u?k=CANARY_LEAK%2f%c3%a9%2b%26x"] {
+    for text in [
+        "key: CANARY_LEAK/é+&x",
+        r#"{\"s\":\"CANARY_LEAK/é+&x\"}"#,
+        "u?k=CANARY_LEAK%2F%C3%A9%2B%26x",
+        "u?k=CANARY_LEAK%2f%c3%a9%2b%26x",
+    ] {
         let o = leak(json!({ "content": [{ "type": "text", "text": text }], "structuredContent": sc() }));
         assert!(reasons(&o).contains(&("/content/0/text", "value_match")));
     }
@@ -207,10 +238,18 @@ fn leak_path_other_text_blocks_in_each_encoding() {
 
 #[test]
 fn leak_path_resources_links_meta_and_error_text() {
-    leak(json!({ "content": [{ "type": "resource", "resource": { "uri": "file:///CANARY_LEAK/é+&x", "text": "CANARY_LEAK/é+&x" } }], "structuredContent": sc() }));
-    leak(json!({ "content": [{ "type": "resource_link", "uri": "https://a.example/?k=CANARY_LEAK%2F%C3%A9%2B%26x", "name": "CANARY_LEAK/é+&x", "title": "CANARY_LEAK/é+&x", "description": "CANARY_LEAK/é+&x" }], "structuredContent": sc() }));
-    leak(json!({ "content": [{ "type": "text", "text": "ok", "_meta": { "x": ["CANARY_LEAK/é+&x"] } }], "structuredContent": sc(), "_meta": { "t": { "u": "CANARY_LEAK/é+&x" } } }));
-    let o = leak(json!({ "content": [{ "type": "text", "text": "failed for CANARY_LEAK/é+&x" }], "structuredContent": sc(), "isError": true }));
+    leak(
+        json!({ "content": [{ "type": "resource", "resource": { "uri": "file:///CANARY_LEAK/é+&x", "text": "CANARY_LEAK/é+&x" } }], "structuredContent": sc() }),
+    );
+    leak(
+        json!({ "content": [{ "type": "resource_link", "uri": "https://a.example/?k=CANARY_LEAK%2F%C3%A9%2B%26x", "name": "CANARY_LEAK/é+&x", "title": "CANARY_LEAK/é+&x", "description": "CANARY_LEAK/é+&x" }], "structuredContent": sc() }),
+    );
+    leak(
+        json!({ "content": [{ "type": "text", "text": "ok", "_meta": { "x": ["CANARY_LEAK/é+&x"] } }], "structuredContent": sc(), "_meta": { "t": { "u": "CANARY_LEAK/é+&x" } } }),
+    );
+    let o = leak(
+        json!({ "content": [{ "type": "text", "text": "failed for CANARY_LEAK/é+&x" }], "structuredContent": sc(), "isError": true }),
+    );
     assert_eq!(agent(&o)["isError"], true);
 }
 
@@ -245,7 +284,12 @@ fn leak_path_secret_reference_fields() {
 #[test]
 fn known_vault_values_are_scrubbed_from_later_results() {
     let known = [KnownSecret { label: "revealed key".into(), value: "CANARY_LEAK_known".into() }];
-    let o = run_with(json!({ "name": "search" }), &json!({ "hits": ["found CANARY_LEAK_known here"] }).to_string(), Format::Webmcp, &known);
+    let o = run_with(
+        json!({ "name": "search" }),
+        &json!({ "hits": ["found CANARY_LEAK_known here"] }).to_string(),
+        Format::Webmcp,
+        &known,
+    );
     assert_no_canary(&o, "CANARY_LEAK_known");
     assert_eq!(reasons(&o), [("/hits/0", "value_match")]);
 }
@@ -276,11 +320,13 @@ fn stubs_carry_only_label_and_a_fixed_length_handle() {
 #[test]
 fn past_32_stubs_one_more_stands_for_the_rest() {
     let def = json!({ "name": "t", "outputSchema": { "additionalProperties": { "x-sensitive": true } } });
-    let raw: serde_json::Map<String, Value> = (0..40).map(|i| (format!("k{i}"), json!(format!("CANARY_{i:02}")))).collect();
+    let raw: serde_json::Map<String, Value> =
+        (0..40).map(|i| (format!("k{i}"), json!(format!("CANARY_{i:02}")))).collect();
     let o = run(def, Value::Object(raw));
     assert_eq!(o.secrets.len(), 33);
     let a = agent(&o);
-    let stubs: Vec<&Value> = a["content"].as_array().unwrap().iter().filter(|b| b["type"] == "secret_reference").collect();
+    let stubs: Vec<&Value> =
+        a["content"].as_array().unwrap().iter().filter(|b| b["type"] == "secret_reference").collect();
     assert_eq!(stubs.len(), 33);
     assert_eq!(stubs[32]["label"], "8 more values");
     assert_eq!(o.redactions.iter().filter(|r| r.handle.as_deref() == stubs[32]["handle"].as_str()).count(), 8);
@@ -306,18 +352,27 @@ fn mcp_format_writes_text_stubs() {
 #[test]
 fn mcp_format_wraps_a_plain_value() {
     let o = run_with(json!({ "name": "t" }), r#"{"a":1}"#, Format::Mcp, &[]);
-    assert_eq!(agent(&o), json!({ "content": [{ "type": "text", "text": r#"{"a":1}"# }], "structuredContent": { "a": 1 } }));
+    assert_eq!(
+        agent(&o),
+        json!({ "content": [{ "type": "text", "text": r#"{"a":1}"# }], "structuredContent": { "a": 1 } })
+    );
 }
 
 // Rule 8: the report.
 
 #[test]
 fn report_is_in_meta_and_names_no_values() {
-    let o = run(key_tool(), json!({ "content": [], "structuredContent": { "secret": "CANARY_r" }, "_meta": { "webmcp-redact/redactions": [{ "pointer": "/old", "reason": "x_sensitive", "label": "old" }] } }));
+    let o = run(
+        key_tool(),
+        json!({ "content": [], "structuredContent": { "secret": "CANARY_r" }, "_meta": { "webmcp-redact/redactions": [{ "pointer": "/old", "reason": "x_sensitive", "label": "old" }] } }),
+    );
     let a = agent(&o);
     let report = a["_meta"]["webmcp-redact/redactions"].as_array().unwrap();
     assert_eq!(report.len(), 2, "an earlier report is kept and extended");
-    assert_eq!(report[1], json!({ "pointer": "/structuredContent/secret", "reason": "x_sensitive", "label": "API key" }));
+    assert_eq!(
+        report[1],
+        json!({ "pointer": "/structuredContent/secret", "reason": "x_sensitive", "label": "API key" })
+    );
     let last = a["content"].as_array().unwrap().last().unwrap().clone();
     assert!(last["text"].as_str().unwrap().starts_with("1 value was withheld"), "{last}");
 }
@@ -338,7 +393,10 @@ fn every_failure_withholds_the_raw_result() {
         assert_eq!(o.error.as_ref().map(|e| e.code), Some(code));
         assert!(o.withheld);
         assert_no_canary(&o, "CANARY_f");
-        assert_eq!(agent(&o), json!({ "content": [{ "type": "text", "text": format!("The result of generate_api_key was withheld: {code}.") }], "isError": true }));
+        assert_eq!(
+            agent(&o),
+            json!({ "content": [{ "type": "text", "text": format!("The result of generate_api_key was withheld: {code}.") }], "isError": true })
+        );
     }
 }
 
@@ -364,7 +422,13 @@ impl Gen {
             1 => json!(self.pick(1000)),
             2 => Value::Null,
             3 => Value::Array((0..self.pick(4)).map(|_| self.value(depth + 1, n)).collect()),
-            _ => Value::Object((0..self.pick(5)).map(|i| (["secret", "name", "items", "meta", "x"][i as usize].to_string(), self.value(depth + 1, n))).collect()),
+            _ => Value::Object(
+                (0..self.pick(5))
+                    .map(|i| {
+                        (["secret", "name", "items", "meta", "x"][i as usize].to_string(), self.value(depth + 1, n))
+                    })
+                    .collect(),
+            ),
         }
     }
 }
@@ -384,14 +448,19 @@ fn invariants_hold_on_generated_results() {
             let def = json!({ "name": "gen", "annotations": { "sensitiveHint": hint }, "outputSchema": schema });
             let mut n = 0;
             let structured = g.value(0, &mut n);
-            let raw = if g.pick(2) == 0 { structured.clone() } else {
+            let raw = if g.pick(2) == 0 {
+                structured.clone()
+            } else {
                 json!({ "content": [{ "type": "text", "text": structured.to_string() }, { "type": "text", "text": format!("see {}", structured) }], "structuredContent": { "v": structured } })
             };
             for format in [Format::Webmcp, Format::Mcp] {
                 let o = run_with(def.clone(), &raw.to_string(), format, &[]);
                 assert!(o.error.is_none(), "{:?}", o.error);
                 let again = run_with(def.clone(), &raw.to_string(), format, &[]);
-                assert_eq!(again.agent_json, o.agent_json, "same input, same output (handles come from the same counter)");
+                assert_eq!(
+                    again.agent_json, o.agent_json,
+                    "same input, same output (handles come from the same counter)"
+                );
                 assert_idempotent(&def, &o, format);
                 redacted += o.redactions.len();
                 let side: Value = serde_json::from_str(&o.side_json()).unwrap();
@@ -406,11 +475,11 @@ fn invariants_hold_on_generated_results() {
     assert!(redacted > 500, "the generator should exercise redaction, got {redacted}");
 }
 
-
 #[test]
 fn thousands_of_redacted_values_are_all_matched() {
     // 3,000 marked values, each mentioned again in text (npm run bench measures the speed).
-    let def = json!({ "name": "t", "outputSchema": { "properties": { "keys": { "items": { "x-sensitive": true } } } } });
+    let def =
+        json!({ "name": "t", "outputSchema": { "properties": { "keys": { "items": { "x-sensitive": true } } } } });
     let keys: Vec<String> = (0..3000).map(|i| format!("sk_CANARY_{i:05}")).collect();
     let text = keys.join(" ");
     let raw = json!({ "content": [{ "type": "text", "text": text }], "structuredContent": { "keys": keys } });

@@ -171,7 +171,11 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
         (None, None) => return Err("vector has neither raw nor rawText".into()),
     };
     let format = Format::parse(v.get("format").and_then(Value::as_str).unwrap_or("webmcp")).ok_or("bad format")?;
-    let known: Vec<KnownSecret> = v.get("known").and_then(Value::as_array).into_iter().flatten()
+    let known: Vec<KnownSecret> = v
+        .get("known")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
         .map(|k| KnownSecret { label: k["label"].as_str().unwrap().into(), value: k["value"].as_str().unwrap().into() })
         .collect();
     let options = Options { format, limits };
@@ -199,7 +203,8 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
     let again = redact(&tool, &raw_text, &options, &mut Counter(500), &known);
     let mut handles = HashMap::new();
     let agent_n = number_handles(&agent, &mut handles);
-    let again_agent: Value = serde_json::from_str(&again.agent_json).map_err(|e| format!("second run is not JSON: {e}"))?;
+    let again_agent: Value =
+        serde_json::from_str(&again.agent_json).map_err(|e| format!("second run is not JSON: {e}"))?;
     if number_handles(&again_agent, &mut HashMap::new()) != number_handles(&agent, &mut HashMap::new()) {
         broken.push(format!("not deterministic:\n  first  {}\n  second {}", out.agent_json, again.agent_json));
     }
@@ -214,10 +219,14 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
         }
     }
 
-    let redactions = Value::Array(out.redactions.iter()
-        .map(|r| json!({ "pointer": r.pointer, "reason": r.reason.as_str(), "label": r.label }))
-        .collect());
-    let secrets = Value::Array(side["secrets"].as_array().unwrap().iter().map(|s| number_handles(s, &mut handles)).collect());
+    let redactions = Value::Array(
+        out.redactions
+            .iter()
+            .map(|r| json!({ "pointer": r.pointer, "reason": r.reason.as_str(), "label": r.label }))
+            .collect(),
+    );
+    let secrets =
+        Value::Array(side["secrets"].as_array().unwrap().iter().map(|s| number_handles(s, &mut handles)).collect());
     let actual = Actual::Ran(Box::new(Ran {
         raw_text,
         agent_json: out.agent_json.clone(),
@@ -235,7 +244,9 @@ fn marked_strings(side: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let marked = |r: &&Value| matches!(r["reason"].as_str(), Some("x_sensitive" | "schema_mismatch"));
     for r in side["redactions"].as_array().unwrap().iter().filter(marked) {
-        let Some(secret) = side["secrets"].as_array().unwrap().iter().find(|s| s["handle"] == r["handle"]) else { continue };
+        let Some(secret) = side["secrets"].as_array().unwrap().iter().find(|s| s["handle"] == r["handle"]) else {
+            continue;
+        };
         let value = match secret["kind"].as_str() {
             Some("value") => &secret["value"],
             Some("many") => match secret["values"].as_array().unwrap().iter().find(|x| x["pointer"] == r["pointer"]) {
@@ -269,7 +280,9 @@ fn content_strings(agent: &Value) -> Vec<String> {
     }
     let library = |b: &Value| {
         b["type"] == "secret_reference"
-            || b.get("_meta").and_then(Value::as_object).is_some_and(|m| m.keys().any(|k| k.starts_with("webmcp-redact/")))
+            || b.get("_meta")
+                .and_then(Value::as_object)
+                .is_some_and(|m| m.keys().any(|k| k.starts_with("webmcp-redact/")))
     };
     let mut out = Vec::new();
     let Value::Object(result) = agent else {
@@ -289,7 +302,8 @@ fn content_strings(agent: &Value) -> Vec<String> {
                 }
             }
             "_meta" => {
-                for (k, v) in value.as_object().into_iter().flatten().filter(|(k, _)| !k.starts_with("webmcp-redact/")) {
+                for (k, v) in value.as_object().into_iter().flatten().filter(|(k, _)| !k.starts_with("webmcp-redact/"))
+                {
                     out.push(k.clone());
                     all(v, &mut out);
                 }
@@ -300,7 +314,6 @@ fn content_strings(agent: &Value) -> Vec<String> {
     }
     out
 }
-
 
 /// The strings the JS package's vault feeds back as known secrets after this result: string
 /// values, the string values behind an overflow stub, and reference ids.
@@ -403,16 +416,20 @@ fn check_pointer(expect: &Value, pointer: &str) -> Result<(), String> {
 /// Replaces every `"handle"` string with `<handle:N>`, numbered by first appearance.
 fn number_handles(v: &Value, seen: &mut HashMap<String, usize>) -> Value {
     match v {
-        Value::Object(m) => Value::Object(m.iter().map(|(k, x)| {
-            let x = match (k.as_str(), x) {
-                ("handle", Value::String(h)) => {
-                    let n = seen.len() + 1;
-                    Value::String(format!("<handle:{}>", seen.entry(h.clone()).or_insert(n)))
-                }
-                _ => number_handles(x, seen),
-            };
-            (k.clone(), x)
-        }).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| {
+                    let x = match (k.as_str(), x) {
+                        ("handle", Value::String(h)) => {
+                            let n = seen.len() + 1;
+                            Value::String(format!("<handle:{}>", seen.entry(h.clone()).or_insert(n)))
+                        }
+                        _ => number_handles(x, seen),
+                    };
+                    (k.clone(), x)
+                })
+                .collect(),
+        ),
         Value::Array(a) => Value::Array(a.iter().map(|x| number_handles(x, seen)).collect()),
         _ => v.clone(),
     }

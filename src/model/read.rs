@@ -3,7 +3,9 @@
 use serde_json::{Map, Value};
 
 use super::vocab::norm;
-use super::{Claim, Class, Destination, Effect, Fact, Level, Outcomes, Problem, ResultSensitivity, Source, ToolModel, HINTS};
+use super::{
+    Claim, Class, Destination, Effect, Fact, Level, Outcomes, Problem, ResultSensitivity, Source, ToolModel, HINTS,
+};
 use crate::json::{child, truthy};
 
 pub(super) fn read(tool: &Value) -> ToolModel {
@@ -72,18 +74,31 @@ impl Reader {
     fn sensitive_hint(&mut self, value: &Value, at: &str) {
         let level = match value {
             Value::Null => return,
-            Value::Bool(b) => if *b { Level::High } else { Level::None },
+            Value::Bool(b) => {
+                if *b {
+                    Level::High
+                } else {
+                    Level::None
+                }
+            }
             Value::String(s) if s.is_empty() => {
                 self.problem(at, "an empty `sensitiveHint` claims nothing; use false or a level");
                 Level::None
             }
             Value::String(s) => Level::parse(s).unwrap_or_else(|| {
-                self.problem(at, format!("unknown sensitivity level \"{s}\" (counted as high); use low, medium or high"));
+                self.problem(
+                    at,
+                    format!("unknown sensitivity level \"{s}\" (counted as high); use low, medium or high"),
+                );
                 Level::High
             }),
             v => {
                 self.problem(at, "`sensitiveHint` must be a boolean or a level");
-                if truthy(v) { Level::High } else { Level::None }
+                if truthy(v) {
+                    Level::High
+                } else {
+                    Level::None
+                }
             }
         };
         self.levels.push(Claim { value: level, source: at.into() });
@@ -144,7 +159,8 @@ impl Reader {
     fn finish(self) -> ToolModel {
         let mut hints = Vec::new();
         for (name, risky) in HINTS {
-            let claims: Vec<Claim<bool>> = self.hints.iter().filter(|(n, _)| n == name).map(|(_, c)| c.clone()).collect();
+            let claims: Vec<Claim<bool>> =
+                self.hints.iter().filter(|(n, _)| n == name).map(|(_, c)| c.clone()).collect();
             if !claims.is_empty() {
                 let value = if claims.iter().any(|c| c.value == *risky) { *risky } else { !risky };
                 hints.push((*name, Fact { value, claims }));
@@ -186,7 +202,10 @@ mod tests {
             (json!({ "annotations": { "returnMetadata": { "sensitivity": "credentials" } } }), Some(Level::High)),
             (json!({ "_meta": { "mcp.dev/resultSensitivity": "confidential" } }), Some(Level::Medium)),
             (json!({ "annotations": { "sensitiveDataHint": true } }), Some(Level::Medium)),
-            (json!({ "annotations": { "sensitiveHint": "low", "sensitiveDataHint": true }, "_meta": { "mcp.dev/resultSensitivity": "restricted" } }), Some(Level::High)),
+            (
+                json!({ "annotations": { "sensitiveHint": "low", "sensitiveDataHint": true }, "_meta": { "mcp.dev/resultSensitivity": "restricted" } }),
+                Some(Level::High),
+            ),
             (json!({ "annotations": {} }), None),
         ];
         for (tool, want) in cases {
@@ -196,7 +215,9 @@ mod tests {
 
     #[test]
     fn every_claim_keeps_its_source() {
-        let m = ToolModel::read(&json!({ "annotations": { "sensitiveHint": "low", "returnMetadata": { "Sensitivity": ["PII"] } } }));
+        let m = ToolModel::read(
+            &json!({ "annotations": { "sensitiveHint": "low", "returnMetadata": { "Sensitivity": ["PII"] } } }),
+        );
         let f = m.output_level.unwrap();
         assert_eq!(f.value, Level::Medium);
         let sources: Vec<&str> = f.claims.iter().map(|c| c.source.as_str()).collect();
@@ -205,7 +226,9 @@ mod tests {
 
     #[test]
     fn absent_is_no_claim_and_disagreement_takes_the_riskier() {
-        let m = ToolModel::read(&json!({ "annotations": { "idempotentHint": true, "readOnlyHint": true }, "_meta": { "mcp.dev/idempotent": false } }));
+        let m = ToolModel::read(
+            &json!({ "annotations": { "idempotentHint": true, "readOnlyHint": true }, "_meta": { "mcp.dev/idempotent": false } }),
+        );
         assert_eq!(m.hint("idempotent"), Some(false));
         assert_eq!(m.hint("readOnly"), Some(true));
         assert_eq!(m.hint("destructive"), None);
@@ -213,7 +236,9 @@ mod tests {
 
     #[test]
     fn unknown_words_are_problems() {
-        let m = ToolModel::read(&json!({ "annotations": { "inputMetadata": { "Destination": "Moon", "Outcomes": "Irreversible" }, "readOnlyHint": "yes" } }));
+        let m = ToolModel::read(
+            &json!({ "annotations": { "inputMetadata": { "Destination": "Moon", "Outcomes": "Irreversible" }, "readOnlyHint": "yes" } }),
+        );
         let pointers: Vec<&str> = m.problems.iter().map(|p| p.pointer.as_str()).collect();
         assert_eq!(pointers, ["/annotations/inputMetadata/Destination", "/annotations/readOnlyHint"]);
         assert_eq!(m.outcomes.unwrap().value, Outcomes::Irreversible);

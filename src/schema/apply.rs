@@ -60,11 +60,7 @@ impl Schema {
                 self.reaches_mark[n] && nd.kinds.is_some_and(|k| !k.fits(value))
             });
         let names_secret = value.is_object() && nodes.iter().any(|&n| self.names_marked[n]);
-        let title = nodes
-            .iter()
-            .filter(|n| node(n).mark)
-            .chain(nodes.iter())
-            .find_map(|n| node(n).title.as_deref());
+        let title = nodes.iter().filter(|n| node(n).mark).chain(nodes.iter()).find_map(|n| node(n).title.as_deref());
         Applied { nodes, marked, mismatch, names_secret, title }
     }
 

@@ -12,8 +12,16 @@ use crate::{Error, ErrorCode, Limits};
 
 /// Keywords whose value is one subschema.
 const SINGLE: &[&str] = &[
-    "additionalProperties", "unevaluatedProperties", "propertyNames", "additionalItems",
-    "unevaluatedItems", "contains", "if", "then", "else", "not",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "additionalItems",
+    "unevaluatedItems",
+    "contains",
+    "if",
+    "then",
+    "else",
+    "not",
 ];
 /// Keywords whose value is an array of subschemas.
 const LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
@@ -22,19 +30,46 @@ const MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas", "
 
 /// Keywords that describe without constraining: a schema of only these is like `true`.
 const ANNOTATION_WORDS: &[&str] = &[
-    "title", "description", "$comment", "examples", "default", "deprecated", "readOnly", "writeOnly", "$schema", "$id", "$anchor",
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+    "$anchor",
 ];
 
 const OBJECT_WORDS: &[&str] = &[
-    "properties", "patternProperties", "additionalProperties", "unevaluatedProperties",
-    "propertyNames", "required", "minProperties", "maxProperties", "dependentSchemas",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "propertyNames",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "dependentSchemas",
 ];
-const ARRAY_WORDS: &[&str] = &["items", "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minItems", "maxItems"];
+const ARRAY_WORDS: &[&str] =
+    &["items", "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minItems", "maxItems"];
 
 /// Compiles `doc` (the `outputSchema`). `at` is the pointer of the schema inside the tool
 /// definition, used only to make error pointers point into what the author wrote.
 pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, Error> {
-    let mut c = Compiler { doc, at, nodes: Vec::new(), by_pointer: HashMap::new(), queue: Vec::new(), refs: Vec::new(), resources: HashMap::new(), anchors: HashMap::new() };
+    let mut c = Compiler {
+        doc,
+        at,
+        nodes: Vec::new(),
+        by_pointer: HashMap::new(),
+        queue: Vec::new(),
+        refs: Vec::new(),
+        resources: HashMap::new(),
+        anchors: HashMap::new(),
+    };
     c.index_resources()?;
     let root = c.node_for("", "");
     loop {
@@ -138,12 +173,15 @@ impl Compiler<'_> {
         let base = self.scope(obj, base, pointer)?;
         let mut node = Node { mark: self.mark(obj, pointer)?, kinds: self.kinds(obj, pointer)?, ..Node::default() };
         node.title = obj.get("title").and_then(Value::as_str).map(str::to_string);
-        node.trivial = obj.iter().all(|(k, v)| ANNOTATION_WORDS.contains(&k.as_str()) || (k == "x-sensitive" && v == false));
+        node.trivial =
+            obj.iter().all(|(k, v)| ANNOTATION_WORDS.contains(&k.as_str()) || (k == "x-sensitive" && v == false));
         for (word, value) in obj {
             let here = child(pointer, word);
             match word.as_str() {
                 "properties" | "dependentSchemas" | "dependencies" | "patternProperties" => {
-                    let Value::Object(map) = value else { return Err(self.error(&here, format!("`{word}` must be an object"))) };
+                    let Value::Object(map) = value else {
+                        return Err(self.error(&here, format!("`{word}` must be an object")));
+                    };
                     for (key, sub) in map {
                         if word == "dependencies" && !matches!(sub, Value::Object(_) | Value::Bool(_)) {
                             continue; // the property-list form names no subschema
@@ -157,14 +195,17 @@ impl Compiler<'_> {
                     }
                 }
                 "$defs" | "definitions" => {
-                    let Value::Object(map) = value else { return Err(self.error(&here, format!("`{word}` must be an object"))) };
+                    let Value::Object(map) = value else {
+                        return Err(self.error(&here, format!("`{word}` must be an object")));
+                    };
                     for key in map.keys() {
                         self.node_for(&child(&here, key), &base); // built so their errors surface
                     }
                 }
                 "allOf" | "anyOf" | "oneOf" | "prefixItems" | "items" if value.is_array() => {
                     let list = value.as_array().into_iter().flatten();
-                    let ids: Vec<NodeId> = list.enumerate().map(|(i, _)| self.node_for(&child(&here, &i.to_string()), &base)).collect();
+                    let ids: Vec<NodeId> =
+                        list.enumerate().map(|(i, _)| self.node_for(&child(&here, &i.to_string()), &base)).collect();
                     if ids.is_empty() && word != "items" && word != "prefixItems" {
                         return Err(self.error(&here, format!("`{word}` must not be empty")));
                     }
@@ -178,7 +219,9 @@ impl Compiler<'_> {
                     return Err(self.error(&here, format!("`{word}` must be an array of schemas")));
                 }
                 "$ref" | "$dynamicRef" | "$recursiveRef" => {
-                    let Value::String(r) = value else { return Err(self.error(&here, format!("`{word}` must be a string"))) };
+                    let Value::String(r) = value else {
+                        return Err(self.error(&here, format!("`{word}` must be a string")));
+                    };
                     self.refs.push((id, r.clone(), base.clone(), here));
                 }
                 w if w == "items" || SINGLE.contains(&w) => {
@@ -347,7 +390,10 @@ fn check_ref_chains(nodes: &[Node], max: usize) -> Result<(), (NodeId, String)> 
 /// In-place edges, weighted 1 for a `$ref` and 0 otherwise.
 fn in_place_weighted(node: &Node) -> Vec<(NodeId, usize)> {
     let refs = node.refs.iter().map(|&m| (m, 1));
-    refs.chain(node.all_of.iter().chain(&node.alternatives).chain(node.dependent.iter().map(|(_, m)| m)).map(|&m| (m, 0))).collect()
+    refs.chain(
+        node.all_of.iter().chain(&node.alternatives).chain(node.dependent.iter().map(|(_, m)| m)).map(|&m| (m, 0)),
+    )
+    .collect()
 }
 
 /// For every node, whether a mark is reachable from it: a breadth-first walk backwards from

@@ -3,6 +3,10 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+mod pointer;
+
+pub use pointer::{child, push_token};
+
 use crate::{Error, ErrorCode, Limits};
 
 /// Parses JSON text after checking size and nesting depth.
@@ -158,25 +162,6 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
-/// Appends one reference token to a JSON Pointer (RFC 6901 escaping).
-pub fn push_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
-}
-
-/// `pointer` with one more token.
-pub fn child(pointer: &str, token: &str) -> String {
-    let mut p = pointer.to_string();
-    push_token(&mut p, token);
-    p
-}
-
 /// JavaScript truthiness of a JSON value, as `if (x)` would see it.
 pub fn truthy(v: &Value) -> bool {
     match v {
@@ -230,7 +215,10 @@ mod tests {
         assert!(parse_result(plain, &limits(3)).is_ok());
         assert!(parse_result(wrapped, &limits(3)).is_ok());
         assert_eq!(parse_result(r#"{"a":{"b":[[1]]}}"#, &limits(3)).unwrap_err().pointer, "/a/b/0");
-        assert_eq!(parse_result(r#"{"content":[],"s":{"a":{"b":[[1]]}}}"#, &limits(3)).unwrap_err().code, ErrorCode::DepthLimit);
+        assert_eq!(
+            parse_result(r#"{"content":[],"s":{"a":{"b":[[1]]}}}"#, &limits(3)).unwrap_err().code,
+            ErrorCode::DepthLimit
+        );
     }
 
     #[test]
@@ -254,8 +242,18 @@ mod tests {
 
     #[test]
     fn js_truthiness() {
-        for (t, want) in [("true", true), ("\"low\"", true), ("1", true), ("{}", true), ("[]", true),
-            ("false", false), ("null", false), ("0", false), ("\"\"", false), ("0.0", false)] {
+        for (t, want) in [
+            ("true", true),
+            ("\"low\"", true),
+            ("1", true),
+            ("{}", true),
+            ("[]", true),
+            ("false", false),
+            ("null", false),
+            ("0", false),
+            ("\"\"", false),
+            ("0.0", false),
+        ] {
             assert_eq!(truthy(&serde_json::from_str(t).unwrap()), want, "{t}");
         }
     }

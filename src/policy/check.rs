@@ -4,9 +4,9 @@
 use serde_json::{json, Value};
 
 use crate::model::{Class, Destination, Effect, Fact, Outcomes, ToolModel};
+use crate::policy::session::Labels;
 use crate::policy::{Decision, Policy, Rule};
 use crate::scrub::{strings_of, Needles};
-use crate::session::Labels;
 use crate::KnownSecret;
 
 /// One reason behind a decision: a stable rule code, a sentence, and what said so (a JSON
@@ -49,10 +49,18 @@ pub fn check(model: &ToolModel, args: &Value, labels: &Labels, policy: &Policy, 
     exfiltration(&mut c, model, labels);
     secret_egress(&mut c, model, args, known);
     if labels.malicious && model.hint("readOnly") != Some(true) {
-        c.add(Rule::MaliciousContent, "a result in this session was flagged as malicious, and this tool can change things", "session.malicious".into());
+        c.add(
+            Rule::MaliciousContent,
+            "a result in this session was flagged as malicious, and this tool can change things",
+            "session.malicious".into(),
+        );
     }
     if model.is_empty() {
-        c.add(Rule::NoClaims, "the tool makes no claims about its effects or data; nothing is known about it", String::new());
+        c.add(
+            Rule::NoClaims,
+            "the tool makes no claims about its effects or data; nothing is known about it",
+            String::new(),
+        );
     }
     let decision = c.reasons.iter().map(|r| r.decision).max().unwrap_or(Decision::Allow);
     CheckResult { decision, reasons: c.reasons }
@@ -160,15 +168,22 @@ mod tests {
             let r = decide(tool.clone(), json!({}), &none, &[]);
             assert_eq!((r.decision, codes(&r)), (Decision::Confirm, vec!["irreversible"]), "{tool}");
         }
-        let r = decide(json!({ "annotations": { "destructiveHint": true, "readOnlyHint": true } }), json!({}), &none, &[]);
+        let r =
+            decide(json!({ "annotations": { "destructiveHint": true, "readOnlyHint": true } }), json!({}), &none, &[]);
         assert_eq!(r.decision, Decision::Allow);
-        let r = decide(json!({ "annotations": { "reversibleHint": false, "readOnlyHint": true } }), json!({}), &none, &[]);
+        let r =
+            decide(json!({ "annotations": { "reversibleHint": false, "readOnlyHint": true } }), json!({}), &none, &[]);
         assert_eq!(r.decision, Decision::Allow, "reversibility means nothing for a read-only tool");
     }
 
     #[test]
     fn confirmation_and_privilege() {
-        let r = decide(json!({ "_meta": { "mcp.dev/requiresConfirmation": true }, "annotations": { "privilegedAccessHint": true } }), json!({}), &Labels::default(), &[]);
+        let r = decide(
+            json!({ "_meta": { "mcp.dev/requiresConfirmation": true }, "annotations": { "privilegedAccessHint": true } }),
+            json!({}),
+            &Labels::default(),
+            &[],
+        );
         assert_eq!(codes(&r), ["requires_confirmation", "privileged"]);
         assert_eq!(r.reasons[0].source, "/_meta/mcp.dev~1requiresConfirmation");
     }
@@ -182,34 +197,64 @@ mod tests {
         assert_eq!(codes(&decide(public.clone(), json!({}), &medium, &[])), ["exfiltration"]);
         assert_eq!(codes(&decide(public.clone(), json!({}), &private, &[])), ["exfiltration"]);
         assert!(codes(&decide(public, json!({}), &low, &[])).is_empty());
-        assert_eq!(codes(&decide(json!({ "_meta": { "mcp.dev/effect": "external" } }), json!({}), &medium, &[])), ["exfiltration"]);
-        assert_eq!(codes(&decide(json!({ "annotations": { "openWorldHint": true } }), json!({}), &medium, &[])), ["exfiltration"]);
-        assert!(codes(&decide(json!({ "annotations": { "openWorldHint": true, "readOnlyHint": true } }), json!({}), &medium, &[])).is_empty());
+        assert_eq!(
+            codes(&decide(json!({ "_meta": { "mcp.dev/effect": "external" } }), json!({}), &medium, &[])),
+            ["exfiltration"]
+        );
+        assert_eq!(
+            codes(&decide(json!({ "annotations": { "openWorldHint": true } }), json!({}), &medium, &[])),
+            ["exfiltration"]
+        );
+        assert!(codes(&decide(
+            json!({ "annotations": { "openWorldHint": true, "readOnlyHint": true } }),
+            json!({}),
+            &medium,
+            &[]
+        ))
+        .is_empty());
     }
 
     #[test]
     fn secret_egress_denies_unless_declared() {
         let known = [KnownSecret { label: "API key".into(), value: "sk_live_CANARY1".into() }];
         let tool = json!({ "annotations": { "readOnlyHint": false } });
-        for args in [json!({ "body": "here: sk_live_CANARY1" }), json!({ "u": "https://x/?k=sk_live_CANARY1" }), json!({ "nested": [{ "sk_live_CANARY1": 1 }] })] {
+        for args in [
+            json!({ "body": "here: sk_live_CANARY1" }),
+            json!({ "u": "https://x/?k=sk_live_CANARY1" }),
+            json!({ "nested": [{ "sk_live_CANARY1": 1 }] }),
+        ] {
             let r = decide(tool.clone(), args.clone(), &Labels::default(), &known);
             assert_eq!((r.decision, codes(&r)), (Decision::Deny, vec!["secret_egress"]), "{args}");
         }
-        let vault = json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } } });
-        assert_eq!(decide(vault, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision, Decision::Allow);
-        let public = json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Public" } } });
-        assert_eq!(decide(public, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision, Decision::Deny);
+        let vault =
+            json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } } });
+        assert_eq!(
+            decide(vault, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision,
+            Decision::Allow
+        );
+        let public =
+            json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Public" } } });
+        assert_eq!(
+            decide(public, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision,
+            Decision::Deny
+        );
     }
 
     #[test]
     fn malicious_content_and_no_claims() {
         let bad = Labels { malicious: true, ..Labels::default() };
-        assert_eq!(codes(&decide(json!({ "annotations": { "readOnlyHint": false } }), json!({}), &bad, &[])), ["malicious_content"]);
+        assert_eq!(
+            codes(&decide(json!({ "annotations": { "readOnlyHint": false } }), json!({}), &bad, &[])),
+            ["malicious_content"]
+        );
         assert!(codes(&decide(json!({ "annotations": { "readOnlyHint": true } }), json!({}), &bad, &[])).is_empty());
         let r = decide(json!({ "name": "x" }), json!({}), &Labels::default(), &[]);
         assert_eq!((r.decision, codes(&r)), (Decision::Allow, vec!["no_claims"]));
         let strict = Policy::from_json(&json!({ "unknownTools": "confirm" })).unwrap();
-        assert_eq!(check(&ToolModel::default(), &json!({}), &Labels::default(), &strict, &[]).decision, Decision::Confirm);
+        assert_eq!(
+            check(&ToolModel::default(), &json!({}), &Labels::default(), &strict, &[]).decision,
+            Decision::Confirm
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
+use crate::redact::stubs::{new_handle, notice, stub, MAX_STUBS, REPORT_KEY};
 use crate::redact::Run;
-use crate::stubs::{new_handle, notice, stub, MAX_STUBS, REPORT_KEY};
 use crate::{Outcome, Reason, Secret, SecretKind};
 
 impl Run<'_> {
@@ -12,7 +12,14 @@ impl Run<'_> {
     pub(crate) fn finish(mut self, mut agent: Value) -> Outcome {
         if self.report.is_empty() {
             // Only a reshaping (the mcp format's wrapping, a rewritten stub) gets here.
-            return Outcome { agent_json: agent.to_string(), redactions: Vec::new(), withheld: false, secrets: Vec::new(), error: None, labels: Default::default() };
+            return Outcome {
+                agent_json: agent.to_string(),
+                redactions: Vec::new(),
+                withheld: false,
+                secrets: Vec::new(),
+                error: None,
+                labels: Default::default(),
+            };
         }
         let stubs = self.stubs();
         self.scrub_report();
@@ -36,7 +43,14 @@ impl Run<'_> {
             }
         }
         let withheld = self.report.iter().any(|r| r.reason == Reason::SensitiveTool);
-        Outcome { agent_json: agent.to_string(), redactions: self.report, withheld, secrets: self.secrets, error: None, labels: Default::default() }
+        Outcome {
+            agent_json: agent.to_string(),
+            redactions: self.report,
+            withheld,
+            secrets: self.secrets,
+            error: None,
+            labels: Default::default(),
+        }
     }
 
     /// One stub per taken value, up to `MAX_STUBS`; past that, one more for all the rest.

@@ -46,14 +46,19 @@ pub(crate) fn stub(format: Format, label: &str, handle: &str) -> Value {
 pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
     let mut parts = Vec::new();
     if !withheld.is_empty() {
-        let (n, it) = if withheld.len() == 1 { ("1 value was".to_string(), "it") } else { (format!("{} values were", withheld.len()), "them") };
+        let (n, it) = if withheld.len() == 1 {
+            ("1 value was".to_string(), "it")
+        } else {
+            (format!("{} values were", withheld.len()), "them")
+        };
         parts.push(format!(
             "{n} withheld from this result by webmcp-redact ({}). The user can reveal {it} in the page; do not ask for {it}.",
             names(withheld)
         ));
     }
     if !other.is_empty() {
-        let n = if other.len() == 1 { "1 other item was".to_string() } else { format!("{} other items were", other.len()) };
+        let n =
+            if other.len() == 1 { "1 other item was".to_string() } else { format!("{} other items were", other.len()) };
         parts.push(format!("{n} removed or masked by webmcp-redact ({}).", names(other)));
     }
     json!({ "type": "text", "text": parts.join(" "), "_meta": { NOTICE_KEY: true } })

@@ -34,7 +34,9 @@ impl Finding {
 pub fn lint(doc: &Value) -> Vec<Finding> {
     let (tools, base) = match doc {
         Value::Array(list) => (list.iter().collect::<Vec<_>>(), String::new()),
-        Value::Object(o) if o.get("tools").is_some_and(Value::is_array) => (o["tools"].as_array().into_iter().flatten().collect(), "/tools".to_string()),
+        Value::Object(o) if o.get("tools").is_some_and(Value::is_array) => {
+            (o["tools"].as_array().into_iter().flatten().collect(), "/tools".to_string())
+        }
         Value::Object(_) if doc.pointer("/result/tools").is_some_and(Value::is_array) => {
             (doc["result"]["tools"].as_array().into_iter().flatten().collect(), "/result/tools".to_string())
         }
@@ -71,29 +73,62 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
     let hint = |n: &str| model.hints.iter().find(|(h, _)| *h == n).map(|(_, f)| f);
     let source = |n: &str| hint(n).and_then(|f| f.claims.first()).map(|c| c.source.clone()).unwrap_or_default();
     if model.hint("readOnly") == Some(true) && model.hint("destructive") == Some(true) {
-        add(Severity::Error, "read_only_destructive", source("destructive"), "a tool cannot be both read-only and destructive".into());
+        add(
+            Severity::Error,
+            "read_only_destructive",
+            source("destructive"),
+            "a tool cannot be both read-only and destructive".into(),
+        );
     }
     let irreversible = model.outcomes.as_ref().is_some_and(|o| o.value == Outcomes::Irreversible);
     if irreversible && hint("reversible").is_some_and(|f| f.claims.iter().any(|c| c.value)) {
-        add(Severity::Error, "irreversible_reversible", source("reversible"), "Outcomes is Irreversible but reversibleHint is true".into());
+        add(
+            Severity::Error,
+            "irreversible_reversible",
+            source("reversible"),
+            "Outcomes is Irreversible but reversibleHint is true".into(),
+        );
     }
     let has_schema = tool.get("outputSchema").is_some_and(|s| !s.is_null());
     let level = model.level();
     if tool.to_string().contains("secret_reference") && (!has_schema || level.is_none()) {
         let missing = if has_schema { "a sensitivity hint" } else { "an outputSchema" };
-        add(Severity::Error, "reference_without_schema", String::new(), format!("the tool returns secret_reference items but has no {missing}"));
+        add(
+            Severity::Error,
+            "reference_without_schema",
+            String::new(),
+            format!("the tool returns secret_reference items but has no {missing}"),
+        );
     }
     if let Some(schema) = tool.get("outputSchema") {
         unmarked_secret_names(schema, "/outputSchema", &mut |pointer, key| {
-            add(Severity::Warning, "unmarked_secret_name", pointer, format!("property \"{key}\" looks secret but is not marked \"x-sensitive\""));
+            add(
+                Severity::Warning,
+                "unmarked_secret_name",
+                pointer,
+                format!("property \"{key}\" looks secret but is not marked \"x-sensitive\""),
+            );
         });
     }
-    let destructive = model.hint("destructive") == Some(true) || irreversible || model.effect.as_ref().is_some_and(|e| e.value == crate::model::Effect::Delete);
+    let destructive = model.hint("destructive") == Some(true)
+        || irreversible
+        || model.effect.as_ref().is_some_and(|e| e.value == crate::model::Effect::Delete);
     if destructive && hint("requiresConfirmation").is_none() {
-        add(Severity::Warning, "destructive_without_confirmation", String::new(), "a destructive tool should say whether it needs confirmation (_meta \"mcp.dev/requiresConfirmation\")".into());
+        add(
+            Severity::Warning,
+            "destructive_without_confirmation",
+            String::new(),
+            "a destructive tool should say whether it needs confirmation (_meta \"mcp.dev/requiresConfirmation\")"
+                .into(),
+        );
     }
     if level.is_some_and(|l| l >= Level::High) && !has_schema {
-        add(Severity::Warning, "sensitive_without_schema", String::new(), "a sensitive tool without an outputSchema has every result withheld whole".into());
+        add(
+            Severity::Warning,
+            "sensitive_without_schema",
+            String::new(),
+            "a sensitive tool without an outputSchema has every result withheld whole".into(),
+        );
     }
     disagreements(&model, &mut add);
 }
@@ -104,14 +139,24 @@ fn disagreements(model: &ToolModel, add: &mut impl FnMut(Severity, &'static str,
         let none = f.claims.iter().find(|c| c.value == Level::None);
         let some = f.claims.iter().find(|c| c.value >= Level::Medium);
         if let (Some(n), Some(s)) = (none, some) {
-            add(Severity::Warning, "disagreeing_claims", n.source.clone(), format!("says the output is not sensitive, but {} says {}", s.source, s.value.as_str()));
+            add(
+                Severity::Warning,
+                "disagreeing_claims",
+                n.source.clone(),
+                format!("says the output is not sensitive, but {} says {}", s.source, s.value.as_str()),
+            );
         }
     }
     for (name, f) in &model.hints {
         let t = f.claims.iter().find(|c| c.value);
         let n = f.claims.iter().find(|c| !c.value);
         if let (Some(t), Some(n)) = (t, n) {
-            add(Severity::Warning, "disagreeing_claims", n.source.clone(), format!("{name}: false here, true at {}", t.source));
+            add(
+                Severity::Warning,
+                "disagreeing_claims",
+                n.source.clone(),
+                format!("{name}: false here, true at {}", t.source),
+            );
         }
     }
 }
@@ -122,13 +167,17 @@ fn unmarked_secret_names(schema: &Value, at: &str, report: &mut impl FnMut(Strin
     let mut stack = vec![(schema, at.to_string(), false)];
     while let Some((node, pointer, covered)) = stack.pop() {
         let Value::Object(obj) = node else { continue };
-        let covered = covered || obj.get("x-sensitive").is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
+        let covered =
+            covered || obj.get("x-sensitive").is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
         for (key, value) in obj {
             let here = child(&pointer, key);
             match (key.as_str(), value) {
                 ("properties", Value::Object(props)) => {
                     for (name, sub) in props {
-                        let marked = covered || sub.get("x-sensitive").is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
+                        let marked = covered
+                            || sub
+                                .get("x-sensitive")
+                                .is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
                         if !marked && looks_secret(name) {
                             report(child(&here, name), name.clone());
                         }
@@ -137,7 +186,9 @@ fn unmarked_secret_names(schema: &Value, at: &str, report: &mut impl FnMut(Strin
                 }
                 ("enum" | "const" | "examples" | "default", _) => {}
                 (_, Value::Object(_)) => stack.push((value, here, covered)),
-                (_, Value::Array(items)) => stack.extend(items.iter().enumerate().map(|(i, v)| (v, format!("{here}/{i}"), covered))),
+                (_, Value::Array(items)) => {
+                    stack.extend(items.iter().enumerate().map(|(i, v)| (v, format!("{here}/{i}"), covered)))
+                }
                 _ => {}
             }
         }
@@ -147,8 +198,20 @@ fn unmarked_secret_names(schema: &Value, at: &str, report: &mut impl FnMut(Strin
 /// Case- and separator-insensitive: `api_key`, `apiKey` and `API-KEY` are one name.
 fn looks_secret(name: &str) -> bool {
     const CONTAINS: &[&str] = &[
-        "password", "passwd", "passphrase", "secret", "token", "apikey", "privatekey", "accesskey",
-        "clientsecret", "cardnumber", "creditcard", "iban", "sessionkey", "signingkey",
+        "password",
+        "passwd",
+        "passphrase",
+        "secret",
+        "token",
+        "apikey",
+        "privatekey",
+        "accesskey",
+        "clientsecret",
+        "cardnumber",
+        "creditcard",
+        "iban",
+        "sessionkey",
+        "signingkey",
     ];
     const EXACT: &[&str] = &["ssn", "pan", "cvv", "cvc", "pin", "pwd", "otp"];
     let n: String = name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
@@ -173,10 +236,14 @@ mod tests {
 
     #[test]
     fn vocabulary_and_contradictions() {
-        let c = codes(json!({ "name": "t", "annotations": { "readOnlyHint": true, "destructiveHint": true, "inputMetadata": { "Destination": "Mars" } } }));
+        let c = codes(
+            json!({ "name": "t", "annotations": { "readOnlyHint": true, "destructiveHint": true, "inputMetadata": { "Destination": "Mars" } } }),
+        );
         assert!(c.contains(&("unknown_value", "/annotations/inputMetadata/Destination".into())), "{c:?}");
         assert!(c.contains(&("read_only_destructive", "/annotations/destructiveHint".into())), "{c:?}");
-        let c = codes(json!({ "name": "t", "annotations": { "reversibleHint": true, "inputMetadata": { "Outcomes": "Irreversible" } }, "_meta": { "mcp.dev/requiresConfirmation": true } }));
+        let c = codes(
+            json!({ "name": "t", "annotations": { "reversibleHint": true, "inputMetadata": { "Outcomes": "Irreversible" } }, "_meta": { "mcp.dev/requiresConfirmation": true } }),
+        );
         assert_eq!(c, [("irreversible_reversible", "/annotations/reversibleHint".to_string())]);
     }
 
@@ -184,7 +251,9 @@ mod tests {
     fn references_need_a_schema_and_a_hint() {
         let c = codes(json!({ "name": "t", "description": "returns a secret_reference" }));
         assert_eq!(c[0].0, "reference_without_schema");
-        let ok = codes(json!({ "name": "t", "description": "returns a secret_reference", "outputSchema": { "type": "object" }, "annotations": { "sensitiveHint": true } }));
+        let ok = codes(
+            json!({ "name": "t", "description": "returns a secret_reference", "outputSchema": { "type": "object" }, "annotations": { "sensitiveHint": true } }),
+        );
         assert!(ok.iter().all(|(c, _)| *c != "reference_without_schema"), "{ok:?}");
     }
 
@@ -194,9 +263,15 @@ mod tests {
             "api_key": { "type": "string" }, "clientSecret": {}, "PAN": {}, "ssn": { "x-sensitive": "pii" }, "panel": {},
             "creds": { "x-sensitive": true, "properties": { "password": {} } },
             "nested": { "items": { "properties": { "refresh-token": {} } } } } } }));
-        let pointers: Vec<&str> = c.iter().filter(|(c, _)| *c == "unmarked_secret_name").map(|(_, p)| p.as_str()).collect();
+        let pointers: Vec<&str> =
+            c.iter().filter(|(c, _)| *c == "unmarked_secret_name").map(|(_, p)| p.as_str()).collect();
         assert_eq!(pointers.len(), 4, "{pointers:?}");
-        for p in ["/outputSchema/properties/api_key", "/outputSchema/properties/clientSecret", "/outputSchema/properties/PAN", "/outputSchema/properties/nested/items/properties/refresh-token"] {
+        for p in [
+            "/outputSchema/properties/api_key",
+            "/outputSchema/properties/clientSecret",
+            "/outputSchema/properties/PAN",
+            "/outputSchema/properties/nested/items/properties/refresh-token",
+        ] {
             assert!(pointers.contains(&p), "{p} in {pointers:?}");
         }
     }
@@ -207,13 +282,16 @@ mod tests {
         assert_eq!(c, [("destructive_without_confirmation", String::new())]);
         let c = codes(json!({ "name": "t", "annotations": { "sensitiveHint": true } }));
         assert_eq!(c, [("sensitive_without_schema", String::new())]);
-        let c = codes(json!({ "name": "t", "outputSchema": {}, "annotations": { "sensitiveHint": false, "returnMetadata": { "Sensitivity": "Credentials" } } }));
+        let c = codes(
+            json!({ "name": "t", "outputSchema": {}, "annotations": { "sensitiveHint": false, "returnMetadata": { "Sensitivity": "Credentials" } } }),
+        );
         assert_eq!(c, [("disagreeing_claims", "/annotations/sensitiveHint".to_string())]);
     }
 
     #[test]
     fn files_with_many_tools_point_into_the_list() {
-        let c = codes(json!({ "tools": [{ "name": "ok" }, { "name": "bad", "annotations": { "readOnlyHint": "yes" } }] }));
+        let c =
+            codes(json!({ "tools": [{ "name": "ok" }, { "name": "bad", "annotations": { "readOnlyHint": "yes" } }] }));
         assert_eq!(c, [("unknown_value", "/tools/1/annotations/readOnlyHint".to_string())]);
         let c = codes(json!([{ "name": "a", "annotations": { "destructiveHint": 1 } }]));
         assert_eq!(c[0].1, "/0/annotations/destructiveHint");

@@ -1,5 +1,8 @@
 //! The policy: when a tool's output is withheld, and what each pre-call rule decides.
 
+pub mod check;
+pub mod session;
+
 use serde_json::Value;
 
 use crate::model::{Class, Level};
@@ -40,8 +43,13 @@ pub enum Rule {
 
 impl Rule {
     pub const ALL: [Rule; 7] = [
-        Rule::Irreversible, Rule::RequiresConfirmation, Rule::Privileged, Rule::Exfiltration,
-        Rule::SecretEgress, Rule::MaliciousContent, Rule::NoClaims,
+        Rule::Irreversible,
+        Rule::RequiresConfirmation,
+        Rule::Privileged,
+        Rule::Exfiltration,
+        Rule::SecretEgress,
+        Rule::MaliciousContent,
+        Rule::NoClaims,
     ];
 
     pub fn code(self) -> &'static str {
@@ -106,22 +114,32 @@ impl Policy {
                 "withholdAt" => p.withhold_at = value.as_str().and_then(Level::parse).ok_or_else(bad)?,
                 "redactClasses" => {
                     let list = value.as_array().ok_or_else(bad)?;
-                    p.redact_classes = list.iter().map(|c| c.as_str().and_then(Class::parse).ok_or_else(bad)).collect::<Result<_, _>>()?;
+                    p.redact_classes = list
+                        .iter()
+                        .map(|c| c.as_str().and_then(Class::parse).ok_or_else(bad))
+                        .collect::<Result<_, _>>()?;
                 }
                 "unknownTools" => {
-                    let d = value.as_str().and_then(Decision::parse).filter(|d| *d != Decision::Deny).ok_or_else(bad)?;
+                    let d =
+                        value.as_str().and_then(Decision::parse).filter(|d| *d != Decision::Deny).ok_or_else(bad)?;
                     p.set(Rule::NoClaims, Some(d));
                 }
                 "spotlight" => p.spotlight = value.as_bool().ok_or_else(bad)?,
                 "rules" => {
                     let rules = value.as_object().ok_or_else(bad)?;
                     for (code, d) in rules {
-                        let rule = Rule::ALL.into_iter().find(|r| r.code() == code).ok_or_else(|| format!("policy.rules has an unknown rule {code}"))?;
-                        let decision = match d.as_str() {
-                            Some("off") => None,
-                            Some(s) => Some(Decision::parse(s).ok_or_else(|| format!("policy.rules.{code} must be allow, confirm, deny or off"))?),
-                            None => return Err(format!("policy.rules.{code} must be a string")),
-                        };
+                        let rule = Rule::ALL
+                            .into_iter()
+                            .find(|r| r.code() == code)
+                            .ok_or_else(|| format!("policy.rules has an unknown rule {code}"))?;
+                        let decision =
+                            match d.as_str() {
+                                Some("off") => None,
+                                Some(s) => Some(Decision::parse(s).ok_or_else(|| {
+                                    format!("policy.rules.{code} must be allow, confirm, deny or off")
+                                })?),
+                                None => return Err(format!("policy.rules.{code} must be a string")),
+                            };
                         p.set(rule, decision);
                     }
                 }
@@ -154,15 +172,23 @@ mod tests {
 
     #[test]
     fn every_option_reads_and_bad_values_are_named() {
-        let p = Policy::from_json(&json!({ "withholdAt": "medium", "redactClasses": ["PII", "credentials"], "unknownTools": "confirm",
-            "rules": { "privileged": "off", "exfiltration": "deny" }, "spotlight": true })).unwrap();
+        let p = Policy::from_json(
+            &json!({ "withholdAt": "medium", "redactClasses": ["PII", "credentials"], "unknownTools": "confirm",
+            "rules": { "privileged": "off", "exfiltration": "deny" }, "spotlight": true }),
+        )
+        .unwrap();
         assert_eq!(p.withhold_at, Level::Medium);
         assert_eq!(p.redact_classes, [Class::Pii, Class::Credentials]);
         assert_eq!(p.decision(Rule::NoClaims), Some(Decision::Confirm));
         assert_eq!(p.decision(Rule::Privileged), None);
         assert_eq!(p.decision(Rule::Exfiltration), Some(Decision::Deny));
         assert!(p.spotlight);
-        for bad in [json!({ "withholdAt": "extreme" }), json!({ "rules": { "nope": "deny" } }), json!({ "unknownTools": "deny" }), json!({ "colour": 1 })] {
+        for bad in [
+            json!({ "withholdAt": "extreme" }),
+            json!({ "rules": { "nope": "deny" } }),
+            json!({ "unknownTools": "deny" }),
+            json!({ "colour": 1 }),
+        ] {
             assert!(Policy::from_json(&bad).is_err(), "{bad}");
         }
     }

@@ -11,11 +11,13 @@
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use crate::check::check;
 use crate::lint::lint;
+use crate::policy::check::check;
+use crate::policy::session::Labels;
 use crate::policy::Policy;
-use crate::session::Labels;
-use crate::{redact as core_redact, CompiledTool, Error, ErrorCode, Format, HandleSource, KnownSecret, Limits, Options};
+use crate::{
+    redact as core_redact, CompiledTool, Error, ErrorCode, Format, HandleSource, KnownSecret, Limits, Options,
+};
 
 #[wasm_bindgen]
 extern "C" {
@@ -153,7 +155,8 @@ fn read_limits(options: JsValue) -> Result<Limits, JsError> {
 
 /// The JSON string thrown for a reportable error.
 fn error_json(e: &Error) -> JsValue {
-    let v = serde_json::json!({ "code": e.code.as_str(), "message": e.message(), "pointer": e.pointer, "tool": e.tool });
+    let v =
+        serde_json::json!({ "code": e.code.as_str(), "message": e.message(), "pointer": e.pointer, "tool": e.tool });
     JsValue::from_str(&v.to_string())
 }
 
@@ -221,7 +224,10 @@ pub fn describe_tool(tool: &WasmTool) -> String {
 pub fn check_call(tool: &WasmTool, args_json: &str, labels_json: &str, known_json: &str) -> Result<String, JsValue> {
     let bad = |detail: String| error_json(&Error::new(ErrorCode::InvalidJson, "", detail).for_tool(tool.tool.name()));
     let args: serde_json::Value = serde_json::from_str(args_json).map_err(|e| bad(format!("arguments: {e}")))?;
-    let labels = serde_json::from_str(labels_json).map_err(|e| e.to_string()).and_then(|v| Labels::from_json(&v)).map_err(bad)?;
+    let labels = serde_json::from_str(labels_json)
+        .map_err(|e| e.to_string())
+        .and_then(|v| Labels::from_json(&v))
+        .map_err(bad)?;
     let known = known_secrets(known_json).map_err(|e| bad(format!("knownJson: {e}")))?;
     Ok(check(tool.tool.model(), &args, &labels, &tool.policy, &known).to_json().to_string())
 }
@@ -233,7 +239,12 @@ pub fn check_call(tool: &WasmTool, args_json: &str, labels_json: &str, known_jso
 /// ```
 #[wasm_bindgen(js_name = mergeLabels)]
 pub fn merge_labels(a_json: &str, b_json: &str) -> Result<String, JsError> {
-    let read = |t: &str| serde_json::from_str(t).map_err(|e| e.to_string()).and_then(|v| Labels::from_json(&v)).map_err(|e| JsError::new(&e));
+    let read = |t: &str| {
+        serde_json::from_str(t)
+            .map_err(|e| e.to_string())
+            .and_then(|v| Labels::from_json(&v))
+            .map_err(|e| JsError::new(&e))
+    };
     let mut a = read(a_json)?;
     a.merge(&read(b_json)?);
     Ok(a.to_json().to_string())
@@ -250,7 +261,9 @@ pub fn merge_labels(a_json: &str, b_json: &str) -> Result<String, JsError> {
 pub fn lint_tools(doc_json: &str) -> String {
     let findings = match crate::json::parse_limited(doc_json, &Limits::default()) {
         Ok(doc) => lint(&doc).iter().map(|f| f.to_json()).collect(),
-        Err(e) => vec![serde_json::json!({ "severity": "error", "code": e.code.as_str(), "tool": "", "pointer": e.pointer, "message": e.detail })],
+        Err(e) => vec![
+            serde_json::json!({ "severity": "error", "code": e.code.as_str(), "tool": "", "pointer": e.pointer, "message": e.detail }),
+        ],
     };
     serde_json::Value::Array(findings).to_string()
 }

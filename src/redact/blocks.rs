@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use crate::stubs::is_library_block;
+use crate::redact::stubs::is_library_block;
 
 /// What a content block is, for the rules of the contract (rule 5).
 pub(crate) enum Block {
@@ -71,7 +71,9 @@ fn reference(b: &Map<String, Value>) -> Block {
         Some(_) => Err(()),
     };
     match (s("id"), s("label"), s("redeemUrl"), ttl) {
-        (Some(id), Some(label), Some(redeem_url), Ok(ttl)) => Block::Reference(Reference { id, label, redeem_url, ttl }),
+        (Some(id), Some(label), Some(redeem_url), Ok(ttl)) => {
+            Block::Reference(Reference { id, label, redeem_url, ttl })
+        }
         _ => Block::BadReference,
     }
 }
@@ -81,7 +83,11 @@ fn reference(b: &Map<String, Value>) -> Block {
 pub(crate) fn reference_strings(block: &Value) -> Vec<String> {
     let is_reference = block.get("type").and_then(Value::as_str) == Some("secret_reference");
     let s = |k: &str| block.get(k).and_then(Value::as_str).map(str::to_string);
-    if is_reference { s("id").into_iter().chain(s("redeemUrl")).collect() } else { Vec::new() }
+    if is_reference {
+        s("id").into_iter().chain(s("redeemUrl")).collect()
+    } else {
+        Vec::new()
+    }
 }
 
 /// Block fields that carry structure, not content: value matching leaves them alone, so that
@@ -100,7 +106,12 @@ mod tests {
 
     #[test]
     fn audience_without_assistant_is_user_only() {
-        for (audience, user_only) in [(json!(["user"]), true), (json!([]), true), (json!(["user", "assistant"]), false), (json!(["assistant"]), false)] {
+        for (audience, user_only) in [
+            (json!(["user"]), true),
+            (json!([]), true),
+            (json!(["user", "assistant"]), false),
+            (json!(["assistant"]), false),
+        ] {
             let b = json!({ "type": "text", "text": "x", "annotations": { "audience": audience } });
             assert_eq!(matches!(classify(&b), Block::UserOnly), user_only, "{audience}");
         }
@@ -109,7 +120,7 @@ mod tests {
     #[test]
     fn references_need_id_label_url_and_a_sane_ttl() {
         let good = json!({ "type": "secret_reference", "id": "k1", "label": "Key", "redeemUrl": "/r/k1", "ttl": 60 });
-            assert!(matches!(classify(&good), Block::Reference(Reference { ttl: Some(t), .. }) if t.to_string() == "60"));
+        assert!(matches!(classify(&good), Block::Reference(Reference { ttl: Some(t), .. }) if t.to_string() == "60"));
         for bad in [json!({ "ttl": -1 }), json!({ "ttl": "60" }), json!({ "id": "" }), json!({ "redeemUrl": 7 })] {
             let mut b = good.clone();
             for (k, v) in bad.as_object().unwrap() {

@@ -8,6 +8,10 @@ use serde_json::{Map, Value};
 
 use crate::json::push_token;
 
+mod forms;
+
+use forms::{escape_json, escape_unicode, lower_hex, percent, COMPONENT, FORM, URI};
+
 /// Shorter values would match innocent text everywhere.
 pub(crate) const MIN_LEN: usize = 4;
 
@@ -95,10 +99,10 @@ impl Needles {
         forms.extend(encoded.iter().map(|f| lower_hex(f)));
         forms.extend(encoded);
         forms.extend([
-            escape_json(&json),            // JSON text inside a JSON string
+            escape_json(&json),           // JSON text inside a JSON string
             json.replace('/', "\\/"),     // encoders that escape the solidus
-            escape_unicode(&json, false),  // Python's ensure_ascii
-            escape_unicode(&json, true),   // Go's HTML-safe encoding
+            escape_unicode(&json, false), // Python's ensure_ascii
+            escape_unicode(&json, true),  // Go's HTML-safe encoding
             json,
         ]);
         for form in forms {
@@ -226,61 +230,6 @@ pub(crate) fn strings_of(value: &Value, with_keys: bool, out: &mut Vec<String>) 
             _ => {}
         }
     }
-}
-
-fn escape_json(s: &str) -> String {
-    let quoted = Value::String(s.to_string()).to_string();
-    quoted[1..quoted.len() - 1].to_string()
-}
-
-/// JSON string content with every non-ASCII character as `\\uXXXX` (lowercase hex, as Python
-/// writes it); `html` also escapes `<`, `>` and `&` (as Go does, in lowercase hex too).
-fn escape_unicode(json: &str, html: bool) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        if c.is_ascii() && !(html && matches!(c, '<' | '>' | '&')) {
-            out.push(c);
-            continue;
-        }
-        let mut units = [0u16; 2];
-        for unit in c.encode_utf16(&mut units) {
-            out.push_str(&format!("\\u{unit:04x}"));
-        }
-    }
-    out
-}
-
-/// Bytes left as they are by encodeURIComponent, encodeURI and form encoding.
-const COMPONENT: &[u8] = b"-_.!~*'()";
-const URI: &[u8] = b"-_.!~*'();/?:@&=+$,#";
-const FORM: &[u8] = b"*-._";
-
-fn percent(s: &str, keep: &[u8], plus_for_space: bool) -> String {
-    let mut out = String::with_capacity(s.len() * 3);
-    for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || keep.contains(&b) {
-            out.push(b as char);
-        } else if b == b' ' && plus_for_space {
-            out.push('+');
-        } else {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.extend(['%', char::from(HEX[usize::from(b >> 4)]), char::from(HEX[usize::from(b & 15)])]);
-        }
-    }
-    out
-}
-
-/// `%2F` -> `%2f`, leaving everything else alone.
-fn lower_hex(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        out.push(c);
-        if c == '%' {
-            out.extend(chars.by_ref().take(2).map(|h| h.to_ascii_lowercase()));
-        }
-    }
-    out
 }
 
 #[cfg(test)]

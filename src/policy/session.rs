@@ -23,8 +23,13 @@ impl Labels {
         let is = |name: &str| model.hint(name) == Some(true);
         let mut l = Labels {
             sensitivity: model.level().unwrap_or(Level::None),
-            private: is("private") || [Class::Pii, Class::Financial, Class::Regulated, Class::Credentials].iter().any(|c| model.has_output_class(*c)),
-            open_world: is("openWorld") || is("untrustedContent") || model.output_source.as_ref().is_some_and(|s| s.value == Source::UntrustedPublic),
+            private: is("private")
+                || [Class::Pii, Class::Financial, Class::Regulated, Class::Credentials]
+                    .iter()
+                    .any(|c| model.has_output_class(*c)),
+            open_world: is("openWorld")
+                || is("untrustedContent")
+                || model.output_source.as_ref().is_some_and(|s| s.value == Source::UntrustedPublic),
             malicious: is("maliciousActivity"),
             attribution: Vec::new(),
         };
@@ -48,7 +53,13 @@ impl Labels {
             Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
             _ => Vec::new(),
         };
-        Labels { sensitivity, private: flag("privateHint"), open_world: flag("openWorldHint"), malicious: flag("maliciousActivityHint"), attribution }
+        Labels {
+            sensitivity,
+            private: flag("privateHint"),
+            open_world: flag("openWorldHint"),
+            malicious: flag("maliciousActivityHint"),
+            attribution,
+        }
     }
 
     /// Propagation: the highest sensitivity, the union of flags, attribution in order seen.
@@ -78,10 +89,19 @@ impl Labels {
         };
         let attribution = match v.get("attribution") {
             None => Vec::new(),
-            Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or("labels.attribution must hold strings")).collect::<Result<_, _>>()?,
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| x.as_str().map(str::to_string).ok_or("labels.attribution must hold strings"))
+                .collect::<Result<_, _>>()?,
             Some(_) => return Err("labels.attribution must be an array".into()),
         };
-        Ok(Labels { sensitivity, private: flag("private")?, open_world: flag("openWorld")?, malicious: flag("malicious")?, attribution })
+        Ok(Labels {
+            sensitivity,
+            private: flag("private")?,
+            open_world: flag("openWorld")?,
+            malicious: flag("malicious")?,
+            attribution,
+        })
     }
 }
 
@@ -96,7 +116,9 @@ mod tests {
     #[test]
     fn sensitivity_only_goes_up() {
         let mut s = Labels::default();
-        for (level, want) in [("medium", Level::Medium), ("low", Level::Medium), ("high", Level::High), ("none", Level::High)] {
+        for (level, want) in
+            [("medium", Level::Medium), ("low", Level::Medium), ("high", Level::High), ("none", Level::High)]
+        {
             s.merge(&observed(json!({}), json!({ "_meta": { "sensitiveHint": level } })));
             assert_eq!(s.sensitivity, want, "after {level}");
         }
@@ -106,7 +128,10 @@ mod tests {
     fn flags_are_unions_and_attribution_accumulates_in_order() {
         let mut s = Labels::default();
         s.merge(&observed(json!({}), json!({ "annotations": { "privateHint": true, "attribution": ["a", "b"] } })));
-        s.merge(&observed(json!({}), json!({ "_meta": { "privateHint": false, "maliciousActivityHint": true, "attribution": "b" } })));
+        s.merge(&observed(
+            json!({}),
+            json!({ "_meta": { "privateHint": false, "maliciousActivityHint": true, "attribution": "b" } }),
+        ));
         s.merge(&observed(json!({}), json!({ "_meta": { "attribution": ["c", "a"] } })));
         assert!(s.private && s.malicious && !s.open_world);
         assert_eq!(s.attribution, ["a", "b", "c"]);
@@ -114,7 +139,10 @@ mod tests {
 
     #[test]
     fn tool_declarations_count_as_labels() {
-        let l = observed(json!({ "annotations": { "returnMetadata": { "Source": "UntrustedPublic", "Sensitivity": ["PII"] } } }), json!({}));
+        let l = observed(
+            json!({ "annotations": { "returnMetadata": { "Source": "UntrustedPublic", "Sensitivity": ["PII"] } } }),
+            json!({}),
+        );
         assert_eq!((l.sensitivity, l.private, l.open_world), (Level::Medium, true, true));
         let l = observed(json!({ "annotations": { "untrustedContentHint": true } }), json!({}));
         assert!(l.open_world);
@@ -122,7 +150,13 @@ mod tests {
 
     #[test]
     fn json_round_trip() {
-        let l = Labels { sensitivity: Level::Medium, private: true, open_world: false, malicious: true, attribution: vec!["x".into()] };
+        let l = Labels {
+            sensitivity: Level::Medium,
+            private: true,
+            open_world: false,
+            malicious: true,
+            attribution: vec!["x".into()],
+        };
         assert_eq!(Labels::from_json(&l.to_json()).unwrap(), l);
         assert!(Labels::from_json(&json!({ "sensitivity": "max" })).is_err());
     }

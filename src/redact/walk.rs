@@ -83,7 +83,14 @@ impl Walker<'_> {
     }
 
     /// Visits one child; returns what to take out, leaving `null` in its slot.
-    fn decide(&mut self, slot: &mut Value, nodes: Vec<NodeId>, declared: bool, token: &str, name: Option<&str>) -> Option<Taken> {
+    fn decide(
+        &mut self,
+        slot: &mut Value,
+        nodes: Vec<NodeId>,
+        declared: bool,
+        token: &str,
+        name: Option<&str>,
+    ) -> Option<Taken> {
         let mark = self.pointer.len();
         push_token(&mut self.pointer, token);
         let verdict = if self.allowlist && !declared && !slot.is_null() {

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::session::Labels;
+use crate::policy::session::Labels;
 use crate::Error;
 
 /// Why a value or block left the agent view. The strings are stable.
@@ -130,10 +130,8 @@ impl Secret {
         match &self.kind {
             SecretKind::Value(v) => json!({ "handle": self.handle, "label": self.label, "kind": "value", "value": v }),
             SecretKind::Many(items) => {
-                let values: Vec<Value> = items
-                    .iter()
-                    .map(|(p, l, v)| json!({ "pointer": p, "label": l, "value": v }))
-                    .collect();
+                let values: Vec<Value> =
+                    items.iter().map(|(p, l, v)| json!({ "pointer": p, "label": l, "value": v })).collect();
                 json!({ "handle": self.handle, "label": self.label, "kind": "many", "values": values })
             }
             SecretKind::Reference { id, redeem_url, ttl } => {

@@ -1,0 +1,232 @@
+//! A CallToolResult: `structuredContent`, each content block (rule 5), `_meta` and the rest.
+
+use serde_json::{json, Map, Value};
+
+use super::blocks::{block_label, classify, reference_strings, Block};
+use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
+use super::Run;
+use crate::json::child;
+use crate::{Format, Reason, Redaction, Secret, SecretKind};
+
+impl Run<'_> {
+    /// A CallToolResult: structuredContent, then each block, then `_meta` and the rest.
+    pub(super) fn call_result(
+        &mut self,
+        mut result: Map<String, Value>,
+        content: Vec<Value>,
+        allowlist: bool,
+    ) -> Value {
+        let duplicates = duplicate_texts(&content, result.get("structuredContent"));
+        let mut structured = result.shift_remove("structuredContent").filter(|v| !v.is_null());
+        if self.format == Format::Mcp && structured.as_ref().is_some_and(|v| !v.is_object()) {
+            self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
+            structured = None;
+        }
+        let mut changed = match structured.as_mut() {
+            Some(v) => self.walk_into(v, "/structuredContent", allowlist),
+            None => false,
+        };
+        let kept = self.blocks(content, &duplicates, structured.is_none(), allowlist);
+        if let Some(v) = structured.as_mut() {
+            changed |= self.scrub(v, "/structuredContent");
+        }
+        // Scrub after every block has added its needles, so block order does not matter.
+        let text = structured.as_ref().map(Value::to_string);
+        let mut blocks = Vec::with_capacity(kept.len());
+        for (i, mut block) in kept {
+            let regenerate = duplicates[i] && changed;
+            if regenerate {
+                let Some(t) = &text else { continue }; // taken whole: its duplicate goes too
+                block["text"] = Value::String(t.clone());
+            }
+            self.scrub_block(&mut block, &format!("/content/{i}"), regenerate);
+            blocks.push(block);
+        }
+        let mut agent = Map::new();
+        agent.insert("content".into(), Value::Array(blocks));
+        if let Some(v) = structured {
+            agent.insert("structuredContent".into(), v);
+        }
+        for (key, value) in result {
+            if let Some(value) = self.top_level(&key, value, allowlist) {
+                agent.insert(key, value);
+            }
+        }
+        Value::Object(agent)
+    }
+
+    /// `isError`, `_meta` and anything else at the top of a CallToolResult.
+    fn top_level(&mut self, key: &str, mut value: Value, allowlist: bool) -> Option<Value> {
+        let pointer = child("", key);
+        match key {
+            "isError" if self.format == Format::Mcp && !value.is_boolean() => {
+                self.note(pointer, Reason::NotMcp, key.into());
+                None
+            }
+            "isError" => Some(value),
+            "_meta" => Some(self.meta(value, &pointer, allowlist)),
+            _ if allowlist => {
+                self.take(pointer, Reason::Undeclared, key.into(), value);
+                None
+            }
+            _ => {
+                self.scrub(&mut value, &pointer);
+                Some(value)
+            }
+        }
+    }
+
+    /// Rule 5 for each block; returns the blocks that stay, with their index in the raw
+    /// content. `bare` means there is no structuredContent, so JSON text blocks are walked with
+    /// the schema themselves (the commonest way a marked field leaks).
+    fn blocks(&mut self, content: Vec<Value>, duplicates: &[bool], bare: bool, allowlist: bool) -> Vec<(usize, Value)> {
+        let mut kept = Vec::with_capacity(content.len());
+        for (i, mut block) in content.into_iter().enumerate() {
+            let pointer = format!("/content/{i}");
+            for s in reference_strings(&block) {
+                self.needles.add(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
+            }
+            let kind = classify(&block);
+            let json =
+                if bare && matches!(kind, Block::Text) && !duplicates[i] { self.schema_json(&block) } else { None };
+            let removed = match kind {
+                Block::Library => {
+                    self.library_block(&mut block);
+                    None
+                }
+                Block::UserOnly => Some(Reason::Audience),
+                Block::Unknown => Some(Reason::UnknownBlock),
+                Block::Malformed => Some(Reason::MalformedBlock),
+                Block::BadReference => Some(Reason::MalformedReference),
+                Block::Reference(r) => {
+                    let handle = new_handle(self.handles);
+                    self.report.push(Redaction {
+                        pointer: pointer.clone(),
+                        reason: Reason::SecretReference,
+                        label: r.label.clone(),
+                        handle: Some(handle.clone()),
+                    });
+                    block = stub(self.format, &r.label, &handle);
+                    let kind = SecretKind::Reference { id: r.id, redeem_url: r.redeem_url, ttl: r.ttl };
+                    self.secrets.push(Secret { handle, label: r.label, kind });
+                    None
+                }
+                Block::Text if duplicates[i] => None,
+                Block::Text if json.is_some() => {
+                    if let Some(value) = json {
+                        self.walk_text(&mut block, value, &pointer, allowlist);
+                    }
+                    None
+                }
+                Block::Text | Block::Media if allowlist => {
+                    let label = block_label(&block);
+                    self.take(pointer, Reason::Undeclared, label, block);
+                    continue;
+                }
+                Block::Text | Block::Media => None,
+            };
+            if let Some(reason) = removed {
+                let label =
+                    if reason == Reason::MalformedReference { "secret_reference".into() } else { block_label(&block) };
+                self.note(pointer, reason, label);
+                continue;
+            }
+            if allowlist && !is_library_block(&block) {
+                if let Some(meta) = block.as_object_mut().and_then(|b| b.shift_remove("_meta")) {
+                    self.take(child(&pointer, "_meta"), Reason::Undeclared, "_meta".into(), meta);
+                }
+            }
+            if self.format == Format::Mcp {
+                self.mcp_audience(&mut block, &pointer);
+            }
+            kept.push((i, block));
+        }
+        kept
+    }
+
+    /// Our own stub from a webmcp-format pass, met in the mcp format: rewritten, same handle.
+    fn library_block(&mut self, block: &mut Value) {
+        if self.format == Format::Mcp {
+            if let Some(mcp) = as_mcp_stub(block) {
+                *block = mcp;
+                self.reshaped = true;
+            }
+        }
+    }
+
+    /// MCP defines only the "user" and "assistant" roles.
+    fn mcp_audience(&mut self, block: &mut Value, pointer: &str) {
+        let Some(Value::Array(audience)) = block.pointer_mut("/annotations/audience") else { return };
+        let before = audience.len();
+        audience.retain(|a| a == "user" || a == "assistant");
+        if audience.len() != before {
+            self.note(format!("{pointer}/annotations/audience"), Reason::NotMcp, "audience".into());
+        }
+    }
+
+    /// The JSON of a text block that stands for a structured value the schema describes, parsed
+    /// once here. (Any JSON: the mcp format wraps even `null` or `42` as text.)
+    fn schema_json(&self, block: &Value) -> Option<Value> {
+        let text = block.get("text").and_then(Value::as_str)?;
+        if !self.tool.has_marks() {
+            return None;
+        }
+        serde_json::from_str(text).ok()
+    }
+
+    /// A text block holding JSON, with no structuredContent beside it: redact that JSON as
+    /// the structured value it stands for. A pointer cannot go inside a string, so every
+    /// redaction in it points at the text.
+    fn walk_text(&mut self, block: &mut Value, mut value: Value, pointer: &str, allowlist: bool) {
+        let before = self.report.len();
+        if !self.walk_into(&mut value, "", allowlist) {
+            return;
+        }
+        let at = child(pointer, "text");
+        for r in &mut self.report[before..] {
+            r.pointer = at.clone();
+        }
+        for v in self.vaulted.iter_mut().filter(|v| v.report >= before) {
+            v.pointer = at.clone();
+        }
+        block["text"] = Value::String(value.to_string());
+    }
+
+    /// `_meta`: our own keys stay; in allowlist mode every other key goes, else it is scrubbed.
+    fn meta(&mut self, meta: Value, pointer: &str, allowlist: bool) -> Value {
+        let Value::Object(map) = meta else {
+            if allowlist {
+                self.take(pointer.to_string(), Reason::Undeclared, "_meta".into(), meta);
+                return json!({});
+            }
+            let mut meta = meta;
+            self.scrub(&mut meta, pointer);
+            return meta;
+        };
+        let mut out = Map::new();
+        for (key, mut value) in map {
+            let at = child(pointer, &key);
+            if allowlist && !is_library_key(&key) {
+                self.take(at, Reason::Undeclared, key, value);
+                continue;
+            }
+            self.scrub(&mut value, &at);
+            out.insert(key, value);
+        }
+        Value::Object(out)
+    }
+}
+
+/// Which text blocks are the JSON text of structuredContent (compact, pretty, any key order).
+fn duplicate_texts(content: &[Value], structured: Option<&Value>) -> Vec<bool> {
+    let Some(structured) = structured.filter(|v| !v.is_null()) else { return vec![false; content.len()] };
+    content
+        .iter()
+        .map(|b| {
+            let text = b.get("type").filter(|t| *t == "text").and_then(|_| b.get("text")).and_then(Value::as_str);
+            text.filter(|t| t.trim_start().starts_with(['{', '[']))
+                .and_then(|t| serde_json::from_str::<Value>(t).ok())
+                .is_some_and(|v| &v == structured)
+        })
+        .collect()
+}

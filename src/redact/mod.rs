@@ -1,0 +1,278 @@
+//! The contract, end to end: parse, pick the shape, apply the tool's mode. Any error becomes
+//! the fail-closed "withheld" result. `assemble.rs` writes the final agent view.
+
+mod assemble;
+pub(crate) mod blocks;
+mod call_result;
+pub(crate) mod outcome;
+pub(crate) mod stubs;
+mod walk;
+
+use serde_json::{json, Value};
+
+use crate::json::{child, parse_result};
+use crate::policy::session::Labels;
+use crate::redact::blocks::STRUCTURAL;
+use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key};
+use crate::redact::walk::walk;
+use crate::scrub::{strings_of, Needles};
+use crate::tool::Mode;
+use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason, Redaction, Secret};
+
+pub use crate::redact::stubs::HandleSource;
+
+/// A value the caller's vault already holds (revealed or redeemed): scrubbed wherever it
+/// shows up again.
+#[derive(Clone, Debug)]
+pub struct KnownSecret {
+    pub label: String,
+    pub value: String,
+}
+
+/// Redacts one raw result (JSON text) of `tool`. Never fails: on any error the agent view is
+/// [`withheld_result`] and `error` says why.
+///
+/// ```
+/// use webmcp_redact::{redact, CompiledTool, HandleSource, Limits, Options};
+/// struct Fixed;
+/// impl HandleSource for Fixed { fn fill(&mut self, b: &mut [u8; 16]) { *b = [7; 16]; } }
+/// let tool = CompiledTool::compile(r#"{"name":"k","outputSchema":{"properties":{"secret":{"x-sensitive":true}}}}"#, &Limits::default()).unwrap();
+/// let out = redact(&tool, r#"{"id":1,"secret":"sk_live_1"}"#, &Options::default(), &mut Fixed, &[]);
+/// assert!(!out.agent_json.contains("sk_live_1"));
+/// assert_eq!(out.redactions[0].pointer, "/secret");
+/// ```
+pub fn redact(
+    tool: &CompiledTool,
+    raw_json: &str,
+    options: &Options,
+    handles: &mut dyn HandleSource,
+    known: &[KnownSecret],
+) -> Outcome {
+    let mut run = Run {
+        tool,
+        format: options.format,
+        handles,
+        report: Vec::new(),
+        vaulted: Vec::new(),
+        secrets: Vec::new(),
+        needles: Needles::default(),
+        reshaped: false,
+    };
+    for k in known {
+        run.needles.add(&k.value, &k.label);
+    }
+    let mut labels = Labels::observe(tool.model(), None);
+    let mut outcome = match run.result(raw_json, options, &mut labels) {
+        Ok(Some(agent)) => run.finish(agent),
+        Ok(None) => Outcome {
+            agent_json: raw_json.to_string(),
+            redactions: Vec::new(),
+            withheld: false,
+            secrets: Vec::new(),
+            error: None,
+            labels: Labels::default(),
+        },
+        Err(e) => failed(tool.name(), e.for_tool(tool.name())),
+    };
+    outcome.labels = labels;
+    outcome
+}
+
+/// The agent view when a result cannot be redacted: no part of the raw result.
+pub fn withheld_result(tool_name: &str, code: ErrorCode) -> String {
+    let text = format!("The result of {tool_name} was withheld: {code}.");
+    json!({ "content": [{ "type": "text", "text": text }], "isError": true }).to_string()
+}
+
+fn failed(tool_name: &str, error: Error) -> Outcome {
+    let agent_json = withheld_result(tool_name, error.code);
+    Outcome {
+        agent_json,
+        redactions: Vec::new(),
+        withheld: true,
+        secrets: Vec::new(),
+        error: Some(error),
+        labels: Labels::default(),
+    }
+}
+
+const UNTRUSTED_KEY: &str = "webmcp-redact/untrusted";
+const UNTRUSTED_POINTER: &str = "/_meta/webmcp-redact~1untrusted";
+/// Spotlighting delimiters around untrusted text.
+const SPOTLIGHT: (&str, &str) = ("<untrusted-content>", "</untrusted-content>");
+
+/// A value on its way to the vault, before handles are assigned.
+pub(crate) struct Vaulted {
+    pub pointer: String,
+    pub label: String,
+    pub value: Value,
+    pub report: usize,
+}
+
+pub(crate) struct Run<'a> {
+    pub tool: &'a CompiledTool,
+    pub format: Format,
+    pub handles: &'a mut dyn HandleSource,
+    pub report: Vec<Redaction>,
+    pub vaulted: Vec<Vaulted>,
+    pub secrets: Vec<Secret>,
+    pub needles: Needles,
+    /// Something changed that the report does not list (a stub rewritten for the mcp format).
+    pub reshaped: bool,
+}
+
+impl Run<'_> {
+    /// The agent view as a value, or `None` when the raw text passes through unchanged.
+    fn result(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Value>, Error> {
+        let raw = parse_result(raw_json, &options.limits)?;
+        *labels = Labels::observe(self.tool.model(), Some(&raw));
+        let is_call_result = raw.get("content").is_some_and(Value::is_array);
+        let mark_untrusted = self.tool.is_untrusted() && raw.pointer(UNTRUSTED_POINTER) != Some(&Value::Bool(true));
+        let mode = self.tool.mode();
+        let mut agent = match raw {
+            _ if mode == Mode::Withhold && is_call_result && only_library_parts(&raw, self.format) => return Ok(None),
+            _ if mode == Mode::Withhold => self.withhold_whole(raw),
+            Value::Object(mut result) if is_call_result => {
+                let content = match result.shift_remove("content") {
+                    Some(Value::Array(c)) => c,
+                    _ => Vec::new(),
+                };
+                self.call_result(result, content, mode == Mode::Allowlist)
+            }
+            value => self.structured(value, mode == Mode::Allowlist),
+        };
+        if mark_untrusted {
+            self.mark_untrusted(&mut agent);
+        }
+        let wraps = (self.format == Format::Mcp || mark_untrusted) && !is_call_result;
+        Ok((!self.report.is_empty() || self.reshaped || wraps).then_some(agent))
+    }
+
+    /// Results from untrusted public sources carry `_meta["webmcp-redact/untrusted"]`, and with
+    /// `spotlight` their text sits between delimiters it cannot close early.
+    fn mark_untrusted(&mut self, agent: &mut Value) {
+        self.reshaped = true;
+        if self.tool.spotlight() {
+            for block in agent["content"].as_array_mut().into_iter().flatten() {
+                if is_library_block(block) {
+                    continue;
+                }
+                if let Some(Value::String(text)) = block.get_mut("text") {
+                    let inner = text.replace(SPOTLIGHT.1, "[/untrusted-content]");
+                    *text = format!("{}\n{inner}\n{}", SPOTLIGHT.0, SPOTLIGHT.1);
+                }
+            }
+        }
+        if let Some(agent) = agent.as_object_mut() {
+            let meta = agent.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.insert(UNTRUSTED_KEY.into(), Value::Bool(true));
+            }
+        }
+    }
+
+    fn take(&mut self, pointer: String, reason: Reason, label: String, value: Value) {
+        self.vaulted.push(Vaulted { pointer: pointer.clone(), label: label.clone(), value, report: self.report.len() });
+        self.report.push(Redaction { pointer, reason, label, handle: None });
+    }
+
+    fn note(&mut self, pointer: String, reason: Reason, label: String) {
+        self.report.push(Redaction { pointer, reason, label, handle: None });
+    }
+
+    /// Rule 4, no marks: one stub for the whole result.
+    fn withhold_whole(&mut self, raw: Value) -> Value {
+        let is_error = raw.get("isError") == Some(&Value::Bool(true));
+        self.take(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw);
+        let mut agent = json!({ "content": [] });
+        if is_error {
+            agent["isError"] = Value::Bool(true);
+        }
+        agent
+    }
+
+    /// A plain structured value V: walk it; if anything goes, wrap V' as a CallToolResult.
+    fn structured(&mut self, mut value: Value, allowlist: bool) -> Value {
+        self.walk_into(&mut value, "", allowlist);
+        self.scrub(&mut value, "");
+        if value.is_null() && !self.report.is_empty() {
+            return json!({ "content": [] }); // taken whole: the stub says it all
+        }
+        let text = json!({ "type": "text", "text": value.to_string() });
+        let mut agent = json!({ "content": [text] });
+        if value.is_object() {
+            agent["structuredContent"] = value;
+        }
+        agent
+    }
+
+    /// Walks a structured value with the schema, vaulting what it takes under `base`.
+    fn walk_into(&mut self, value: &mut Value, base: &str, allowlist: bool) -> bool {
+        let Some(schema) = self.tool.schema() else { return false };
+        let taken = walk(schema, value, allowlist);
+        let any = !taken.is_empty();
+        for t in taken {
+            let mut strings = Vec::new();
+            strings_of(&t.value, t.secret_keys, &mut strings);
+            for s in &strings {
+                self.needles.add(s, &t.label);
+            }
+            self.take(format!("{base}{}", t.pointer), t.reason, t.label, t.value);
+        }
+        any
+    }
+
+    /// Value matching on every string of `value` (at `pointer`).
+    pub(crate) fn scrub(&mut self, value: &mut Value, pointer: &str) -> bool {
+        if self.needles.is_empty() {
+            return false;
+        }
+        let mut hits = Vec::new();
+        self.needles.scrub_value(value, &mut pointer.to_string(), &mut hits);
+        let any = !hits.is_empty();
+        for hit in hits {
+            for label in hit.labels {
+                self.note(hit.pointer.clone(), Reason::ValueMatch, label);
+            }
+        }
+        any
+    }
+
+    /// Value matching on the content fields of a block (never its type, audience or data).
+    fn scrub_block(&mut self, block: &mut Value, pointer: &str, skip_text: bool) {
+        let library = is_library_block(block);
+        let Value::Object(fields) = block else { return };
+        for (key, value) in fields.iter_mut() {
+            let k = key.as_str();
+            let skip = STRUCTURAL.contains(&k) || (skip_text && k == "text") || (library && k == "_meta");
+            if skip {
+                continue;
+            }
+            let at = child(pointer, k);
+            match (k, value) {
+                ("resource", Value::Object(r)) => {
+                    for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
+                        self.scrub(rv, &child(&at, rk));
+                    }
+                }
+                (_, v) => {
+                    self.scrub(v, &at);
+                }
+            }
+        }
+    }
+}
+
+/// A CallToolResult made only of what this library writes (in this format): a second pass
+/// leaves it alone.
+fn only_library_parts(raw: &Value, format: Format) -> bool {
+    let Value::Object(r) = raw else { return false };
+    r.iter().all(|(k, v)| match k.as_str() {
+        "content" => v.as_array().is_some_and(|c| {
+            c.iter().all(|b| is_library_block(b) && !(format == Format::Mcp && as_mcp_stub(b).is_some()))
+        }),
+        "_meta" => v.as_object().is_some_and(|m| m.keys().all(|k| is_library_key(k))),
+        "isError" => true,
+        _ => false,
+    })
+}
