@@ -29,5 +29,6 @@ pub use error::{Error, ErrorCode};
 pub use options::{Format, Limits, Options};
 pub use policy::{check, session};
 pub use redact::outcome::{Outcome, Reason, Redaction, Secret, SecretKind};
-pub use redact::{redact, withheld_result, HandleSource, KnownSecret};
+pub use redact::{redact, redact_with, withheld_result, HandleSource, KnownSecret};
+pub use scrub::known::KnownSecrets;
 pub use tool::CompiledTool;

@@ -6,8 +6,7 @@ use serde_json::{json, Value};
 use crate::model::{Class, Destination, Effect, Fact, Outcomes, ToolModel};
 use crate::policy::session::Labels;
 use crate::policy::{Decision, Policy, Rule};
-use crate::scrub::{strings_of, Needles};
-use crate::KnownSecret;
+use crate::scrub::known::{secret_strings, KnownSecrets};
 
 /// One reason behind a decision: a stable rule code, a sentence, and what said so (a JSON
 /// Pointer into the tool definition, or `session.<label>`, or `arguments`).
@@ -36,7 +35,7 @@ impl CheckResult {
 }
 
 /// Applies every rule the policy has on. `args` is the call's arguments as parsed JSON.
-pub fn check(model: &ToolModel, args: &Value, labels: &Labels, policy: &Policy, known: &[KnownSecret]) -> CheckResult {
+pub fn check(model: &ToolModel, args: &Value, labels: &Labels, policy: &Policy, known: &KnownSecrets) -> CheckResult {
     let mut c = Checker { policy, reasons: Vec::new() };
     irreversible(&mut c, model);
     let confirm = model.hints.iter().find(|(n, _)| *n == "requiresConfirmation").map(|(_, f)| f);
@@ -125,19 +124,13 @@ fn exfiltration(c: &mut Checker, model: &ToolModel, labels: &Labels) {
 
 /// A value the vault knows, in the arguments, to a tool that does not declare it takes
 /// credentials to a non-public place.
-fn secret_egress(c: &mut Checker, model: &ToolModel, args: &Value, known: &[KnownSecret]) {
+fn secret_egress(c: &mut Checker, model: &ToolModel, args: &Value, known: &KnownSecrets) {
     let accepts = model.accepts_input_class(Class::Credentials)
         && model.input_destination.as_ref().is_some_and(|d| d.value != Destination::Public);
     if accepts || known.is_empty() {
         return;
     }
-    let mut needles = Needles::default();
-    for k in known {
-        needles.add(&k.value, &k.label);
-    }
-    let mut strings = Vec::new();
-    strings_of(args, true, &mut strings);
-    let found = strings.iter().find_map(|s| needles.scrub(s).map(|(_, labels)| labels));
+    let found = secret_strings(args, true).iter().find_map(|s| known.needles().scrub(s).map(|(_, labels)| labels));
     if let Some(labels) = found {
         let message = format!("the arguments contain a secret the user was shown ({})", labels.join(", "));
         c.add(Rule::SecretEgress, &message, "arguments".into());
@@ -149,7 +142,7 @@ mod tests {
     use super::*;
     use crate::model::Level;
 
-    fn decide(tool: Value, args: Value, labels: &Labels, known: &[KnownSecret]) -> CheckResult {
+    fn decide(tool: Value, args: Value, labels: &Labels, known: &KnownSecrets) -> CheckResult {
         check(&ToolModel::read(&tool), &args, labels, &Policy::default(), known)
     }
 
@@ -165,14 +158,22 @@ mod tests {
             json!({ "annotations": { "destructiveHint": true } }),
             json!({ "annotations": { "reversibleHint": false, "readOnlyHint": false } }),
         ] {
-            let r = decide(tool.clone(), json!({}), &none, &[]);
+            let r = decide(tool.clone(), json!({}), &none, &KnownSecrets::default());
             assert_eq!((r.decision, codes(&r)), (Decision::Confirm, vec!["irreversible"]), "{tool}");
         }
-        let r =
-            decide(json!({ "annotations": { "destructiveHint": true, "readOnlyHint": true } }), json!({}), &none, &[]);
+        let r = decide(
+            json!({ "annotations": { "destructiveHint": true, "readOnlyHint": true } }),
+            json!({}),
+            &none,
+            &KnownSecrets::default(),
+        );
         assert_eq!(r.decision, Decision::Allow);
-        let r =
-            decide(json!({ "annotations": { "reversibleHint": false, "readOnlyHint": true } }), json!({}), &none, &[]);
+        let r = decide(
+            json!({ "annotations": { "reversibleHint": false, "readOnlyHint": true } }),
+            json!({}),
+            &none,
+            &KnownSecrets::default(),
+        );
         assert_eq!(r.decision, Decision::Allow, "reversibility means nothing for a read-only tool");
     }
 
@@ -182,7 +183,7 @@ mod tests {
             json!({ "_meta": { "mcp.dev/requiresConfirmation": true }, "annotations": { "privilegedAccessHint": true } }),
             json!({}),
             &Labels::default(),
-            &[],
+            &KnownSecrets::default(),
         );
         assert_eq!(codes(&r), ["requires_confirmation", "privileged"]);
         assert_eq!(r.reasons[0].source, "/_meta/mcp.dev~1requiresConfirmation");
@@ -194,29 +195,40 @@ mod tests {
         let medium = Labels { sensitivity: Level::Medium, ..Labels::default() };
         let private = Labels { private: true, ..Labels::default() };
         let low = Labels { sensitivity: Level::Low, ..Labels::default() };
-        assert_eq!(codes(&decide(public.clone(), json!({}), &medium, &[])), ["exfiltration"]);
-        assert_eq!(codes(&decide(public.clone(), json!({}), &private, &[])), ["exfiltration"]);
-        assert!(codes(&decide(public, json!({}), &low, &[])).is_empty());
+        assert_eq!(codes(&decide(public.clone(), json!({}), &medium, &KnownSecrets::default())), ["exfiltration"]);
+        assert_eq!(codes(&decide(public.clone(), json!({}), &private, &KnownSecrets::default())), ["exfiltration"]);
+        assert!(codes(&decide(public, json!({}), &low, &KnownSecrets::default())).is_empty());
         assert_eq!(
-            codes(&decide(json!({ "_meta": { "mcp.dev/effect": "external" } }), json!({}), &medium, &[])),
+            codes(&decide(
+                json!({ "_meta": { "mcp.dev/effect": "external" } }),
+                json!({}),
+                &medium,
+                &KnownSecrets::default()
+            )),
             ["exfiltration"]
         );
         assert_eq!(
-            codes(&decide(json!({ "annotations": { "openWorldHint": true } }), json!({}), &medium, &[])),
+            codes(&decide(
+                json!({ "annotations": { "openWorldHint": true } }),
+                json!({}),
+                &medium,
+                &KnownSecrets::default()
+            )),
             ["exfiltration"]
         );
         assert!(codes(&decide(
             json!({ "annotations": { "openWorldHint": true, "readOnlyHint": true } }),
             json!({}),
             &medium,
-            &[]
+            &KnownSecrets::default(),
         ))
         .is_empty());
     }
 
     #[test]
     fn secret_egress_denies_unless_declared() {
-        let known = [KnownSecret { label: "API key".into(), value: "sk_live_CANARY1".into() }];
+        let mut known = KnownSecrets::default();
+        known.note("sk_live_CANARY1", "API key");
         let tool = json!({ "annotations": { "readOnlyHint": false } });
         for args in [
             json!({ "body": "here: sk_live_CANARY1" }),
@@ -244,15 +256,26 @@ mod tests {
     fn malicious_content_and_no_claims() {
         let bad = Labels { malicious: true, ..Labels::default() };
         assert_eq!(
-            codes(&decide(json!({ "annotations": { "readOnlyHint": false } }), json!({}), &bad, &[])),
+            codes(&decide(
+                json!({ "annotations": { "readOnlyHint": false } }),
+                json!({}),
+                &bad,
+                &KnownSecrets::default()
+            )),
             ["malicious_content"]
         );
-        assert!(codes(&decide(json!({ "annotations": { "readOnlyHint": true } }), json!({}), &bad, &[])).is_empty());
-        let r = decide(json!({ "name": "x" }), json!({}), &Labels::default(), &[]);
+        assert!(codes(&decide(
+            json!({ "annotations": { "readOnlyHint": true } }),
+            json!({}),
+            &bad,
+            &KnownSecrets::default()
+        ))
+        .is_empty());
+        let r = decide(json!({ "name": "x" }), json!({}), &Labels::default(), &KnownSecrets::default());
         assert_eq!((r.decision, codes(&r)), (Decision::Allow, vec!["no_claims"]));
         let strict = Policy::from_json(&json!({ "unknownTools": "confirm" })).unwrap();
         assert_eq!(
-            check(&ToolModel::default(), &json!({}), &Labels::default(), &strict, &[]).decision,
+            check(&ToolModel::default(), &json!({}), &Labels::default(), &strict, &KnownSecrets::default()).decision,
             Decision::Confirm
         );
     }
@@ -261,7 +284,7 @@ mod tests {
     fn rules_can_be_turned_off_or_changed() {
         let p = Policy::from_json(&json!({ "rules": { "irreversible": "off", "privileged": "deny" } })).unwrap();
         let m = ToolModel::read(&json!({ "annotations": { "destructiveHint": true, "privilegedAccessHint": true } }));
-        let r = check(&m, &json!({}), &Labels::default(), &p, &[]);
+        let r = check(&m, &json!({}), &Labels::default(), &p, &KnownSecrets::default());
         assert_eq!((r.decision, codes(&r)), (Decision::Deny, vec!["privileged"]));
     }
 }

@@ -60,13 +60,16 @@ impl Run<'_> {
         let mut stubs = Vec::new();
         let mut rest = Vec::new();
         let mut rest_reports = Vec::new();
+        let mut rest_strings = Vec::new();
         for (n, v) in vaulted.into_iter().enumerate() {
             if overflow && n >= MAX_STUBS {
                 rest_reports.push(v.report);
+                rest_strings.push((v.label.clone(), v.strings));
                 rest.push((v.pointer, v.label, v.value));
                 continue;
             }
             let handle = new_handle(self.handles);
+            self.own(&handle, &v.label, &v.strings);
             self.report[v.report].handle = Some(handle.clone());
             stubs.push(stub(self.format, &v.label, &handle));
             self.secrets.push(Secret { handle, label: v.label, kind: SecretKind::Value(v.value) });
@@ -77,20 +80,30 @@ impl Run<'_> {
             for r in rest_reports {
                 self.report[r].handle = Some(handle.clone());
             }
+            for (label, strings) in &rest_strings {
+                self.own(&handle, label, strings);
+            }
             stubs.push(stub(self.format, &label, &handle));
             self.secrets.push(Secret { handle, label, kind: SecretKind::Many(rest) });
         }
         stubs
     }
 
+    /// The vault entry `handle` holds these strings: forgetting it forgets them.
+    fn own(&mut self, handle: &str, label: &str, strings: &[String]) {
+        for s in strings {
+            self.known.own(handle, s, label);
+        }
+    }
+
     /// A pointer names raw keys, and a key can hold a value the vault knows: scrub the report
     /// like everything else the agent sees.
     fn scrub_report(&mut self) {
         for r in &mut self.report {
-            if let Some((clean, _)) = self.needles.scrub(&r.pointer) {
+            if let Some((clean, _)) = self.known.needles().scrub(&r.pointer) {
                 r.pointer = clean;
             }
-            if let Some((clean, _)) = self.needles.scrub(&r.label) {
+            if let Some((clean, _)) = self.known.needles().scrub(&r.label) {
                 r.label = clean;
             }
         }

@@ -6,6 +6,7 @@ use super::blocks::{block_label, classify, reference_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
 use super::Run;
 use crate::json::child;
+use crate::scrub::known::block_strings;
 use crate::{Format, Reason, Redaction, Secret, SecretKind};
 
 impl Run<'_> {
@@ -84,7 +85,7 @@ impl Run<'_> {
         for (i, mut block) in content.into_iter().enumerate() {
             let pointer = format!("/content/{i}");
             for s in reference_strings(&block) {
-                self.needles.add(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
+                self.known.note(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
             }
             let kind = classify(&block);
             let json =
@@ -107,6 +108,8 @@ impl Run<'_> {
                         handle: Some(handle.clone()),
                     });
                     block = stub(self.format, &r.label, &handle);
+                    self.known.own(&handle, &r.id, &r.label);
+                    self.known.own(&handle, &r.redeem_url, &r.label);
                     let kind = SecretKind::Reference { id: r.id, redeem_url: r.redeem_url, ttl: r.ttl };
                     self.secrets.push(Secret { handle, label: r.label, kind });
                     None
@@ -120,7 +123,8 @@ impl Run<'_> {
                 }
                 Block::Text | Block::Media if allowlist => {
                     let label = block_label(&block);
-                    self.take(pointer, Reason::Undeclared, label, block);
+                    let strings = block_strings(&block);
+                    self.take_with(pointer, Reason::Undeclared, label, block, strings);
                     continue;
                 }
                 Block::Text | Block::Media => None,

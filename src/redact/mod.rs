@@ -15,7 +15,7 @@ use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key};
 use crate::redact::walk::walk;
-use crate::scrub::{strings_of, Needles};
+use crate::scrub::known::{result_strings, secret_strings, KnownSecrets};
 use crate::tool::Mode;
 use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason, Redaction, Secret};
 
@@ -48,6 +48,22 @@ pub fn redact(
     handles: &mut dyn HandleSource,
     known: &[KnownSecret],
 ) -> Outcome {
+    let mut set = KnownSecrets::default();
+    for k in known {
+        set.note(&k.value, &k.label);
+    }
+    redact_with(tool, raw_json, options, handles, &mut set)
+}
+
+/// [`redact`] against a long-lived known-secret set, which also learns this result's secrets
+/// (owned by the handles of their vault entries).
+pub fn redact_with(
+    tool: &CompiledTool,
+    raw_json: &str,
+    options: &Options,
+    handles: &mut dyn HandleSource,
+    known: &mut KnownSecrets,
+) -> Outcome {
     let mut run = Run {
         tool,
         format: options.format,
@@ -55,12 +71,9 @@ pub fn redact(
         report: Vec::new(),
         vaulted: Vec::new(),
         secrets: Vec::new(),
-        needles: Needles::default(),
+        known,
         reshaped: false,
     };
-    for k in known {
-        run.needles.add(&k.value, &k.label);
-    }
     let mut labels = Labels::observe(tool.model(), None);
     let mut outcome = match run.result(raw_json, options, &mut labels) {
         Ok(Some(agent)) => run.finish(agent),
@@ -107,6 +120,8 @@ pub(crate) struct Vaulted {
     pub label: String,
     pub value: Value,
     pub report: usize,
+    /// What of the value enters the known-secret set, under the handle it gets.
+    pub strings: Vec<String>,
 }
 
 pub(crate) struct Run<'a> {
@@ -116,7 +131,7 @@ pub(crate) struct Run<'a> {
     pub report: Vec<Redaction>,
     pub vaulted: Vec<Vaulted>,
     pub secrets: Vec<Secret>,
-    pub needles: Needles,
+    pub known: &'a mut KnownSecrets,
     /// Something changed that the report does not list (a stub rewritten for the mcp format).
     pub reshaped: bool,
 }
@@ -171,8 +186,19 @@ impl Run<'_> {
         }
     }
 
+    /// Moves `value` to the vault. What of it enters the known-secret set is `secret_strings`'
+    /// rule; it is scrubbed from the rest of this result as well.
     fn take(&mut self, pointer: String, reason: Reason, label: String, value: Value) {
-        self.vaulted.push(Vaulted { pointer: pointer.clone(), label: label.clone(), value, report: self.report.len() });
+        let strings = secret_strings(&value, false);
+        self.take_with(pointer, reason, label, value, strings);
+    }
+
+    fn take_with(&mut self, pointer: String, reason: Reason, label: String, value: Value, strings: Vec<String>) {
+        for s in &strings {
+            self.known.note(s, &label);
+        }
+        let report = self.report.len();
+        self.vaulted.push(Vaulted { pointer: pointer.clone(), label: label.clone(), value, report, strings });
         self.report.push(Redaction { pointer, reason, label, handle: None });
     }
 
@@ -183,7 +209,8 @@ impl Run<'_> {
     /// Rule 4, no marks: one stub for the whole result.
     fn withhold_whole(&mut self, raw: Value) -> Value {
         let is_error = raw.get("isError") == Some(&Value::Bool(true));
-        self.take(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw);
+        let strings = result_strings(&raw);
+        self.take_with(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw, strings);
         let mut agent = json!({ "content": [] });
         if is_error {
             agent["isError"] = Value::Bool(true);
@@ -212,23 +239,20 @@ impl Run<'_> {
         let taken = walk(schema, value, allowlist);
         let any = !taken.is_empty();
         for t in taken {
-            let mut strings = Vec::new();
-            strings_of(&t.value, t.secret_keys, &mut strings);
-            for s in &strings {
-                self.needles.add(s, &t.label);
-            }
-            self.take(format!("{base}{}", t.pointer), t.reason, t.label, t.value);
+            let strings = secret_strings(&t.value, t.secret_keys);
+            self.take_with(format!("{base}{}", t.pointer), t.reason, t.label, t.value, strings);
         }
         any
     }
 
     /// Value matching on every string of `value` (at `pointer`).
     pub(crate) fn scrub(&mut self, value: &mut Value, pointer: &str) -> bool {
-        if self.needles.is_empty() {
+        let needles = self.known.needles();
+        if needles.is_empty() {
             return false;
         }
         let mut hits = Vec::new();
-        self.needles.scrub_value(value, &mut pointer.to_string(), &mut hits);
+        needles.scrub_value(value, &mut pointer.to_string(), &mut hits);
         let any = !hits.is_empty();
         for hit in hits {
             for label in hit.labels {

@@ -1,14 +1,14 @@
 //! Value matching: a redacted string must not come back through another string of the result
 //! (a text block, a URI, `_meta`, error text), verbatim or in the encodings it commonly takes.
 
-use std::cell::OnceCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
 use crate::json::push_token;
 
 mod forms;
+pub mod known;
 
 use forms::{escape_json, escape_unicode, lower_hex, percent, COMPONENT, FORM, URI};
 
@@ -16,55 +16,29 @@ use forms::{escape_json, escape_unicode, lower_hex, percent, COMPONENT, FORM, UR
 pub(crate) const MIN_LEN: usize = 4;
 
 /// The redacted strings, in every form we look for, each with the label of its value.
+///
+/// The index is kept up to date on every `add` and `remove`, so a long-lived set (a redactor's
+/// known secrets) costs nothing to keep between calls. Every needle is at least 4 bytes, so one
+/// pass over a string finds them all: a bitset of first byte pairs skips most positions, and a
+/// map from the first 4 bytes names the candidates. (The aho-corasick crate does this too, but
+/// costs 84 KiB of a ~280 KiB module.)
 #[derive(Default)]
 pub(crate) struct Needles {
-    needles: Vec<(String, usize)>,
-    seen: HashSet<String>,
+    /// Slot per form; a slot whose `refs` fell to 0 is free (listed in `free`).
+    forms: Vec<Form>,
+    by_text: HashMap<Box<str>, usize>,
+    free: Vec<usize>,
     labels: Vec<String>,
     label_index: HashMap<String, usize>,
-    /// Built on first use after the last `add`.
-    index: OnceCell<Index>,
-}
-
-/// Every needle is at least 4 bytes, so one pass over a string finds them all: a bitset of
-/// first byte pairs skips most positions, and a map from first 4 bytes names the candidates.
-/// (The aho-corasick crate does this too, but costs 84 KiB of a ~280 KiB module.)
-struct Index {
     pairs: Vec<u64>,
     by_prefix: HashMap<[u8; 4], Vec<usize>>,
 }
 
-impl Index {
-    fn new(needles: &[(String, usize)]) -> Index {
-        let mut index = Index { pairs: vec![0; 1 << 10], by_prefix: HashMap::new() };
-        for (i, (needle, _)) in needles.iter().enumerate() {
-            let b = needle.as_bytes();
-            let pair = usize::from(b[0]) << 8 | usize::from(b[1]);
-            index.pairs[pair >> 6] |= 1 << (pair & 63);
-            index.by_prefix.entry([b[0], b[1], b[2], b[3]]).or_default().push(i);
-        }
-        index
-    }
-
-    /// Every (start, end, needle) match in `s`, overlapping ones included.
-    fn find(&self, s: &str, needles: &[(String, usize)]) -> Vec<(usize, usize, usize)> {
-        let b = s.as_bytes();
-        let mut out = Vec::new();
-        for at in 0..b.len().saturating_sub(3) {
-            let pair = usize::from(b[at]) << 8 | usize::from(b[at + 1]);
-            if self.pairs[pair >> 6] & (1 << (pair & 63)) == 0 {
-                continue;
-            }
-            let Some(candidates) = self.by_prefix.get(&[b[at], b[at + 1], b[at + 2], b[at + 3]]) else { continue };
-            for &i in candidates {
-                let needle = needles[i].0.as_bytes();
-                if b[at..].starts_with(needle) {
-                    out.push((at, at + needle.len(), i));
-                }
-            }
-        }
-        out
-    }
+struct Form {
+    text: Box<str>,
+    label: usize,
+    /// How many added values produced this form; it is matched while this is above 0.
+    refs: u32,
 }
 
 /// A string that was changed, and the labels of what was found in it.
@@ -75,57 +49,92 @@ pub(crate) struct Hit {
 
 impl Needles {
     pub fn is_empty(&self) -> bool {
-        self.needles.is_empty()
+        self.by_text.is_empty()
     }
 
     /// Adds a redacted string under `label`, with its JSON-escaped and percent-encoded forms.
     pub fn add(&mut self, value: &str, label: &str) {
-        if value.chars().count() < MIN_LEN {
-            return;
-        }
+        let Some(forms) = forms_of(value) else { return };
         let next = self.labels.len();
         let index = *self.label_index.entry(label.to_string()).or_insert(next);
         if index == next {
             self.labels.push(label.to_string());
         }
-        // Letters, digits, '-', '_' and '.' look the same in every encoding: most tokens.
-        if value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
-            self.push(value.to_string(), index);
-            return;
-        }
-        let json = escape_json(value);
-        let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
-        let mut forms = vec![value.to_string()];
-        forms.extend(encoded.iter().map(|f| lower_hex(f)));
-        forms.extend(encoded);
-        forms.extend([
-            escape_json(&json),           // JSON text inside a JSON string
-            json.replace('/', "\\/"),     // encoders that escape the solidus
-            escape_unicode(&json, false), // Python's ensure_ascii
-            escape_unicode(&json, true),  // Go's HTML-safe encoding
-            json,
-        ]);
         for form in forms {
             self.push(form, index);
         }
     }
 
-    fn push(&mut self, form: String, label: usize) {
-        if self.seen.insert(form.clone()) {
-            self.needles.push((form, label));
-            self.index = OnceCell::new();
+    /// Takes back one `add` of `value`: a form another added value also produced stays.
+    pub fn remove(&mut self, value: &str) {
+        for form in forms_of(value).into_iter().flatten() {
+            let Some(&slot) = self.by_text.get(form.as_str()) else { continue };
+            self.forms[slot].refs -= 1;
+            if self.forms[slot].refs > 0 {
+                continue;
+            }
+            self.by_text.remove(form.as_str());
+            if let Some(bucket) = self.by_prefix.get_mut(&prefix(form.as_bytes())) {
+                bucket.retain(|&i| i != slot);
+            }
+            self.forms[slot].text = Box::from("");
+            self.free.push(slot);
         }
+    }
+
+    fn push(&mut self, text: String, label: usize) {
+        if let Some(&slot) = self.by_text.get(text.as_str()) {
+            self.forms[slot].refs += 1;
+            return;
+        }
+        let b = text.as_bytes();
+        let pair = usize::from(b[0]) << 8 | usize::from(b[1]);
+        if self.pairs.is_empty() {
+            self.pairs = vec![0; 1 << 10];
+        }
+        self.pairs[pair >> 6] |= 1 << (pair & 63);
+        let form = Form { text: text.into_boxed_str(), label, refs: 1 };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.forms[slot] = form;
+                slot
+            }
+            None => {
+                self.forms.push(form);
+                self.forms.len() - 1
+            }
+        };
+        self.by_prefix.entry(prefix(self.forms[slot].text.as_bytes())).or_default().push(slot);
+        self.by_text.insert(self.forms[slot].text.clone(), slot);
+    }
+
+    /// Every (start, end, label) match in `s`, overlapping ones included.
+    fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        for at in 0..b.len().saturating_sub(3) {
+            let pair = usize::from(b[at]) << 8 | usize::from(b[at + 1]);
+            if self.pairs[pair >> 6] & (1 << (pair & 63)) == 0 {
+                continue;
+            }
+            let Some(candidates) = self.by_prefix.get(&prefix(&b[at..])) else { continue };
+            for &i in candidates {
+                let form = &self.forms[i];
+                if b[at..].starts_with(form.text.as_bytes()) {
+                    out.push((at, at + form.text.len(), form.label));
+                }
+            }
+        }
+        out
     }
 
     /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
     /// merged so that no part of a value survives between two replacements.
     pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
-        if self.needles.is_empty() {
+        if self.is_empty() {
             return None;
         }
-        let index = self.index.get_or_init(|| Index::new(&self.needles));
-        let mut spans: Vec<(usize, usize, usize)> =
-            index.find(s, &self.needles).into_iter().map(|(start, end, i)| (start, end, self.needles[i].1)).collect();
+        let mut spans = self.find(s);
         if spans.is_empty() {
             return None;
         }
@@ -206,6 +215,35 @@ impl Needles {
         }
         hits.push(Hit { pointer: pointer.to_string(), labels });
     }
+}
+
+fn prefix(b: &[u8]) -> [u8; 4] {
+    [b[0], b[1], b[2], b[3]]
+}
+
+/// Every form of `value` that value matching looks for, or `None` for a value too short to
+/// match safely. `add` and `remove` both use it, so they always agree.
+fn forms_of(value: &str) -> Option<Vec<String>> {
+    if value.chars().count() < MIN_LEN {
+        return None;
+    }
+    // Letters, digits, '-', '_' and '.' look the same in every encoding: most tokens.
+    if value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
+        return Some(vec![value.to_string()]);
+    }
+    let json = escape_json(value);
+    let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
+    let mut forms = vec![value.to_string()];
+    forms.extend(encoded.iter().map(|f| lower_hex(f)));
+    forms.extend(encoded);
+    forms.extend([
+        escape_json(&json),           // JSON text inside a JSON string
+        json.replace('/', "\\/"),     // encoders that escape the solidus
+        escape_unicode(&json, false), // Python's ensure_ascii
+        escape_unicode(&json, true),  // Go's HTML-safe encoding
+        json,
+    ]);
+    Some(forms)
 }
 
 /// A redacted number also counts, as its JSON text (a one-time code shows up in prose).
