@@ -6,7 +6,6 @@ use super::blocks::{block_label, classify, reference_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
 use super::Run;
 use crate::json::child;
-use crate::scrub::known::block_strings;
 use crate::{Format, Reason, Redaction, Secret, SecretKind};
 
 impl Run<'_> {
@@ -123,8 +122,7 @@ impl Run<'_> {
                 }
                 Block::Text | Block::Media if allowlist => {
                     let label = block_label(&block);
-                    let strings = block_strings(&block);
-                    self.take_with(pointer, Reason::Undeclared, label, block, strings);
+                    self.take(pointer, Reason::Undeclared, label, block);
                     continue;
                 }
                 Block::Text | Block::Media => None,

@@ -15,7 +15,7 @@ use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key};
 use crate::redact::walk::walk;
-use crate::scrub::known::{result_strings, secret_strings, KnownSecrets};
+use crate::scrub::known::{secret_strings, KnownSecrets};
 use crate::tool::Mode;
 use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason, Redaction, Secret};
 
@@ -209,8 +209,7 @@ impl Run<'_> {
     /// Rule 4, no marks: one stub for the whole result.
     fn withhold_whole(&mut self, raw: Value) -> Value {
         let is_error = raw.get("isError") == Some(&Value::Bool(true));
-        let strings = result_strings(&raw);
-        self.take_with(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw, strings);
+        self.take(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw);
         let mut agent = json!({ "content": [] });
         if is_error {
             agent["isError"] = Value::Bool(true);

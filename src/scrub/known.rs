@@ -78,9 +78,10 @@ impl KnownSecrets {
 
 /// The rule for what of a taken value enters the set: every string and the text of every
 /// number inside it, nested ones included; with `keys`, object keys too (a value whose keys are
-/// secret, from `propertyNames`). In a whole CallToolResult withheld at once, the envelope's
-/// own words (a block's `type`, `mimeType` and `annotations`) are structure, not values: they
-/// would otherwise scrub "text" out of every later result.
+/// secret, from `propertyNames`). The envelope words of anything shaped like a content block
+/// (its `type`, `mimeType` and `annotations`) are structure, not values: a block or a whole
+/// result taken at once would otherwise scrub "text" out of every later result. The rule reads
+/// only the value, so the JS side can replay a vault record into a fresh set after a trap.
 pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![value];
@@ -93,7 +94,9 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
                 if keys {
                     out.extend(map.keys().cloned());
                 }
-                stack.extend(map.values());
+                let block = map.get("type").and_then(Value::as_str).is_some_and(is_block_type);
+                let envelope = |k: &str| block && matches!(k, "type" | "mimeType" | "annotations");
+                stack.extend(map.iter().filter(|(k, _)| !envelope(k)).map(|(_, v)| v));
             }
             _ => {}
         }
@@ -101,26 +104,8 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
     out
 }
 
-/// [`secret_strings`] for a whole raw result withheld behind one stub.
-pub fn result_strings(raw: &Value) -> Vec<String> {
-    let Some(Value::Array(blocks)) = raw.get("content") else { return secret_strings(raw, false) };
-    let mut out = Vec::new();
-    for (key, v) in raw.as_object().into_iter().flatten() {
-        if key != "content" {
-            out.extend(secret_strings(v, false));
-        }
-    }
-    for block in blocks {
-        out.extend(block_strings(block));
-    }
-    out
-}
-
-/// [`secret_strings`] for one content block taken whole.
-pub fn block_strings(block: &Value) -> Vec<String> {
-    let Value::Object(b) = block else { return secret_strings(block, false) };
-    let content = b.iter().filter(|(k, _)| !matches!(k.as_str(), "type" | "mimeType" | "annotations"));
-    content.flat_map(|(_, v)| secret_strings(v, false)).collect()
+fn is_block_type(t: &str) -> bool {
+    matches!(t, "text" | "image" | "audio" | "resource_link" | "resource" | "secret_reference")
 }
 
 #[cfg(test)]
@@ -168,10 +153,10 @@ mod tests {
 
     #[test]
     fn secret_strings_cover_nested_strings_numbers_and_secret_keys() {
-        let v = json!({ "user": { "password": "hunter22", "pin": 123456 }, "list": ["tok-abc"] });
+        let v = json!({ "user": { "password": "hunter22", "pin": 123456 }, "list": ["tok-abc"], "type": "card" });
         let mut s = secret_strings(&v, false);
         s.sort();
-        assert_eq!(s, ["123456", "hunter22", "tok-abc"]);
+        assert_eq!(s, ["123456", "card", "hunter22", "tok-abc"], "\"type\" is a value outside a block");
         assert!(secret_strings(&v, true).contains(&"password".to_string()));
     }
 
@@ -180,7 +165,7 @@ mod tests {
         let raw = json!({ "content": [{ "type": "text", "text": "card 4111", "annotations": { "audience": ["user"] } },
                                       { "type": "image", "data": "QUJD", "mimeType": "image/png" }],
                           "structuredContent": { "card": "4111-1111" } });
-        let mut s = result_strings(&raw);
+        let mut s = secret_strings(&raw, false);
         s.sort();
         assert_eq!(s, ["4111-1111", "QUJD", "card 4111"]);
     }
