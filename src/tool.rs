@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::json::parse_limited;
+use crate::json::{parse_limited, top_level_string};
 use crate::model::{Source, ToolModel};
 use crate::policy::Policy;
 use crate::schema::{compile, Schema};
@@ -45,7 +45,8 @@ impl CompiledTool {
 
     /// Like [`CompiledTool::compile`], with a policy deciding which tools are sensitive.
     pub fn compile_with(tool_json: &str, limits: &Limits, policy: &Policy) -> Result<CompiledTool, Error> {
-        let tool = parse_limited(tool_json, limits).map_err(|e| e.for_tool(&name_in(tool_json)))?;
+        let tool = parse_limited(tool_json, limits)
+            .map_err(|e| e.for_tool(&top_level_string(tool_json, "name").unwrap_or_default()))?;
         Self::from_value_with(&tool, limits, policy)
     }
 
@@ -152,14 +153,6 @@ impl CompiledTool {
     }
 }
 
-/// The tool's name when the definition is too large or too deep to parse, so that the error
-/// still names it. Only the leading `"name"` member counts (the JS wrapper writes it first).
-fn name_in(tool_json: &str) -> String {
-    let Some(rest) = tool_json.trim_start().strip_prefix("{\"name\":") else { return String::new() };
-    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<String>();
-    values.next().and_then(Result::ok).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,7 +162,8 @@ mod tests {
         let deep = format!(r#"{{"name":"deep_tool","outputSchema":{}{}}}"#, "[".repeat(200), "]".repeat(200));
         let e = CompiledTool::compile(&deep, &Limits::default()).err().unwrap();
         assert_eq!((e.code, e.tool.as_str()), (ErrorCode::DepthLimit, "deep_tool"));
-        assert_eq!(name_in(r#"{"outputSchema":{"name":"x"},"name":"t"}"#), "", "only a leading name counts");
+        let late = format!(r#"{{"outputSchema":{}{},"name":"late"}}"#, "[".repeat(200), "]".repeat(200));
+        assert_eq!(CompiledTool::compile(&late, &Limits::default()).err().unwrap().tool, "late", "wherever it stands");
     }
 
     #[test]

@@ -162,6 +162,73 @@ fn string_end(bytes: &[u8], start: usize) -> usize {
     bytes.len()
 }
 
+/// The string value of `key` among the top-level members of a JSON object text, read without
+/// parsing the other members (they may be too large or too deep to parse). `None` when the
+/// text is not an object, has no such member, or that member is not a string.
+pub fn top_level_string(text: &str, key: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    loop {
+        i = skip_ws(b, i);
+        let key_end = string_end(b, i);
+        let name: String = serde_json::from_str(text.get(i..key_end)?).ok()?;
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        let end = value_end(b, start)?;
+        if name == key {
+            return serde_json::from_str(&text[start..end]).ok();
+        }
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i += 1,
+            _ => return None,
+        }
+    }
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
+/// Where the JSON value starting at `start` ends, by bracket counting (strings skipped whole).
+fn value_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i = string_end(b, i);
+                if depth == 0 {
+                    return Some(i);
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth == 0 => return Some(i),
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b',' if depth == 0 => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth == 0).then_some(i)
+}
+
 /// JavaScript truthiness of a JSON value, as `if (x)` would see it.
 pub fn truthy(v: &Value) -> bool {
     match v {
@@ -176,6 +243,17 @@ pub fn truthy(v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn top_level_string_reads_one_member_wherever_it_stands() {
+        let t = r#" { "a" : [1, {"name": "inner"}, "]"], "n\u0061me": "outer \"q\"", "z": {} } "#;
+        assert_eq!(top_level_string(t, "name").as_deref(), Some("outer \"q\""));
+        assert_eq!(top_level_string(r#"{"name":42}"#, "name"), None);
+        assert_eq!(top_level_string(r#"{"x":{"name":"no"}}"#, "name"), None, "only top-level members");
+        assert_eq!(top_level_string("[1]", "name"), None);
+        assert_eq!(top_level_string("{}", "name"), None);
+        assert_eq!(top_level_string(r#"{"x":1,"name":"t"#, "name"), None, "truncated");
+    }
 
     fn limits(depth: usize) -> Limits {
         Limits { max_depth: depth, ..Limits::default() }

@@ -85,7 +85,7 @@ pub fn redact_with(
             error: None,
             labels: Labels::default(),
         },
-        Err(e) => failed(tool.name(), e.for_tool(tool.name())),
+        Err(e) => failed_outcome(e.for_tool(tool.name())),
     };
     outcome.labels = labels;
     outcome
@@ -97,8 +97,9 @@ pub fn withheld_result(tool_name: &str, code: ErrorCode) -> String {
     json!({ "content": [{ "type": "text", "text": text }], "isError": true }).to_string()
 }
 
-fn failed(tool_name: &str, error: Error) -> Outcome {
-    let agent_json = withheld_result(tool_name, error.code);
+/// The withheld outcome for an error; the error names the tool.
+pub(crate) fn failed_outcome(error: Error) -> Outcome {
+    let agent_json = withheld_result(&error.tool, error.code);
     Outcome {
         agent_json,
         redactions: Vec::new(),

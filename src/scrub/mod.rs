@@ -246,30 +246,6 @@ fn forms_of(value: &str) -> Option<Vec<String>> {
     Some(forms)
 }
 
-/// A redacted number also counts, as its JSON text (a one-time code shows up in prose).
-pub(crate) fn number_text(value: &Value) -> Option<String> {
-    value.as_number().map(|n| n.to_string())
-}
-
-/// Every string leaf (and, for secret-named objects, every key) of a redacted value.
-pub(crate) fn strings_of(value: &Value, with_keys: bool, out: &mut Vec<String>) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => out.push(s.clone()),
-            Value::Number(_) => out.extend(number_text(v)),
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => {
-                if with_keys {
-                    out.extend(map.keys().cloned());
-                }
-                stack.extend(map.values());
-            }
-            _ => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,14 +316,5 @@ mod tests {
         let n = needles(&[("secret-value", "redacted"), ("dact", "x")]);
         let (clean, _) = n.scrub("a secret-value b").unwrap();
         assert_eq!(clean, "a [redacted: redacted] b");
-    }
-
-    #[test]
-    fn strings_of_collects_leaves_and_secret_keys() {
-        let v: Value = serde_json::from_str(r#"{"k1":["a",{"k2":"b"}],"n":1}"#).unwrap();
-        let mut out = Vec::new();
-        strings_of(&v, true, &mut out);
-        out.sort();
-        assert_eq!(out, ["1", "a", "b", "k1", "k2", "n"], "numbers count too (as text)");
     }
 }

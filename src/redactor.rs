@@ -1,0 +1,264 @@
+//! The redactor: the one object that holds state. It owns its configuration (validated once),
+//! the compiled tools (a bounded cache keyed by the tool definition's JSON text), the
+//! known-secret set, the sessions' labels and the handle issuer. The WebAssembly door wraps
+//! exactly this object; JS holds none of its rules.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::json::{parse_limited, top_level_string};
+use crate::policy::check::{check, CheckResult};
+use crate::policy::session::Labels;
+use crate::policy::Policy;
+use crate::redact::{failed_outcome, redact_with};
+use crate::scrub::known::{secret_strings, KnownSecrets};
+use crate::{CompiledTool, Error, Format, HandleSource, Limits, Options, Outcome};
+
+/// How many compiled tools a redactor keeps; the least recently used one goes first.
+pub const TOOL_CACHE_SIZE: usize = 256;
+
+/// Everything that decides how a redactor treats results and calls.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Config {
+    pub format: Format,
+    pub limits: Limits,
+    pub policy: Policy,
+}
+
+/// A session's id; sessions live inside their redactor.
+pub type SessionId = u32;
+
+pub struct Redactor {
+    config: Config,
+    tools: ToolCache,
+    known: KnownSecrets,
+    sessions: HashMap<SessionId, Labels>,
+    next_session: SessionId,
+    handles: Box<dyn HandleSource>,
+}
+
+impl Redactor {
+    pub fn new(config: Config, handles: Box<dyn HandleSource>) -> Redactor {
+        Redactor {
+            config,
+            tools: ToolCache::default(),
+            known: KnownSecrets::default(),
+            sessions: HashMap::new(),
+            next_session: 1,
+            handles,
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Compiles a tool definition (JSON text), or finds it compiled already.
+    pub fn compile(&mut self, tool_json: &str) -> Result<Rc<CompiledTool>, Error> {
+        if let Some(tool) = self.tools.get(tool_json) {
+            return Ok(tool);
+        }
+        let tool = CompiledTool::compile_with(tool_json, &self.config.limits, &self.config.policy).map_err(|e| {
+            if e.tool.is_empty() {
+                e.for_tool(&tool_name(tool_json))
+            } else {
+                e
+            }
+        })?;
+        let tool = Rc::new(tool);
+        self.tools.insert(tool_json, tool.clone());
+        Ok(tool)
+    }
+
+    /// Redacts one raw result (JSON text). Never fails: a bad tool or result gives the withheld
+    /// outcome. With a session, the result's labels join the session's.
+    pub fn redact(&mut self, tool_json: &str, raw_json: &str, session: Option<SessionId>) -> Outcome {
+        let tool = match self.compile(tool_json) {
+            Ok(tool) => tool,
+            Err(e) => return failed_outcome(e),
+        };
+        let options = Options { format: self.config.format, limits: self.config.limits };
+        let outcome = redact_with(&tool, raw_json, &options, self.handles.as_mut(), &mut self.known);
+        if let Some(labels) = session.and_then(|id| self.sessions.get_mut(&id)) {
+            labels.merge(&outcome.labels);
+        }
+        outcome
+    }
+
+    /// The pre-call decision for `tool` with `args_json`, given a session's labels (or none).
+    pub fn check(
+        &mut self,
+        tool_json: &str,
+        args_json: &str,
+        session: Option<SessionId>,
+    ) -> Result<CheckResult, Error> {
+        let tool = self.compile(tool_json)?;
+        let args: Value = parse_limited(args_json, &self.config.limits).map_err(|e| e.for_tool(tool.name()))?;
+        let none = Labels::default();
+        let labels = session.and_then(|id| self.sessions.get(&id)).unwrap_or(&none);
+        Ok(check(tool.model(), &args, labels, &self.config.policy, &self.known))
+    }
+
+    /// The tool as the proposals' vocabulary describes it (see `CompiledTool::describe`).
+    pub fn describe(&mut self, tool_json: &str) -> Result<Value, Error> {
+        Ok(self.compile(tool_json)?.describe())
+    }
+
+    /// A value the user was given outside a redaction (a redeemed secret reference): it joins
+    /// the known set, held by `handle`.
+    pub fn learn(&mut self, handle: &str, label: &str, value: &str) {
+        self.known.own(handle, value, label);
+    }
+
+    /// Puts a vault entry's value back into the known set (JS replays its records into a fresh
+    /// redactor after a trap): the same rule as when the value was taken.
+    pub fn remember(&mut self, handle: &str, label: &str, value: &Value) {
+        for s in secret_strings(value, false) {
+            self.known.own(handle, &s, label);
+        }
+    }
+
+    /// The vault entry `handle` was deleted: values only it held leave the known set.
+    pub fn forget(&mut self, handle: &str) {
+        self.known.forget(handle);
+    }
+
+    /// The vault was cleared: the known set empties too.
+    pub fn forget_all(&mut self) {
+        self.known.clear();
+    }
+
+    pub fn known(&self) -> &KnownSecrets {
+        &self.known
+    }
+
+    pub fn open_session(&mut self) -> SessionId {
+        let id = self.next_session;
+        self.next_session = self.next_session.wrapping_add(1).max(1);
+        self.sessions.insert(id, Labels::default());
+        id
+    }
+
+    pub fn close_session(&mut self, id: SessionId) {
+        self.sessions.remove(&id);
+    }
+
+    pub fn session_labels(&self, id: SessionId) -> Option<&Labels> {
+        self.sessions.get(&id)
+    }
+
+    /// Sets a session's labels: `reset` (to none), or a restore after a trap.
+    pub fn set_session_labels(&mut self, id: SessionId, labels: Labels) -> bool {
+        self.sessions.get_mut(&id).map(|l| *l = labels).is_some()
+    }
+}
+
+/// The tool's name for an error message when its definition cannot be compiled (too large,
+/// too deep, not JSON): read from the text without parsing all of it.
+fn tool_name(tool_json: &str) -> String {
+    top_level_string(tool_json, "name").unwrap_or_default()
+}
+
+/// Compiled tools by the JSON text of their definition, least recently used first out.
+#[derive(Default)]
+struct ToolCache {
+    entries: HashMap<String, (Rc<CompiledTool>, u64)>,
+    clock: u64,
+}
+
+impl ToolCache {
+    fn get(&mut self, key: &str) -> Option<Rc<CompiledTool>> {
+        self.clock += 1;
+        let (tool, used) = self.entries.get_mut(key)?;
+        *used = self.clock;
+        Some(tool.clone())
+    }
+
+    fn insert(&mut self, key: &str, tool: Rc<CompiledTool>) {
+        if self.entries.len() >= TOOL_CACHE_SIZE {
+            let oldest = self.entries.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                self.entries.remove(&k);
+            }
+        }
+        self.clock += 1;
+        self.entries.insert(key.to_string(), (tool, self.clock));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorCode;
+
+    struct Counter(u64);
+    impl HandleSource for Counter {
+        fn fill(&mut self, b: &mut [u8; 16]) {
+            self.0 += 1;
+            b[..8].copy_from_slice(&self.0.to_be_bytes());
+        }
+    }
+
+    fn redactor() -> Redactor {
+        Redactor::new(Config::default(), Box::new(Counter(0)))
+    }
+
+    const TOOL: &str = r#"{"name":"creds","outputSchema":{"properties":{"login":{"x-sensitive":true}}}}"#;
+    const PLAIN: &str = r#"{"name":"search"}"#;
+
+    #[test]
+    fn a_nested_secret_is_scrubbed_from_the_next_result_of_another_tool() {
+        let mut r = redactor();
+        let first = r.redact(TOOL, r#"{"login":{"user":"ann","password":"hunter2-nested"}}"#, None);
+        assert_eq!(first.secrets.len(), 1);
+        let next = r.redact(PLAIN, r#"{"content":[{"type":"text","text":"pw hunter2-nested"}]}"#, None);
+        assert!(!next.agent_json.contains("hunter2-nested"), "{}", next.agent_json);
+    }
+
+    #[test]
+    fn forget_and_forget_all_take_values_out_of_the_set() {
+        let mut r = redactor();
+        let out = r.redact(TOOL, r#"{"login":"sk_live_forget_me"}"#, None);
+        assert_eq!(r.known().len(), 1);
+        r.forget(&out.secrets[0].handle);
+        assert!(r.known().is_empty());
+        r.learn("h", "code", "123456789");
+        r.forget_all();
+        assert!(r.known().is_empty());
+    }
+
+    #[test]
+    fn the_set_is_used_by_check() {
+        let mut r = redactor();
+        r.redact(TOOL, r#"{"login":"sk_live_egress"}"#, None);
+        let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+        let c = r.check(post, r#"{"body":"sk_live_egress"}"#, None).unwrap();
+        assert!(c.reasons.iter().any(|x| x.rule.code() == "secret_egress"));
+    }
+
+    #[test]
+    fn sessions_accumulate_labels_and_reset() {
+        let mut r = redactor();
+        let s = r.open_session();
+        r.redact(PLAIN, r#"{"content":[],"_meta":{"privateHint":true}}"#, Some(s));
+        assert!(r.session_labels(s).unwrap().private);
+        assert!(r.set_session_labels(s, Labels::default()));
+        assert!(!r.session_labels(s).unwrap().private);
+        r.close_session(s);
+        assert!(r.session_labels(s).is_none());
+    }
+
+    #[test]
+    fn the_tool_cache_is_bounded_and_names_tools_it_cannot_compile() {
+        let mut r = redactor();
+        for i in 0..TOOL_CACHE_SIZE + 10 {
+            r.compile(&format!(r#"{{"name":"t{i}"}}"#)).unwrap();
+        }
+        assert_eq!(r.tools.entries.len(), TOOL_CACHE_SIZE);
+        let deep = format!(r#"{{"outputSchema":{}{},"name":"deep"}}"#, "[".repeat(600), "]".repeat(600));
+        let e = r.compile(&deep).err().unwrap();
+        assert_eq!((e.code, e.tool.as_str()), (ErrorCode::DepthLimit, "deep"));
+    }
+}
