@@ -1,17 +1,24 @@
-// Owns the WebAssembly instance: loads it once, and replaces it after a trap.
+// Owns the WebAssembly instance: loads it once, and replaces it after a trap. The only place
+// that tells an error the core threw on purpose from a failure of the module itself.
 //
-// A trap (or any exception other than the core's own error JSON) can leave the module's memory
-// in an unknown state, so that instance is dropped and a fresh one takes its place before the
-// next call. wasm-bindgen's glue keeps its instance in module scope and refuses a second init,
-// so each instance needs its own copy of the glue module: we import it again with a query
-// string. A "spare" copy is imported in advance so that recovery is synchronous (redact is sync).
-// If no spare can be had (e.g. a bundler inlined the glue), calls fail closed with `internal`.
+// The core throws real errors (RedactionError, TypeError, RangeError) branded with
+// Symbol.for("webmcp-redact.door"); those pass through untouched and the instance lives on.
+// Anything else escaping a call (a WebAssembly.RuntimeError, an unexpected exception in the
+// glue) means the module's memory can no longer be trusted: the instance is dropped and a fresh
+// one takes its place before the next call. Objects of the dead instance (a redactor's
+// WasmRedactor) are rebuilt by their owners, who compare `generation`.
+//
+// wasm-bindgen's glue keeps its instance in module scope and refuses a second init, so each
+// instance needs its own copy of the glue module: it is imported again with a query string. A
+// "spare" copy is imported in advance so that recovery is synchronous (redact is sync). If no
+// spare can be had (e.g. a bundler inlined the glue), calls fail closed with `internal`.
 
 import * as firstGlue from "../pkg/webmcp_redact.js";
-import { fromErrorData, redactionError } from "./errors.js";
+import { redactionError } from "./errors.js";
 
 const GLUE_HREF = new URL("../pkg/webmcp_redact.js", import.meta.url).href;
 const WASM_URL = new URL("../pkg/webmcp_redact_bg.wasm", import.meta.url);
+const DOOR = Symbol.for("webmcp-redact.door");
 
 let wasmModule = null; // the compiled WebAssembly.Module, shared by every instance
 let active = null; // glue of the live instance, or null after a trap
@@ -20,7 +27,7 @@ let spareLoad = null;
 let copies = 1;
 let ready = null;
 
-/** Bumps when an instance dies and when one goes live: tools compiled in another are dead. */
+/** Bumps when an instance dies and when one goes live: objects made by another are dead. */
 export let generation = 0;
 
 async function compileWasm() {
@@ -30,7 +37,7 @@ async function compileWasm() {
     return WebAssembly.compile(await readFile(WASM_URL));
   }
   const res = await fetch(WASM_URL);
-  if (!res.ok) throw new Error(`webmcp-redact: cannot load ${WASM_URL} (HTTP ${res.status})`);
+  if (!res.ok) throw new Error(`cannot load ${WASM_URL} (HTTP ${res.status})`);
   return WebAssembly.compile(await res.arrayBuffer());
 }
 
@@ -52,18 +59,16 @@ function activate(glue) {
 /** Puts the spare in place of a dead instance. Returns whether an instance is live. */
 function revive() {
   if (active) return true;
-  if (spare) {
-    const glue = spare;
-    spare = null;
+  const glue = spare;
+  spare = null;
+  if (glue) {
     try {
       activate(glue);
     } catch {
       // A failed init leaves this copy half-initialised: never reuse it.
     }
-    prepareSpare();
-  } else {
-    prepareSpare();
   }
+  prepareSpare();
   return active !== null;
 }
 
@@ -80,9 +85,18 @@ export function loadEngine() {
   return ready;
 }
 
+/** Was `err` thrown by the core on purpose (an expected failure, not a trap)? */
+function fromDoor(err) {
+  try {
+    return err !== null && typeof err === "object" && err[DOOR] === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Runs `fn(glue)` against the live instance. A thrown string is the core's error JSON and
- * becomes that RedactionError; anything else kills the instance and becomes `internal`.
+ * Runs `fn(glue)` against the live instance. An error the core threw on purpose passes
+ * through; anything else kills the instance and becomes a RedactionError `internal`.
  */
 export function call(tool, fn) {
   if (!revive()) {
@@ -91,9 +105,9 @@ export function call(tool, fn) {
   try {
     return fn(active);
   } catch (err) {
-    if (typeof err === "string") throw fromErrorData(JSON.parse(err));
+    if (fromDoor(err)) throw err;
     active = null; // its memory can no longer be trusted
-    generation += 1; // so that no cache hands out a tool of the dead instance
+    generation += 1; // so that no owner keeps using an object of the dead instance
     revive();
     const what = err instanceof WebAssembly.RuntimeError ? "trapped" : `threw ${err instanceof Error ? err.name : typeof err}`;
     throw redactionError("internal", tool, "", `the WebAssembly module ${what}; it was replaced`, err);

@@ -1,4 +1,7 @@
-// RedactionError and the withheld result, shared by index.js and engine.js.
+// RedactionError and RedeemError. The core builds its RedactionErrors itself (src/wasm/errors.rs
+// imports this class); JS builds one only where the core cannot be asked: the module could not
+// load, or it trapped. `withheldJson` is for those cases too, and a test checks that it writes
+// exactly what the core writes.
 
 /** An error that names the tool and the JSON Pointer of the problem; `code` is stable. */
 export class RedactionError extends Error {
@@ -11,18 +14,13 @@ export class RedactionError extends Error {
   }
 }
 
-/** Same wording as the Rust core's `Error::message`, for errors raised on the JS side. */
+/** Same wording as the core's `Error::message`, for when the core cannot be asked. */
 export function redactionError(code, tool, pointer, detail, cause) {
   const at = pointer === "" ? "the root" : pointer;
   return new RedactionError(`tool "${tool}": ${code} at ${at}: ${detail}`, { code, pointer, tool, cause });
 }
 
-/** The core's error as JSON data `{code, message, pointer, tool}` -> RedactionError. */
-export function fromErrorData(data) {
-  return new RedactionError(data.message, data);
-}
-
-/** What the agent gets on any error: the same bytes the core produces (see withheld_result). */
+/** What the agent gets when the core cannot be asked: the same bytes it would write. */
 export function withheldJson(tool, code) {
   return JSON.stringify({
     content: [{ type: "text", text: `The result of ${tool} was withheld: ${code}.` }],

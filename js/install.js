@@ -8,7 +8,7 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { createRedactor } from "./index.js";
+import { createRedactor, errorText, toolName as nameOf } from "./redactor.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
@@ -19,14 +19,6 @@ function findModelContext(given) {
   const nav = globalThis.navigator;
   if (nav && nav.modelContext) return nav.modelContext; // deprecated alias
   return undefined;
-}
-
-function nameOf(tool) {
-  try {
-    return typeof tool?.name === "string" ? tool.name : "";
-  } catch {
-    return "";
-  }
 }
 
 /** The fields the redactor reads, copied once at registration (runtimes drop what they do not know). */
@@ -40,14 +32,6 @@ function definitionOf(tool) {
     throw redactionError("schema_invalid", name, "", "the tool definition is not serializable as JSON", err);
   }
   return def;
-}
-
-function errorText(err) {
-  try {
-    return String(err?.message ?? err);
-  } catch {
-    return "The tool failed.";
-  }
 }
 
 /**
@@ -80,6 +64,7 @@ function unavailableSession(error) {
     },
     // Nothing can be checked without the module: fail closed.
     check: () => ({ decision: "deny", reasons: [{ code: "wasm_unavailable", decision: "deny", message: error.message, source: "" }] }),
+    // The core's empty labels, for when there is no core to ask.
     labels: () => ({ sensitivity: "none", private: false, openWorld: false, malicious: false, attribution: [] }),
     reset() {},
   };

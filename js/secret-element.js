@@ -4,7 +4,7 @@
 //   label        overrides the label the vault knows
 //   hide-after   seconds the value stays visible (default 30; 0 keeps it shown)
 
-import { labelOf, redeem } from "./vault.js";
+import { labelOf, redeem } from "./vault/store.js";
 
 const MESSAGES = {
   unknown_reference: "This secret is not known to this page (it may have expired from memory).",

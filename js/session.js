@@ -1,32 +1,46 @@
 // A session: the redactor's redact/redactJson, recording what each result says about the data
-// now in the agent's context (SEP-1913 labels), and the pre-call check that reads those labels.
-
-const EMPTY = JSON.stringify({ sensitivity: "none", private: false, openWorld: false, malicious: false, attribution: [] });
+// now in the agent's context (SEP-1913 labels), and the pre-call check that reads them. The
+// labels live in the core, next to the redactor's other state; the session keeps the last
+// labels the core reported, which is all `labels()` needs and what a fresh core is given back
+// after a trap.
 
 /** Labels propagate only upward until `reset()`; see index.d.ts for the API. */
 export class Session {
   #core;
-  #labels = EMPTY; // JSON text, merged by the core so that the rules live in one place
+  #state; // { id, generation, labels }: see Redactor#sessionId
 
-  /** @param core the redactor's capabilities (not part of the public API) */
-  constructor(core) {
+  /**
+   * @param core the redactor's capabilities, and `state` this session's place in its core
+   * (not part of the public API)
+   */
+  constructor(core, state) {
     this.#core = core;
+    this.#state = state;
   }
 
   redact(tool, raw) {
-    return this.#record(this.#core.redact(tool, raw));
+    return this.#core.redact(tool, raw, this.#state);
   }
 
   redactJson(tool, jsonText) {
-    return this.#record(this.#core.redactJson(tool, jsonText));
+    return this.#core.redactJson(tool, jsonText, this.#state);
   }
 
   labels() {
-    return JSON.parse(this.#labels);
+    return structuredClone(this.#state.labels);
   }
 
+  /** Back to no labels: the only way down. */
   reset() {
-    this.#labels = EMPTY;
+    this.#core.setLabels(this.#state, null);
+  }
+
+  /**
+   * Sets the labels from a saved `labels()` (e.g. an extension's service worker restarted).
+   * Throws a TypeError for labels that are not labels.
+   */
+  restore(labels) {
+    this.#core.setLabels(this.#state, labels);
   }
 
   /**
@@ -41,11 +55,6 @@ export class Session {
       const message = "the arguments cannot be serialized as JSON, so they cannot be checked";
       return { decision: "deny", reasons: [{ code: "unserializable", decision: "deny", message, source: "arguments" }] };
     }
-    return this.#core.check(tool, argsJson, this.#labels);
-  }
-
-  #record(out) {
-    if (out.labels) this.#labels = this.#core.merge(this.#labels, JSON.stringify(out.labels));
-    return out;
+    return this.#core.check(tool, argsJson, this.#state);
   }
 }

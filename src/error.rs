@@ -21,9 +21,28 @@ pub enum ErrorCode {
     InvalidJson,
     /// A bug or a trap in the module.
     Internal,
+    /// The WebAssembly module could not be loaded (so JS raises it, with a fallback text).
+    WasmUnavailable,
 }
 
 impl ErrorCode {
+    /// Every code, in the order the README lists them.
+    pub const ALL: [ErrorCode; 9] = [
+        ErrorCode::SchemaInvalid,
+        ErrorCode::RemoteRef,
+        ErrorCode::RefLimit,
+        ErrorCode::DepthLimit,
+        ErrorCode::SizeLimit,
+        ErrorCode::Unserializable,
+        ErrorCode::InvalidJson,
+        ErrorCode::Internal,
+        ErrorCode::WasmUnavailable,
+    ];
+
+    pub fn parse(s: &str) -> Option<ErrorCode> {
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::SchemaInvalid => "schema_invalid",
@@ -34,6 +53,7 @@ impl ErrorCode {
             ErrorCode::Unserializable => "unserializable",
             ErrorCode::InvalidJson => "invalid_json",
             ErrorCode::Internal => "internal",
+            ErrorCode::WasmUnavailable => "wasm_unavailable",
         }
     }
 }

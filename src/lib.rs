@@ -22,6 +22,7 @@ mod redactor;
 mod schema;
 mod scrub;
 mod tool;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

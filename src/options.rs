@@ -12,6 +12,15 @@ pub enum Format {
 }
 
 impl Format {
+    pub const ALL: [Format; 2] = [Format::Webmcp, Format::Mcp];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Webmcp => "webmcp",
+            Format::Mcp => "mcp",
+        }
+    }
+
     pub fn parse(s: &str) -> Option<Format> {
         match s {
             "webmcp" => Some(Format::Webmcp),

@@ -46,7 +46,7 @@ use std::{env, fs};
 use common::{string_leaves, Counter};
 use serde_json::{json, Map, Value};
 use webmcp_redact::policy::Policy;
-use webmcp_redact::{redact, CompiledTool, Format, KnownSecret, Limits, Options, Outcome};
+use webmcp_redact::{redact, redact_with, CompiledTool, Format, KnownSecret, KnownSecrets, Limits, Options};
 
 const DIR: &str = "tests/vectors";
 
@@ -179,7 +179,13 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
         .map(|k| KnownSecret { label: k["label"].as_str().unwrap().into(), value: k["value"].as_str().unwrap().into() })
         .collect();
     let options = Options { format, limits };
-    let out = redact(&tool, &raw_text, &options, &mut Counter(0), &known);
+    // The redactor's own known-secret set, as the JS package uses it: primed with the vector's
+    // known values, then holding this result's secrets for the second pass below.
+    let mut set = KnownSecrets::default();
+    for k in &known {
+        set.note(&k.value, &k.label);
+    }
+    let out = redact_with(&tool, &raw_text, &options, &mut Counter(0), &mut set);
     let agent: Value = serde_json::from_str(&out.agent_json).map_err(|e| format!("agent view is not JSON: {e}"))?;
     let side: Value = serde_json::from_str(&out.side_json()).unwrap();
 
@@ -209,11 +215,9 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
         broken.push(format!("not deterministic:\n  first  {}\n  second {}", out.agent_json, again.agent_json));
     }
     // Rule 10: redacting the agent view again changes nothing, byte for byte, even once the
-    // caller's vault holds this result's secrets (as it does in the JS package).
+    // known-secret set holds this result's secrets (as it does in a redactor).
     if out.error.is_none() {
-        let mut vault = known.clone();
-        vault.extend(vault_strings(&out));
-        let again = redact(&tool, &out.agent_json, &options, &mut Counter(1000), &vault);
+        let again = redact_with(&tool, &out.agent_json, &options, &mut Counter(1000), &mut set);
         if again.agent_json != out.agent_json {
             broken.push(format!("not idempotent:\n  first  {}\n  second {}", out.agent_json, again.agent_json));
         }
@@ -313,28 +317,6 @@ fn content_strings(agent: &Value) -> Vec<String> {
         }
     }
     out
-}
-
-/// The strings the JS package's vault feeds back as known secrets after this result: string
-/// values, the string values behind an overflow stub, and reference ids.
-fn vault_strings(out: &Outcome) -> Vec<KnownSecret> {
-    use webmcp_redact::SecretKind;
-    let mut known = Vec::new();
-    for s in &out.secrets {
-        match &s.kind {
-            SecretKind::Value(Value::String(v)) => known.push(KnownSecret { label: s.label.clone(), value: v.clone() }),
-            SecretKind::Many(items) => {
-                for (_, label, v) in items {
-                    if let Value::String(v) = v {
-                        known.push(KnownSecret { label: label.clone(), value: v.clone() });
-                    }
-                }
-            }
-            SecretKind::Reference { id, .. } => known.push(KnownSecret { label: s.label.clone(), value: id.clone() }),
-            SecretKind::Value(_) => {}
-        }
-    }
-    known
 }
 
 fn compare(expect: &Value, actual: &Actual) -> Result<(), String> {

@@ -24,8 +24,10 @@ impl Decision {
         }
     }
 
+    pub const ALL: [Decision; 3] = [Decision::Allow, Decision::Confirm, Decision::Deny];
+
     fn parse(s: &str) -> Option<Decision> {
-        [Decision::Allow, Decision::Confirm, Decision::Deny].into_iter().find(|d| d.as_str() == s)
+        Self::ALL.into_iter().find(|d| d.as_str() == s)
     }
 }
 

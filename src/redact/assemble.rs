@@ -19,6 +19,7 @@ impl Run<'_> {
                 secrets: Vec::new(),
                 error: None,
                 labels: Default::default(),
+                unchanged: false,
             };
         }
         let stubs = self.stubs();
@@ -50,6 +51,7 @@ impl Run<'_> {
             secrets: self.secrets,
             error: None,
             labels: Default::default(),
+            unchanged: false,
         }
     }
 

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use crate::json::{child, parse_result};
 use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
-use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key};
+use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, label_spans};
 use crate::redact::walk::walk;
 use crate::scrub::known::{secret_strings, KnownSecrets};
 use crate::tool::Mode;
@@ -84,6 +84,7 @@ pub fn redact_with(
             secrets: Vec::new(),
             error: None,
             labels: Labels::default(),
+            unchanged: true,
         },
         Err(e) => failed_outcome(e.for_tool(tool.name())),
     };
@@ -107,6 +108,7 @@ pub(crate) fn failed_outcome(error: Error) -> Outcome {
         secrets: Vec::new(),
         error: Some(error),
         labels: Labels::default(),
+        unchanged: false,
     }
 }
 
@@ -262,6 +264,26 @@ impl Run<'_> {
         any
     }
 
+    /// Value matching on our own text (a notice, an mcp stub): only its labels are data.
+    fn scrub_library_text(&mut self, text: &mut String, pointer: &str) {
+        let Some(spans) = label_spans(text) else {
+            let mut v = Value::String(std::mem::take(text));
+            self.scrub(&mut v, pointer);
+            *text = v.as_str().unwrap_or_default().to_string();
+            return;
+        };
+        let mut found = Vec::new();
+        for (start, end) in spans.into_iter().rev() {
+            if let Some((clean, labels)) = self.known.needles().scrub(&text[start..end]) {
+                text.replace_range(start..end, &clean);
+                found.extend(labels);
+            }
+        }
+        for label in found {
+            self.note(pointer.to_string(), Reason::ValueMatch, label);
+        }
+    }
+
     /// Value matching on the content fields of a block (never its type, audience or data).
     fn scrub_block(&mut self, block: &mut Value, pointer: &str, skip_text: bool) {
         let library = is_library_block(block);
@@ -274,6 +296,7 @@ impl Run<'_> {
             }
             let at = child(pointer, k);
             match (k, value) {
+                ("text", Value::String(text)) if library => self.scrub_library_text(text, &at),
                 ("resource", Value::Object(r)) => {
                     for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
                         self.scrub(rv, &child(&at, rk));

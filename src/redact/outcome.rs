@@ -34,6 +34,20 @@ pub enum Reason {
 }
 
 impl Reason {
+    pub const ALL: [Reason; 11] = [
+        Reason::XSensitive,
+        Reason::SchemaMismatch,
+        Reason::Undeclared,
+        Reason::SensitiveTool,
+        Reason::ValueMatch,
+        Reason::Audience,
+        Reason::UnknownBlock,
+        Reason::MalformedBlock,
+        Reason::SecretReference,
+        Reason::MalformedReference,
+        Reason::NotMcp,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::XSensitive => "x_sensitive",
@@ -93,54 +107,13 @@ pub struct Outcome {
     /// What this result adds to a session's labels (SEP-1913): the tool's declared labels and
     /// the result's own annotations.
     pub labels: Labels,
+    /// The raw text passed through byte for byte (`agent_json` is a copy of it).
+    pub unchanged: bool,
 }
 
 impl Outcome {
-    /// The caller's side of the outcome as JSON text (the wasm boundary hands this to JS):
-    /// `{ redactions: [{pointer, reason, label, handle?}], withheld, secrets: [...], error }`.
+    /// The caller's side of the outcome as JSON text (see `wire::side_json`).
     pub fn side_json(&self) -> String {
-        use serde_json::{json, Map};
-        let redactions: Vec<Value> = self
-            .redactions
-            .iter()
-            .map(|r| {
-                let mut o = Map::new();
-                o.insert("pointer".into(), r.pointer.clone().into());
-                o.insert("reason".into(), r.reason.as_str().into());
-                o.insert("label".into(), r.label.clone().into());
-                if let Some(h) = &r.handle {
-                    o.insert("handle".into(), h.clone().into());
-                }
-                Value::Object(o)
-            })
-            .collect();
-        let secrets: Vec<Value> = self.secrets.iter().map(Secret::to_json).collect();
-        let error = match &self.error {
-            Some(e) => json!({ "code": e.code.as_str(), "message": e.message(), "pointer": e.pointer, "tool": e.tool }),
-            None => Value::Null,
-        };
-        json!({ "redactions": redactions, "withheld": self.withheld, "secrets": secrets, "error": error, "labels": self.labels.to_json() })
-            .to_string()
-    }
-}
-
-impl Secret {
-    fn to_json(&self) -> Value {
-        use serde_json::json;
-        match &self.kind {
-            SecretKind::Value(v) => json!({ "handle": self.handle, "label": self.label, "kind": "value", "value": v }),
-            SecretKind::Many(items) => {
-                let values: Vec<Value> =
-                    items.iter().map(|(p, l, v)| json!({ "pointer": p, "label": l, "value": v })).collect();
-                json!({ "handle": self.handle, "label": self.label, "kind": "many", "values": values })
-            }
-            SecretKind::Reference { id, redeem_url, ttl } => {
-                let mut o = json!({ "handle": self.handle, "label": self.label, "kind": "reference", "id": id, "redeemUrl": redeem_url });
-                if let Some(t) = ttl {
-                    o["ttl"] = Value::Number(t.clone());
-                }
-                o
-            }
-        }
+        crate::wire::side_json(self, None)
     }
 }

@@ -35,33 +35,79 @@ pub(crate) fn stub(format: Format, label: &str, handle: &str) -> Value {
         Format::Webmcp => json!({ "type": "secret_reference", "label": label, "handle": handle }),
         Format::Mcp => json!({
             "type": "text",
-            "text": format!("[secret withheld: {label}]"),
+            "text": format!("{}{label}{}", STUB_TEXT.0, STUB_TEXT.1),
             "_meta": { SECRET_KEY: { "label": label, "handle": handle } },
         }),
     }
 }
 
+/// The wording of the notice, as (before the label list, after it), singular then plural. The
+/// label lists are the only part that comes from data (see [`label_spans`]).
+const WITHHELD: [(&str, &str); 2] = [
+    (
+        " value was withheld from this result by webmcp-redact (",
+        "). The user can reveal it in the page; do not ask for it.",
+    ),
+    (
+        " values were withheld from this result by webmcp-redact (",
+        "). The user can reveal them in the page; do not ask for them.",
+    ),
+];
+const OTHER: [(&str, &str); 2] = [
+    (" other item was removed or masked by webmcp-redact (", ")."),
+    (" other items were removed or masked by webmcp-redact (", ")."),
+];
+const STUB_TEXT: (&str, &str) = ("[secret withheld: ", "]");
+
 /// The last text block of a redacted result: what was withheld (the user can reveal it) and
 /// what was only removed or masked (nothing to reveal).
 pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
     let mut parts = Vec::new();
-    if !withheld.is_empty() {
-        let (n, it) = if withheld.len() == 1 {
-            ("1 value was".to_string(), "it")
-        } else {
-            (format!("{} values were", withheld.len()), "them")
-        };
-        parts.push(format!(
-            "{n} withheld from this result by webmcp-redact ({}). The user can reveal {it} in the page; do not ask for {it}.",
-            names(withheld)
-        ));
-    }
-    if !other.is_empty() {
-        let n =
-            if other.len() == 1 { "1 other item was".to_string() } else { format!("{} other items were", other.len()) };
-        parts.push(format!("{n} removed or masked by webmcp-redact ({}).", names(other)));
+    for (labels, wording) in [(withheld, WITHHELD), (other, OTHER)] {
+        if !labels.is_empty() {
+            let (open, close) = wording[usize::from(labels.len() > 1)];
+            parts.push(format!("{}{open}{}{close}", labels.len(), names(labels)));
+        }
     }
     json!({ "type": "text", "text": parts.join(" "), "_meta": { NOTICE_KEY: true } })
+}
+
+/// Where the labels stand in a text this library writes (a notice, or an mcp stub's text):
+/// the rest is its own wording, which value matching leaves alone, so that a second pass
+/// changes nothing even when a known value is an everyday word such as "user". `None` when
+/// the text is not in that wording: then all of it is data.
+pub(crate) fn label_spans(text: &str) -> Option<Vec<(usize, usize)>> {
+    if text.starts_with(STUB_TEXT.0) && text.ends_with(STUB_TEXT.1) && text.len() >= STUB_TEXT.0.len() + 1 {
+        return Some(vec![(STUB_TEXT.0.len(), text.len() - STUB_TEXT.1.len())]);
+    }
+    let mut spans = Vec::new();
+    let mut at = 0;
+    if let Some((span, next)) = notice_part(text, at, &WITHHELD, false) {
+        spans.push(span);
+        at = next;
+        if at < text.len() {
+            at = at + text[at..].strip_prefix(' ').map(|_| 1)?;
+        }
+    }
+    if at < text.len() {
+        let (span, next) = notice_part(text, at, &OTHER, true)?;
+        spans.push(span);
+        at = next;
+    }
+    (at == text.len() && !spans.is_empty()).then_some(spans)
+}
+
+/// One "N ... (labels)..." sentence at `at`: the span of its label list and where it ends.
+/// `last`: the sentence ends the text, so its closing is the text's last one.
+fn notice_part(text: &str, at: usize, wording: &[(&str, &str); 2], last: bool) -> Option<((usize, usize), usize)> {
+    let digits = text[at..].bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &text[at + digits..];
+    wording.iter().find_map(|(open, close)| {
+        let start = at + digits + open.len();
+        let list = rest.strip_prefix(open)?;
+        let end = start + if last { list.strip_suffix(close)?.len() } else { list.find(close)? };
+        (digits > 0).then_some(((start, end), end + close.len()))
+    })
 }
 
 /// Distinct labels, the first ten of them.
@@ -119,6 +165,29 @@ pub(crate) fn is_library_key(key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn label_spans_find_exactly_the_labels_of_our_own_texts() {
+        let labels = |t: &str| label_spans(t).map(|s| s.iter().map(|&(a, b)| t[a..b].to_string()).collect::<Vec<_>>());
+        for (withheld, other) in [(vec!["API key"], vec![]), (vec!["a", "b (x)."], vec!["c"]), (vec![], vec!["u", "v"])]
+        {
+            let n = notice(&withheld, &other);
+            let text = n["text"].as_str().unwrap();
+            let mut want = Vec::new();
+            if !withheld.is_empty() {
+                want.push(names(&withheld));
+            }
+            if !other.is_empty() {
+                want.push(names(&other));
+            }
+            assert_eq!(labels(text), Some(want), "{text}");
+        }
+        let stub = stub(Format::Mcp, "card", "00");
+        assert_eq!(labels(stub["text"].as_str().unwrap()), Some(vec!["card".to_string()]));
+        for forged in ["1 value was withheld", "x value was withheld from this result by webmcp-redact (a). The user can reveal it in the page; do not ask for it.", "secret sk_live_1", ""] {
+            assert_eq!(labels(forged), None, "{forged}");
+        }
+    }
 
     struct Counter(u8);
     impl HandleSource for Counter {

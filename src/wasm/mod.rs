@@ -1,262 +1,158 @@
-//! The WebAssembly boundary: the only file that imports wasm-bindgen.
+//! The only door between the core and JS, and the only module that imports wasm-bindgen.
 //!
-//! Payloads cross as JSON text (`&str` in, `String` out), which wasm-bindgen moves through wasm
-//! memory with `TextEncoder`/`TextDecoder`; serde-wasm-bindgen reads only the small options
-//! object. `js/index.js` is the intended caller; these exports are low level.
-//!
-//! Errors the caller should report (schema errors, bad arguments) are thrown as a JSON *string*
-//! `{code, message, pointer, tool}` so that JS can tell them apart from anything else that
-//! escapes the module (a trap, a JS exception), which means the instance must be replaced.
+//! One exported object, [`WasmRedactor`], wraps the core [`Redactor`]: created once per
+//! `createRedactor` with the options validated here, it keeps the compiled tools, the known
+//! secrets, the sessions and the handle issuer. Per call, only the tool definition and the
+//! payload cross, as JSON text (wasm-bindgen moves strings through wasm memory with
+//! `TextEncoder`/`TextDecoder`); so do the options, once.
+//! Errors are thrown as real `Error` objects (see `errors.rs`); `js/engine.js` treats anything
+//! else that escapes as a trap.
 
-use serde::Deserialize;
+mod crypto;
+mod errors;
+
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use crate::lint::lint;
-use crate::policy::check::check;
 use crate::policy::session::Labels;
-use crate::policy::Policy;
-use crate::{
-    redact as core_redact, CompiledTool, Error, ErrorCode, Format, HandleSource, KnownSecret, Limits, Options,
-};
+use crate::wire::{self, OptionError, Settings};
+use crate::{withheld_result, Error, ErrorCode, Limits, Redactor, SessionId};
+use crypto::CryptoHandles;
+use errors::{option_error, redaction_error};
 
-#[wasm_bindgen]
-extern "C" {
-    /// Web Crypto's CSPRNG; `globalThis.crypto` exists in browsers and in Node 20+.
-    #[wasm_bindgen(catch, js_namespace = crypto, js_name = getRandomValues)]
-    fn get_random_values(buf: &mut [u8]) -> Result<(), JsValue>;
-}
-
-/// Handles come from `crypto.getRandomValues`. Without a CSPRNG there is no safe handle, so a
-/// failure aborts (a trap): the JS side then withholds the result and re-instantiates.
-struct CryptoHandles;
-
-impl HandleSource for CryptoHandles {
-    fn fill(&mut self, bytes: &mut [u8; 16]) {
-        if get_random_values(bytes).is_err() {
-            panic!("crypto.getRandomValues failed");
-        }
-    }
-}
-
-/// A tool definition compiled once, together with the limits it was compiled with (the same
-/// limits then apply to every result redacted with it).
+/// A redactor: its configuration, compiled tools, known secrets and sessions.
 ///
 /// ```js
-/// const tool = compileTool(JSON.stringify({ name: "t", outputSchema: { type: "object" } }), {});
-/// tool.name;  // "t"
-/// tool.free(); // release the wasm memory when the tool is no longer needed
+/// const core = new WasmRedactor({ format: "mcp" });          // throws TypeError / RangeError
+/// const [agentJson, sideJson, error] = core.redact(toolJson, rawJson, 0);
 /// ```
 #[wasm_bindgen]
-pub struct WasmTool {
-    tool: CompiledTool,
-    limits: Limits,
-    policy: Policy,
+pub struct WasmRedactor {
+    core: Redactor,
+    settings: Settings,
 }
 
 #[wasm_bindgen]
-impl WasmTool {
-    /// The tool's `name`, as used in error messages and in the withheld notice.
-    ///
-    /// ```js
-    /// compileTool('{"name":"generate_api_key"}', {}).name; // "generate_api_key"
-    /// ```
-    #[wasm_bindgen(getter)]
-    pub fn name(&self) -> String {
-        self.tool.name().to_string()
+impl WasmRedactor {
+    /// `options_json` is what `createRedactor` was given, as JSON text (`format`, `limits`,
+    /// `policy`, `vault`, `redeem`). Throws a `TypeError` or `RangeError` with code
+    /// `invalid_options`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options_json: &str) -> Result<WasmRedactor, JsValue> {
+        let value: serde_json::Value = serde_json::from_str(options_json)
+            .map_err(|_| option_error(&OptionError::Type("createRedactor: options must be plain data".into())))?;
+        let settings = wire::read_options(&value).map_err(|e| option_error(&e))?;
+        let core = Redactor::new(settings.config.clone(), Box::new(CryptoHandles));
+        Ok(WasmRedactor { core, settings })
     }
 
-    /// The largest result (bytes of JSON text) this tool accepts, so that JS can refuse an
-    /// oversized result before copying it into wasm memory.
-    ///
-    /// ```js
-    /// if (text.length > tool.maxInputBytes) throw sizeLimit(); // without entering wasm
-    /// ```
-    #[wasm_bindgen(getter = maxInputBytes)]
-    pub fn max_input_bytes(&self) -> f64 {
-        self.limits.max_input_bytes as f64
-    }
-}
-
-/// What one redaction produced: two JSON texts. Read both, then `free()`.
-///
-/// ```js
-/// const out = redact(tool, rawJson, "webmcp", "[]");
-/// try { agent = out.agentJson; side = out.sideJson; } finally { out.free(); }
-/// ```
-#[wasm_bindgen]
-pub struct RedactOutput {
-    agent_json: String,
-    side_json: String,
-}
-
-#[wasm_bindgen]
-impl RedactOutput {
-    /// The agent view: always safe to hand to the agent.
-    ///
-    /// ```js
-    /// const result = JSON.parse(out.agentJson);
-    /// ```
-    #[wasm_bindgen(getter = agentJson)]
-    pub fn agent_json(&self) -> String {
-        self.agent_json.clone()
+    /// The normalized options JS acts on itself, as JSON text:
+    /// `{ format, maxInputBytes, vault: { ttl }, redeem: { maxTtl, allowedPaths } }`.
+    pub fn settings(&self) -> String {
+        serde_json::to_string(&self.settings.view()).expect("plain data always serializes")
     }
 
-    /// The caller's side: `{ redactions, withheld, secrets, error }` (secrets hold raw values).
-    ///
-    /// ```js
-    /// const { redactions, withheld, secrets, error } = JSON.parse(out.sideJson);
-    /// ```
-    #[wasm_bindgen(getter = sideJson)]
-    pub fn side_json(&self) -> String {
-        self.side_json.clone()
+    /// Compiles (and caches) a tool definition given as JSON text; throws a `RedactionError`.
+    pub fn compile(&mut self, tool_json: &str) -> Result<(), JsValue> {
+        self.core.compile(tool_json).map(|_| ()).map_err(|e| redaction_error(&e))
     }
-}
 
-/// The options object `{ limits?: { maxDepth?, maxInputBytes?, maxRefHops? } }`.
-/// Numbers arrive as f64 so that fractions and huge values are rejected here, not truncated.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct JsOptions {
-    limits: Option<JsLimits>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct JsLimits {
-    max_depth: Option<f64>,
-    max_input_bytes: Option<f64>,
-    max_ref_hops: Option<f64>,
-}
-
-fn limit(name: &str, value: Option<f64>, default: usize, max: usize) -> Result<usize, JsError> {
-    match value {
-        None => Ok(default),
-        Some(v) if v.fract() == 0.0 && v >= 1.0 && v <= max as f64 => Ok(v as usize),
-        Some(_) => Err(JsError::new(&format!("limits.{name} must be an integer from 1 to {max}"))),
+    /// The tool's model (see README "Policy") as JSON text.
+    pub fn describe(&mut self, tool_json: &str) -> Result<String, JsValue> {
+        self.core.describe(tool_json).map(|v| v.to_string()).map_err(|e| redaction_error(&e))
     }
-}
 
-fn read_limits(options: JsValue) -> Result<Limits, JsError> {
-    let opts: JsOptions = if options.is_undefined() || options.is_null() {
-        JsOptions::default()
-    } else {
-        serde_wasm_bindgen::from_value(options).map_err(|e| JsError::new(&format!("invalid options: {e}")))?
-    };
-    let js = opts.limits.unwrap_or_default();
-    let d = Limits::default();
-    // usize is 32 bits here: u32::MAX keeps every accepted value representable.
-    let cap = u32::MAX as usize;
-    Ok(Limits {
-        max_depth: limit("maxDepth", js.max_depth, d.max_depth, Limits::DEPTH_CEILING)?,
-        max_input_bytes: limit("maxInputBytes", js.max_input_bytes, d.max_input_bytes, cap)?,
-        max_ref_hops: limit("maxRefHops", js.max_ref_hops, d.max_ref_hops, cap)?,
-    })
-}
-
-/// The JSON string thrown for a reportable error.
-fn error_json(e: &Error) -> JsValue {
-    let v =
-        serde_json::json!({ "code": e.code.as_str(), "message": e.message(), "pointer": e.pointer, "tool": e.tool });
-    JsValue::from_str(&v.to_string())
-}
-
-/// Compiles a tool definition given as JSON text. `options` is
-/// `{ limits?: { maxDepth?, maxInputBytes?, maxRefHops? } }` (positive integers, `maxDepth` ≤ 512).
-///
-/// Throws a JSON string `{code, message, pointer, tool}` for a tool the core rejects
-/// (`schema_invalid`, `remote_ref`, `ref_limit`, `depth_limit`, ...), and an `Error` for bad
-/// options.
-///
-/// ```js
-/// try {
-///   const tool = compileTool(JSON.stringify(def), { limits: { maxDepth: 64 } });
-/// } catch (e) {
-///   if (typeof e === "string") throw toRedactionError(JSON.parse(e)); else throw e;
-/// }
-/// ```
-/// `policyJson` is the policy as JSON text (`"{}"` for the defaults; see README "Policy").
-#[wasm_bindgen(js_name = compileTool)]
-pub fn compile_tool(tool_json: &str, options: JsValue, policy_json: &str) -> Result<WasmTool, JsValue> {
-    let limits = read_limits(options).map_err(JsValue::from)?;
-    let policy = serde_json::from_str(policy_json)
-        .map_err(|e| e.to_string())
-        .and_then(|v| Policy::from_json(&v))
-        .map_err(|e| JsValue::from(JsError::new(&format!("invalid policy: {e}"))))?;
-    match CompiledTool::compile_with(tool_json, &limits, &policy) {
-        Ok(tool) => Ok(WasmTool { tool, limits, policy }),
-        Err(e) => Err(error_json(&e)),
+    /// Redacts one raw result. Never throws for a bad tool or result: returns
+    /// `[agentJson, sideJson, error]`, where `agentJson` is `null` when the raw text passes
+    /// through unchanged, and `error` is a `RedactionError` when the result was withheld
+    /// because of one. `session` is 0 for none.
+    pub fn redact(&mut self, tool_json: &str, raw_json: &str, session: SessionId) -> Array {
+        let session = (session != 0).then_some(session);
+        let outcome = self.core.redact(tool_json, raw_json, session);
+        let merged = session.and_then(|id| self.core.session_labels(id));
+        let side = wire::side_json(&outcome, merged);
+        let agent = if outcome.unchanged { JsValue::NULL } else { JsValue::from_str(&outcome.agent_json) };
+        let error = outcome.error.as_ref().map_or(JsValue::UNDEFINED, redaction_error);
+        Array::of3(&agent, &JsValue::from_str(&side), &error)
     }
-}
 
-/// What is wrong with a policy (JSON text), or `""` when nothing is: `createRedactor` asks
-/// before it accepts one, so a bad policy is a plain error there, never a failed compile.
-///
-/// ```js
-/// const problem = policyProblem(JSON.stringify({ withholdAt: "medium" })); // ""
-/// ```
-#[wasm_bindgen(js_name = policyProblem)]
-pub fn policy_problem(policy_json: &str) -> String {
-    match serde_json::from_str(policy_json).map_err(|e| e.to_string()).and_then(|v| Policy::from_json(&v)) {
-        Ok(_) => String::new(),
-        Err(e) => format!("invalid policy: {e}"),
+    /// The withheld view and its `RedactionError` for a problem JS found before the core
+    /// could look (an unserializable value, a non-string text, an oversized one):
+    /// `[agentJson, error]`.
+    pub fn withheld(&self, tool_name: &str, code: &str, detail: &str) -> Array {
+        let code = ErrorCode::parse(code).unwrap_or(ErrorCode::Internal);
+        let error = Error::new(code, "", detail).for_tool(tool_name);
+        Array::of2(&JsValue::from_str(&withheld_result(tool_name, code)), &redaction_error(&error))
     }
-}
 
-/// The tool as one model of the five proposals' vocabulary, as JSON text: every fact with the
-/// claims behind it, and whether this library treats the tool as sensitive.
-///
-/// ```js
-/// const model = JSON.parse(describeTool(tool));
-/// model.output.level?.value; // "high"
-/// ```
-#[wasm_bindgen(js_name = describeTool)]
-pub fn describe_tool(tool: &WasmTool) -> String {
-    tool.tool.describe().to_string()
-}
+    /// The pre-call decision as JSON text: `{ decision, reasons: [...] }`.
+    pub fn check(&mut self, tool_json: &str, args_json: &str, session: SessionId) -> Result<String, JsValue> {
+        let session = (session != 0).then_some(session);
+        let result = self.core.check(tool_json, args_json, session).map_err(|e| redaction_error(&e))?;
+        Ok(wire::check_json(&result))
+    }
 
-/// The pre-call decision for `tool` with `argsJson`, given the session's `labelsJson` and the
-/// vault's `knownJson` (`[{label, value}]`): `{ decision, reasons: [{code, decision, message, source}] }`.
-///
-/// ```js
-/// const { decision } = JSON.parse(checkCall(tool, JSON.stringify(args), labelsJson, "[]"));
-/// ```
-#[wasm_bindgen(js_name = checkCall)]
-pub fn check_call(tool: &WasmTool, args_json: &str, labels_json: &str, known_json: &str) -> Result<String, JsValue> {
-    let bad = |detail: String| error_json(&Error::new(ErrorCode::InvalidJson, "", detail).for_tool(tool.tool.name()));
-    let args: serde_json::Value = serde_json::from_str(args_json).map_err(|e| bad(format!("arguments: {e}")))?;
-    let labels = serde_json::from_str(labels_json)
-        .map_err(|e| e.to_string())
-        .and_then(|v| Labels::from_json(&v))
-        .map_err(bad)?;
-    let known = known_secrets(known_json).map_err(|e| bad(format!("knownJson: {e}")))?;
-    Ok(check(tool.tool.model(), &args, &labels, &tool.policy, &known).to_json().to_string())
-}
+    /// A value the user was given by `redeem`: scrubbed from every later result.
+    pub fn learn(&mut self, handle: &str, label: &str, value: &str) {
+        self.core.learn(handle, label, value);
+    }
 
-/// Session labels after a result: `a` merged with `b` (SEP-1913 propagation), as JSON text.
-///
-/// ```js
-/// session = mergeLabels(session, JSON.parse(out.sideJson).labels);
-/// ```
-#[wasm_bindgen(js_name = mergeLabels)]
-pub fn merge_labels(a_json: &str, b_json: &str) -> Result<String, JsError> {
-    let read = |t: &str| {
-        serde_json::from_str(t)
-            .map_err(|e| e.to_string())
-            .and_then(|v| Labels::from_json(&v))
-            .map_err(|e| JsError::new(&e))
-    };
-    let mut a = read(a_json)?;
-    a.merge(&read(b_json)?);
-    Ok(a.to_json().to_string())
+    /// Replays a vault record's value (JSON text) into the known set, after a trap.
+    pub fn remember(&mut self, handle: &str, label: &str, value_json: &str) -> Result<(), JsValue> {
+        let value = serde_json::from_str(value_json)
+            .map_err(|e| redaction_error(&Error::new(ErrorCode::InvalidJson, "", e.to_string())))?;
+        self.core.remember(handle, label, &value);
+        Ok(())
+    }
+
+    /// The vault entry `handle` was deleted.
+    pub fn forget(&mut self, handle: &str) {
+        self.core.forget(handle);
+    }
+
+    /// The vault was cleared.
+    #[wasm_bindgen(js_name = forgetAll)]
+    pub fn forget_all(&mut self) {
+        self.core.forget_all();
+    }
+
+    /// How many distinct values the known set holds.
+    #[wasm_bindgen(getter, js_name = knownCount)]
+    pub fn known_count(&self) -> u32 {
+        self.core.known().len() as u32
+    }
+
+    #[wasm_bindgen(js_name = openSession)]
+    pub fn open_session(&mut self) -> SessionId {
+        self.core.open_session()
+    }
+
+    #[wasm_bindgen(js_name = closeSession)]
+    pub fn close_session(&mut self, id: SessionId) {
+        self.core.close_session(id);
+    }
+
+    /// A session's labels as JSON text.
+    #[wasm_bindgen(js_name = sessionLabels)]
+    pub fn session_labels(&self, id: SessionId) -> Option<String> {
+        self.core.session_labels(id).map(wire::labels_json)
+    }
+
+    /// Sets a session's labels from JSON text (`reset`, or a restore); throws a `TypeError` for
+    /// labels that are not `{ sensitivity?, private?, openWorld?, malicious?, attribution? }`.
+    #[wasm_bindgen(js_name = setSessionLabels)]
+    pub fn set_session_labels(&mut self, id: SessionId, labels_json: &str) -> Result<bool, JsValue> {
+        let bad = |m: String| option_error(&OptionError::Type(format!("session labels: {m}")));
+        let value: serde_json::Value = serde_json::from_str(labels_json).map_err(|e| bad(e.to_string()))?;
+        let labels = Labels::from_json(&value).map_err(bad)?;
+        Ok(self.core.set_session_labels(id, labels))
+    }
 }
 
 /// Lints a file of tool definitions (one tool, an array, or a `tools/list` result) given as
-/// JSON text: `[{severity, code, tool, pointer, message}]`.
-///
-/// ```js
-/// const findings = JSON.parse(lintTools(fs.readFileSync("tools.json", "utf8")));
-/// ```
-/// A file that is not JSON is one finding (`invalid_json`), not an exception.
+/// JSON text: `[{severity, code, tool, pointer, message}]` as JSON text. A file that is not
+/// JSON is one finding (`invalid_json`), not an exception.
 #[wasm_bindgen(js_name = lintTools)]
 pub fn lint_tools(doc_json: &str) -> String {
     let findings = match crate::json::parse_limited(doc_json, &Limits::default()) {
@@ -268,36 +164,14 @@ pub fn lint_tools(doc_json: &str) -> String {
     serde_json::Value::Array(findings).to_string()
 }
 
-fn known_secrets(known_json: &str) -> Result<Vec<KnownSecret>, serde_json::Error> {
-    let known: Vec<JsKnown> = serde_json::from_str(known_json)?;
-    Ok(known.into_iter().map(|k| KnownSecret { label: k.label, value: k.value }).collect())
-}
-
-/// One known secret, as `js/index.js` sends the vault's string values.
-#[derive(Deserialize)]
-struct JsKnown {
-    label: String,
-    value: String,
-}
-
-/// Redacts one raw result (JSON text) for the agent. `format` is `"webmcp"` or `"mcp"`;
-/// `knownJson` is `[{label, value}]`: strings the vault already holds, scrubbed wherever they
-/// appear. Result problems do not throw: they come back in `sideJson.error` with a withheld
-/// `agentJson`. Throws a JSON string only for a bad `format` or `knownJson`.
-///
-/// ```js
-/// const out = redact(tool, '{"id":"key_1","secret":"sk_live_x"}', "webmcp", "[]");
-/// try {
-///   const agent = JSON.parse(out.agentJson);
-///   const { redactions, secrets } = JSON.parse(out.sideJson);
-/// } finally { out.free(); }
-/// ```
+/// Every word and constant JS mirrors, as JSON text (see `wire::Vocabulary`).
 #[wasm_bindgen]
-pub fn redact(tool: &WasmTool, raw_json: &str, format: &str, known_json: &str) -> Result<RedactOutput, JsValue> {
-    let bad = |detail: String| error_json(&Error::new(ErrorCode::Internal, "", detail).for_tool(tool.tool.name()));
-    let format = Format::parse(format).ok_or_else(|| bad(format!("unknown format {format:?}")))?;
-    let known = known_secrets(known_json).map_err(|e| bad(format!("knownJson: {e}")))?;
-    let options = Options { format, limits: tool.limits };
-    let outcome = core_redact(&tool.tool, raw_json, &options, &mut CryptoHandles, &known);
-    Ok(RedactOutput { side_json: outcome.side_json(), agent_json: outcome.agent_json })
+pub fn vocabulary() -> String {
+    serde_json::to_string(&wire::vocabulary()).expect("plain data always serializes")
+}
+
+/// The agent view for a result withheld with `code` (JSON text).
+#[wasm_bindgen(js_name = withheldJson)]
+pub fn withheld_json(tool_name: &str, code: &str) -> String {
+    withheld_result(tool_name, ErrorCode::parse(code).unwrap_or(ErrorCode::Internal))
 }

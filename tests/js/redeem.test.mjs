@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer } from "../../scripts/serve.mjs";
 import { createRedactor, redeem, RedeemError, installRedaction } from "../../js/index.js";
-import { checkRedeemUrl } from "../../js/vault.js";
+import { checkRedeemUrl } from "../../js/vault/redeem.js";
 import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
 
 let srv;

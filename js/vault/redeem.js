@@ -1,210 +1,27 @@
-// The vault: the values a redactor removed, kept in memory for the page's own UI, and the
-// redemption of a tool's own secret_reference under the same-origin contract.
-//
-// Nothing here is ever written to storage. Entries expire (`vault.ttl`, 10 minutes by default);
-// every string the vault has held (and every value redeemed or revealed through it) stays in the
-// scrub set until `vault.clear()`, so that a later tool result cannot hand it back to the agent.
+// The redemption of a tool's own secret_reference under the same-origin GET contract: the URL
+// rules (refused before any request), one fetch with fixed options, and the strict reading of
+// the answer. Nothing here keeps state; `store.js` owns the entries and the known values.
 
-import { RedeemError } from "./errors.js";
+import { RedeemError } from "../errors.js";
 
-export { RedeemError };
-
-const DEFAULT_TTL = 600; // seconds an entry can be revealed
-const DEFAULT_MAX_REFERENCE_TTL = 600; // cap on a secret_reference's own ttl, seconds
 const MAX_BODY = 64 * 1024;
 
 // Captured once, so that a script that later replaces window.fetch cannot see redemptions.
 const nativeFetch = typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : null;
 
-// The vaults of this realm (this page): `redeem(handle)` only knows handles one of them issued.
-const liveVaults = new Set(); // WeakRef<internal>
-
-function seconds(value, name) {
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive number of seconds`);
-  }
-  return value;
-}
-
-/** Validates the `vault` and `redeem` options of createRedactor / installRedaction. */
-export function checkVaultOptions(vault, redeem) {
-  const out = { ttl: DEFAULT_TTL, maxTtl: DEFAULT_MAX_REFERENCE_TTL, allowedPaths: null };
-  if (vault !== undefined) {
-    if (vault === null || typeof vault !== "object") throw new TypeError("vault options must be an object");
-    const { ttl, ...rest } = vault;
-    if (Object.keys(rest).length) throw new TypeError(`unknown vault option ${Object.keys(rest)[0]}`);
-    out.ttl = seconds(ttl, "vault.ttl") ?? DEFAULT_TTL;
-  }
-  if (redeem !== undefined) {
-    if (redeem === null || typeof redeem !== "object") throw new TypeError("redeem options must be an object");
-    const { maxTtl, allowedPaths, ...rest } = redeem;
-    if (Object.keys(rest).length) throw new TypeError(`unknown redeem option ${Object.keys(rest)[0]}`);
-    out.maxTtl = seconds(maxTtl, "redeem.maxTtl") ?? DEFAULT_MAX_REFERENCE_TTL;
-    if (allowedPaths !== undefined) {
-      if (!Array.isArray(allowedPaths) || !allowedPaths.every((p) => typeof p === "string" && p.startsWith("/"))) {
-        throw new TypeError("redeem.allowedPaths must be an array of path prefixes starting with /");
-      }
-      out.allowedPaths = [...allowedPaths];
-    }
-  }
-  return out;
-}
-
-export function makeVault(options = checkVaultOptions()) {
-  const entries = new Map(); // handle -> the core's entry, oldest first
-  const meta = new Map(); // handle -> { expiresAt, refExpiresAt? }
-  const scrub = new Map(); // value -> label: every string this vault held or redeemed
-  let known = null; // cached knownJson; null when scrub changed
-
-  const now = () => Date.now();
-
-  function sweep() {
-    const t = now();
-    for (const [handle, m] of meta) {
-      if (m.expiresAt > t) break; // insertion order is expiry order
-      meta.delete(handle);
-      entries.delete(handle);
-    }
-  }
-
-  function live(handle) {
-    sweep();
-    return typeof handle === "string" ? entries.get(handle) : undefined;
-  }
-
-  function note(label, value) {
-    if (typeof value === "string" && !scrub.has(value)) {
-      scrub.set(value, label);
-      known = null;
-    }
-  }
-
-  const internal = {
-    entry: live,
-    options,
-    /** Remembers a value the user saw, so that no later result carries it to the agent. */
-    noteRevealed(label, value) {
-      if (typeof value === "string") note(label, value);
-      else if (Array.isArray(value)) for (const v of value) note(label, v);
-    },
-    referenceExpired(handle) {
-      const m = meta.get(handle);
-      return !m || m.refExpiresAt <= now();
-    },
-  };
-
-  const vault = {
-    reveal(handle) {
-      const e = live(handle);
-      if (!e) return undefined;
-      if (e.kind === "value") return e.value;
-      if (e.kind === "many") return e.values.map((v) => v.value);
-      const ref = { id: e.id, redeemUrl: e.redeemUrl };
-      if (e.ttl !== undefined) ref.ttl = e.ttl;
-      return ref;
-    },
-    get(handle) {
-      return live(handle);
-    },
-    entries() {
-      sweep();
-      return [...entries.values()];
-    },
-    delete(handle) {
-      meta.delete(handle);
-      return entries.delete(handle);
-    },
-    clear() {
-      entries.clear();
-      meta.clear();
-      scrub.clear();
-      known = null;
-    },
-    get size() {
-      sweep();
-      return entries.size;
-    },
-    redeem(handle, opts) {
-      return redeemWith(internal, handle, opts);
-    },
-  };
-
-  const ref = new WeakRef(internal);
-  liveVaults.add(ref);
-  internal.vault = vault;
-
-  function add(secrets) {
-    if (!secrets.length) return;
-    sweep();
-    const t = now();
-    for (const s of secrets) {
-      entries.delete(s.handle);
-      entries.set(s.handle, s);
-      const m = { expiresAt: t + options.ttl * 1000 };
-      if (s.kind === "reference") {
-        const ttl = typeof s.ttl === "number" && s.ttl >= 0 ? Math.min(s.ttl, options.maxTtl) : options.maxTtl;
-        m.refExpiresAt = t + ttl * 1000;
-      }
-      meta.delete(s.handle);
-      meta.set(s.handle, m);
-      if (s.kind === "value") note(s.label, s.value);
-      else if (s.kind === "many") for (const v of s.values) note(v.label, v.value);
-      else note(s.label, s.id);
-    }
-  }
-
-  // The strings the vault holds, so that the core scrubs them from later results too.
-  function knownJson() {
-    if (known === null) known = JSON.stringify([...scrub].map(([value, label]) => ({ label, value })));
-    return known;
-  }
-
-  return { vault, add, knownJson };
-}
-
-/** The vault entry for `handle` among this page's vaults, or undefined. */
-function findVault(handle) {
-  for (const ref of liveVaults) {
-    const v = ref.deref();
-    if (!v) {
-      liveVaults.delete(ref);
-      continue;
-    }
-    if (v.entry(handle)) return v;
-  }
-  return undefined;
-}
-
-/** The label of a handle this page's vaults hold (for UI), or undefined. */
-export function labelOf(handle) {
-  return findVault(handle)?.entry(handle)?.label;
-}
-
-/**
- * Returns the value behind a handle one of this page's vaults issued: from the vault for a value
- * the core removed, or by fetching a tool's own `redeemUrl` under the same-origin contract.
- */
-export function redeem(handle, opts) {
-  const v = typeof handle === "string" ? findVault(handle) : undefined;
-  if (!v) return Promise.reject(new RedeemError("unknown_reference", "this page issued no such secret handle"));
-  return redeemWith(v, handle, opts);
-}
-
-async function redeemWith(v, handle, { signal } = {}) {
+/** Redeems `handle` from the vault internals `v` (see store.js). */
+export async function redeemWith(v, handle, { signal } = {}) {
   const e = v.entry(handle);
   if (!e) throw new RedeemError("unknown_reference", "this vault issued no such secret handle");
   const label = e.label;
-  if (e.kind === "value" || e.kind === "many") {
-    const value = e.kind === "value" ? e.value : e.values.map((x) => x.value);
-    v.noteRevealed(label, value);
-    return value;
-  }
-  const url = checkRedeemUrl(e.redeemUrl, label, v.options.allowedPaths);
+  // A value the core removed is in its known set already, held by this handle.
+  if (e.kind === "value") return e.value;
+  if (e.kind === "many") return e.values.map((x) => x.value);
+  const url = checkRedeemUrl(e.redeemUrl, label, v.allowedPaths);
   if (v.referenceExpired(handle)) throw new RedeemError("expired", `the reference "${label}" has expired`, { label });
   if (signal?.aborted) throw new RedeemError("aborted", `redeeming "${label}" was aborted`, { label });
   const value = await fetchValue(url, label, signal);
-  v.noteRevealed(label, value);
+  v.learn(handle, label, value); // so that no later result carries it to the agent
   return value;
 }
 

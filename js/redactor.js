@@ -1,0 +1,306 @@
+// The JS face of one core redactor (src/wasm/mod.rs: WasmRedactor). Options are validated by
+// the core, once; compiled tools, known secrets and session labels live in the core. What JS
+// does itself: take one snapshot of a JS value (JSON.stringify), keep the vault entries for the
+// page's UI, and rebuild the core after a trap from a journal of the vault records it was given.
+
+import * as engine from "./engine.js";
+import { RedactionError, redactionError, withheldJson } from "./errors.js";
+import { makeVault } from "./vault/store.js";
+import { Session } from "./session.js";
+
+/** Creates a redactor; the WebAssembly module is loaded once and shared by every redactor. */
+export async function createRedactor(options) {
+  await engine.loadEngine();
+  return new Redactor(options);
+}
+
+// Used on error paths too, so it must not throw (a tool could be a Proxy or have a getter).
+function toolName(tool) {
+  try {
+    const name = tool !== null && typeof tool === "object" ? tool.name : undefined;
+    return typeof name === "string" ? name : "";
+  } catch {
+    return "";
+  }
+}
+
+// The thrown error's text goes through redaction like any result, so it cannot leak a value.
+function errorText(err) {
+  try {
+    return String(err?.message ?? err);
+  } catch {
+    return "The tool failed.";
+  }
+}
+
+const sessions = new FinalizationRegistry((close) => close());
+
+/**
+ * The options as JSON text, the one form the core reads them in. Only plain data can be
+ * options: a function, symbol or BigInt anywhere is a TypeError here (JSON would drop or
+ * refuse it silently), and a non-finite number is passed as text so the core refuses it.
+ */
+function optionsJson(options) {
+  const plain = (_key, value) => {
+    if (typeof value === "function" || typeof value === "symbol") throw new TypeError("not plain data");
+    return typeof value === "number" && !Number.isFinite(value) ? String(value) : value;
+  };
+  try {
+    return JSON.stringify(options ?? null, plain);
+  } catch {
+    const error = new TypeError("createRedactor: options must be plain data (objects, arrays, strings, numbers, booleans)");
+    throw Object.assign(error, { code: "invalid_options" });
+  }
+}
+
+class Redactor {
+  #options; // JSON text, validated by the core; kept to build a fresh core after a trap
+  #core = null;
+  #generation = -1; // the engine generation #core belongs to
+  #cores = 0; // how many cores this redactor has had: a session's labels follow it
+  #settings;
+  #vault;
+  #journal = new Map(); // handle -> [{ label, value } | { label, learned }], for a fresh core
+
+  constructor(options) {
+    this.#options = optionsJson(options);
+    engine.call("", (glue) => this.#coreIn(glue)); // bad options: TypeError / RangeError
+    this.#settings = JSON.parse(this.#core.settings());
+    this.#vault = makeVault(this.#settings, {
+      learn: (handle, label, value) => this.#known(handle, { label, learned: value }, (c) => c.learn(handle, label, value)),
+      forget: (handle) => this.#known(handle, null, (c) => c.forget(handle)),
+      forgetAll: () => this.#known(null, null, (c) => c.forgetAll()),
+    });
+  }
+
+  get format() {
+    return this.#settings.format;
+  }
+
+  get vault() {
+    return this.#vault.vault;
+  }
+
+  /** This redactor's core in the live instance: a fresh one after a trap, with its known values. */
+  #coreIn(glue) {
+    if (this.#generation === engine.generation) return this.#core;
+    const core = new glue.WasmRedactor(this.#options);
+    for (const [handle, records] of this.#journal) {
+      for (const r of records) {
+        if ("learned" in r) core.learn(handle, r.label, r.learned);
+        else core.remember(handle, r.label, JSON.stringify(r.value));
+      }
+    }
+    this.#core = core;
+    this.#generation = engine.generation;
+    this.#cores += 1;
+    return core;
+  }
+
+  #call(name, fn) {
+    return engine.call(name, (glue) => fn(this.#coreIn(glue), glue));
+  }
+
+  /** Tells the core's known set about the vault, and keeps the journal in step. */
+  #known(handle, record, fn) {
+    if (handle === null) this.#journal.clear();
+    else if (record === null) this.#journal.delete(handle);
+    else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), record]);
+    try {
+      this.#call("", fn);
+    } catch {
+      // No live instance: the journal brings the next core up to date.
+    }
+  }
+
+  #keep(secrets) {
+    if (!secrets.length) return;
+    this.#vault.add(secrets);
+    for (const s of secrets) {
+      const records =
+        s.kind === "value" ? [{ label: s.label, value: s.value }]
+        : s.kind === "many" ? s.values.map((v) => ({ label: v.label, value: v.value }))
+        : [{ label: s.label, value: [s.id, s.redeemUrl] }];
+      this.#journal.set(s.handle, records);
+    }
+  }
+
+  /** The JSON text the core compiles: only the fields it reads. */
+  #toolKey(tool, name) {
+    if (tool === null || typeof tool !== "object") throw this.#error(name, "schema_invalid", "the tool definition must be an object");
+    try {
+      const { title, outputSchema, annotations, _meta } = tool;
+      return JSON.stringify({ name: tool.name, title, outputSchema, annotations, _meta });
+    } catch {
+      throw this.#error(name, "schema_invalid", "the tool definition is not serializable as JSON");
+    }
+  }
+
+  /** A problem found before the core could look: the core words it, with the withheld view. */
+  #rejected(name, code, detail) {
+    const [agentJson, error] = this.#call(name, (core) => core.withheld(name, code, detail));
+    return { agentJson, redactions: [], withheld: true, error };
+  }
+
+  #error(name, code, detail) {
+    return this.#rejected(name, code, detail).error;
+  }
+
+  /** The session's id in the current core: reopened, with its labels, after a trap. */
+  #sessionId(core, state) {
+    if (!state) return 0;
+    if (state.cores !== this.#cores) {
+      state.id = core.openSession();
+      state.cores = this.#cores;
+      if (state.labels) core.setSessionLabels(state.id, JSON.stringify(state.labels));
+      state.labels = JSON.parse(core.sessionLabels(state.id));
+    }
+    return state.id;
+  }
+
+  // The text path shared by redact and redactJson: never throws.
+  #run(tool, text, state) {
+    const name = toolName(tool);
+    try {
+      const key = this.#toolKey(tool, name);
+      if (typeof text !== "string") return this.#rejected(name, "invalid_json", "the result text must be a string");
+      // UTF-8 is never shorter than UTF-16 code units: this refuses a huge input before copying it.
+      const max = this.#settings.maxInputBytes;
+      if (text.length > max) return this.#rejected(name, "size_limit", `the result is larger than ${max} bytes`);
+      const [agentJson, sideJson, error] = this.#call(name, (core) => core.redact(key, text, this.#sessionId(core, state)));
+      const side = JSON.parse(sideJson);
+      this.#keep(side.secrets);
+      if (state && side.sessionLabels) state.labels = side.sessionLabels;
+      const report = { agentJson: agentJson ?? text, redactions: side.redactions, withheld: side.withheld, labels: side.labels };
+      if (error) report.error = error;
+      return report;
+    } catch (err) {
+      return withheld(name, err);
+    }
+  }
+
+  compile(tool) {
+    const name = toolName(tool);
+    const key = this.#toolKey(tool, name);
+    this.#call(name, (core) => core.compile(key));
+  }
+
+  redact(tool, raw) {
+    return this.#redact(tool, raw, null);
+  }
+
+  redactJson(tool, jsonText) {
+    return this.#redactJson(tool, jsonText, null);
+  }
+
+  #redact(tool, raw, state) {
+    let text;
+    try {
+      // The one and only read of `raw`: everything after works on this text.
+      text = JSON.stringify(raw) ?? "null";
+    } catch {
+      // The thrown error is not kept as `cause`: a getter's error message may hold a value.
+      const detail = "JSON.stringify failed (a BigInt, a cycle, or a throwing getter or toJSON)";
+      const name = toolName(tool);
+      let report;
+      try {
+        report = this.#rejected(name, "unserializable", detail);
+      } catch (err) {
+        report = withheld(name, err);
+      }
+      return finish(report, { result: JSON.parse(report.agentJson) });
+    }
+    const report = this.#run(tool, text, state);
+    return finish(report, { result: JSON.parse(report.agentJson) });
+  }
+
+  #redactJson(tool, jsonText, state) {
+    const report = this.#run(tool, jsonText, state);
+    return finish(report, { json: report.agentJson });
+  }
+
+  describe(tool) {
+    const name = toolName(tool);
+    const key = this.#toolKey(tool, name);
+    return JSON.parse(this.#call(name, (core) => core.describe(key)));
+  }
+
+  session() {
+    const core = {
+      open: () => {
+        const state = { id: 0, cores: -1, labels: null };
+        this.#call("", (c) => this.#sessionId(c, state));
+        return state;
+      },
+      redact: (tool, raw, state) => this.#redact(tool, raw, state),
+      redactJson: (tool, text, state) => this.#redactJson(tool, text, state),
+      check: (tool, argsJson, state) => {
+        const name = toolName(tool);
+        const key = this.#toolKey(tool, name);
+        return JSON.parse(this.#call(name, (c) => c.check(key, argsJson, this.#sessionId(c, state))));
+      },
+      setLabels: (state, labels) => {
+        this.#call("", (c) => {
+          const id = this.#sessionId(c, state);
+          c.setSessionLabels(id, labelsJson(labels));
+          state.labels = JSON.parse(c.sessionLabels(id));
+        });
+      },
+      close: (state) => {
+        if (state.cores !== this.#cores) return;
+        try {
+          this.#call("", (c) => c.closeSession(state.id));
+        } catch {
+          // the core is gone with its sessions
+        }
+      },
+    };
+    const state = core.open();
+    const session = new Session(core, state);
+    sessions.register(session, () => core.close(state));
+    return session;
+  }
+
+  wrapTool(tool) {
+    this.compile(tool); // a bad schema should fail at registration, not at the first call
+    if (typeof tool.execute !== "function") throw new TypeError(`wrapTool: tool "${toolName(tool)}" has no execute function`);
+    const original = tool.execute;
+    const redactor = this;
+    return {
+      ...tool,
+      async execute(input, options) {
+        let raw;
+        try {
+          raw = await original.call(tool, input, options);
+        } catch (err) {
+          raw = { content: [{ type: "text", text: errorText(err) }], isError: true };
+        }
+        return redactor.redact(tool, raw).result;
+      },
+    };
+  }
+}
+
+function labelsJson(labels) {
+  try {
+    return JSON.stringify(labels ?? {}) ?? "null";
+  } catch {
+    return "null"; // the core refuses it with its TypeError
+  }
+}
+
+/** The withheld report when the core could not finish (a trap, or no instance). */
+function withheld(name, err) {
+  // An unexpected error is not kept as `cause`: its message could quote the side record.
+  const error = err instanceof RedactionError ? err : redactionError("internal", name, "", `unexpected ${err?.name ?? "error"}`);
+  return { agentJson: withheldJson(name, error.code), redactions: [], withheld: true, error };
+}
+
+function finish(report, view) {
+  const out = { ...view, redactions: report.redactions, withheld: report.withheld };
+  if (report.labels) out.labels = report.labels;
+  if (report.error) out.error = report.error;
+  return out;
+}
+
+export { errorText, toolName };

@@ -1,0 +1,451 @@
+//! Every JSON shape that crosses the boundary to JS, as a type: the options `createRedactor`
+//! takes (read and validated here, once, for Rust and JS alike), the side record of a
+//! redaction, a check's answer, session labels, and the vocabulary JS mirrors in its types.
+//! Outputs are written by serde straight from borrowed data, with no intermediate DOM.
+
+use serde::Serialize;
+use serde_json::{Number, Value};
+
+use crate::model::{Class, Level};
+use crate::policy::check::CheckResult;
+use crate::policy::session::Labels;
+use crate::policy::{Decision, Policy, Rule};
+use crate::{Config, ErrorCode, Format, Limits, Outcome, Reason, Redaction, Secret, SecretKind};
+
+/// Vault entries are revealable for this long after the result that made them (seconds).
+pub const DEFAULT_VAULT_TTL: f64 = 600.0;
+/// A `secret_reference`'s own `ttl` is capped at this (seconds); also the lifetime of one without.
+pub const DEFAULT_MAX_REFERENCE_TTL: f64 = 600.0;
+/// `maxInputBytes` and `maxRefHops` fit a 32-bit `usize` (wasm32).
+pub const COUNT_CEILING: usize = u32::MAX as usize;
+
+/// A redactor's validated options: the core's configuration and the JS vault's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub config: Config,
+    pub vault: VaultSettings,
+    pub redeem: RedeemSettings,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VaultSettings {
+    pub ttl: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RedeemSettings {
+    pub max_ttl: f64,
+    pub allowed_paths: Option<Vec<String>>,
+}
+
+/// What JS reads back once: the normalized options it acts on itself.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SettingsView<'a> {
+    pub format: &'static str,
+    pub max_input_bytes: usize,
+    pub vault: &'a VaultSettings,
+    pub redeem: &'a RedeemSettings,
+}
+
+impl Settings {
+    pub fn view(&self) -> SettingsView<'_> {
+        SettingsView {
+            format: self.config.format.as_str(),
+            max_input_bytes: self.config.limits.max_input_bytes,
+            vault: &self.vault,
+            redeem: &self.redeem,
+        }
+    }
+}
+
+/// A mistake in the options: `Type` becomes a JS `TypeError` (wrong kind of value, unknown
+/// key), `Range` a `RangeError` (right kind, value out of range).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Type(String),
+    Range(String),
+}
+
+impl OptionError {
+    pub fn message(&self) -> &str {
+        match self {
+            OptionError::Type(m) | OptionError::Range(m) => m,
+        }
+    }
+}
+
+const WHO: &str = "createRedactor";
+
+/// Reads `{ format?, limits?, policy?, vault?: { ttl? }, redeem?: { maxTtl?, allowedPaths? } }`.
+/// `null` and absent are the same. Every message starts with the function the user called.
+pub fn read_options(v: &Value) -> Result<Settings, OptionError> {
+    let o = object(v, "options")?;
+    let mut s = Settings {
+        config: Config::default(),
+        vault: VaultSettings { ttl: DEFAULT_VAULT_TTL },
+        redeem: RedeemSettings { max_ttl: DEFAULT_MAX_REFERENCE_TTL, allowed_paths: None },
+    };
+    for (key, value) in o {
+        match key.as_str() {
+            "format" => s.config.format = read_format(value)?,
+            "limits" => s.config.limits = read_limits(value)?,
+            "policy" => s.config.policy = read_policy(value)?,
+            "vault" => s.vault = read_vault(value)?,
+            "redeem" => s.redeem = read_redeem(value)?,
+            _ => return Err(OptionError::Type(format!("{WHO}: unknown option {key}"))),
+        }
+    }
+    Ok(s)
+}
+
+/// The members of an options object (`null` has none), absent-valued ones left out.
+fn object<'a>(v: &'a Value, what: &str) -> Result<impl Iterator<Item = (&'a String, &'a Value)>, OptionError> {
+    let members = match v {
+        Value::Null => None,
+        Value::Object(o) => Some(o.iter()),
+        _ => return Err(OptionError::Type(format!("{WHO}: {what} must be an object"))),
+    };
+    Ok(members.into_iter().flatten().filter(|(_, v)| !v.is_null()))
+}
+
+fn read_format(v: &Value) -> Result<Format, OptionError> {
+    let names: Vec<String> = Format::ALL.iter().map(|f| format!("\"{}\"", f.as_str())).collect();
+    v.as_str()
+        .and_then(Format::parse)
+        .ok_or_else(|| OptionError::Range(format!("{WHO}: format must be {}", names.join(" or "))))
+}
+
+fn read_limits(v: &Value) -> Result<Limits, OptionError> {
+    let mut limits = Limits::default();
+    for (key, value) in object(v, "limits")? {
+        let (slot, max) = match key.as_str() {
+            "maxDepth" => (&mut limits.max_depth, Limits::DEPTH_CEILING),
+            "maxInputBytes" => (&mut limits.max_input_bytes, COUNT_CEILING),
+            "maxRefHops" => (&mut limits.max_ref_hops, COUNT_CEILING),
+            _ => return Err(OptionError::Type(format!("{WHO}: unknown limit {key}"))),
+        };
+        *slot = whole_number(value, max)
+            .ok_or_else(|| OptionError::Range(format!("{WHO}: limits.{key} must be an integer from 1 to {max}")))?;
+    }
+    Ok(limits)
+}
+
+fn whole_number(v: &Value, max: usize) -> Option<usize> {
+    let n = v.as_f64()?;
+    (n.fract() == 0.0 && n >= 1.0 && n <= max as f64).then_some(n as usize)
+}
+
+fn read_policy(v: &Value) -> Result<Policy, OptionError> {
+    if !v.is_object() {
+        return Err(OptionError::Type(format!("{WHO}: policy must be an object")));
+    }
+    Policy::from_json(v).map_err(|e| OptionError::Type(format!("{WHO}: invalid policy: {e}")))
+}
+
+fn seconds(v: &Value, name: &str) -> Result<f64, OptionError> {
+    v.as_f64()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .ok_or_else(|| OptionError::Range(format!("{WHO}: {name} must be a positive number of seconds")))
+}
+
+fn read_vault(v: &Value) -> Result<VaultSettings, OptionError> {
+    let mut vault = VaultSettings { ttl: DEFAULT_VAULT_TTL };
+    for (key, value) in object(v, "vault")? {
+        match key.as_str() {
+            "ttl" => vault.ttl = seconds(value, "vault.ttl")?,
+            _ => return Err(OptionError::Type(format!("{WHO}: unknown vault option {key}"))),
+        }
+    }
+    Ok(vault)
+}
+
+fn read_redeem(v: &Value) -> Result<RedeemSettings, OptionError> {
+    let mut redeem = RedeemSettings { max_ttl: DEFAULT_MAX_REFERENCE_TTL, allowed_paths: None };
+    for (key, value) in object(v, "redeem")? {
+        match key.as_str() {
+            "maxTtl" => redeem.max_ttl = seconds(value, "redeem.maxTtl")?,
+            "allowedPaths" => redeem.allowed_paths = Some(path_prefixes(value)?),
+            _ => return Err(OptionError::Type(format!("{WHO}: unknown redeem option {key}"))),
+        }
+    }
+    Ok(redeem)
+}
+
+fn path_prefixes(v: &Value) -> Result<Vec<String>, OptionError> {
+    let bad =
+        || OptionError::Type(format!("{WHO}: redeem.allowedPaths must be an array of path prefixes starting with /"));
+    let items = v.as_array().ok_or_else(bad)?;
+    items.iter().map(|p| p.as_str().filter(|p| p.starts_with('/')).map(str::to_string).ok_or_else(bad)).collect()
+}
+
+/// The caller's side of a redaction: what went and why, the vault entries (raw values), and
+/// the labels (of this result, and of the session after it when there is one).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SideRecord<'a> {
+    redactions: Vec<WireRedaction<'a>>,
+    withheld: bool,
+    secrets: Vec<WireSecret<'a>>,
+    labels: WireLabels<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session_labels: Option<WireLabels<'a>>,
+}
+
+#[derive(Serialize)]
+struct WireRedaction<'a> {
+    pointer: &'a str,
+    reason: &'static str,
+    label: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    handle: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WireSecret<'a> {
+    handle: &'a str,
+    label: &'a str,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<WireValue<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redeem_url: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttl: Option<&'a Number>,
+}
+
+#[derive(Serialize)]
+struct WireValue<'a> {
+    pointer: &'a str,
+    label: &'a str,
+    value: &'a Value,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireLabels<'a> {
+    sensitivity: &'static str,
+    private: bool,
+    open_world: bool,
+    malicious: bool,
+    attribution: &'a [String],
+}
+
+impl<'a> From<&'a Labels> for WireLabels<'a> {
+    fn from(l: &'a Labels) -> Self {
+        WireLabels {
+            sensitivity: l.sensitivity.as_str(),
+            private: l.private,
+            open_world: l.open_world,
+            malicious: l.malicious,
+            attribution: &l.attribution,
+        }
+    }
+}
+
+impl<'a> From<&'a Redaction> for WireRedaction<'a> {
+    fn from(r: &'a Redaction) -> Self {
+        WireRedaction { pointer: &r.pointer, reason: r.reason.as_str(), label: &r.label, handle: r.handle.as_deref() }
+    }
+}
+
+impl<'a> From<&'a Secret> for WireSecret<'a> {
+    fn from(s: &'a Secret) -> Self {
+        let mut w = WireSecret {
+            handle: &s.handle,
+            label: &s.label,
+            kind: "value",
+            value: None,
+            values: None,
+            id: None,
+            redeem_url: None,
+            ttl: None,
+        };
+        match &s.kind {
+            SecretKind::Value(v) => w.value = Some(v),
+            SecretKind::Many(items) => {
+                w.kind = "many";
+                w.values =
+                    Some(items.iter().map(|(pointer, label, value)| WireValue { pointer, label, value }).collect());
+            }
+            SecretKind::Reference { id, redeem_url, ttl } => {
+                w.kind = "reference";
+                (w.id, w.redeem_url, w.ttl) = (Some(id.as_str()), Some(redeem_url.as_str()), ttl.as_ref());
+            }
+        }
+        w
+    }
+}
+
+/// The side record as JSON text.
+pub fn side_json(outcome: &Outcome, session: Option<&Labels>) -> String {
+    let record = SideRecord {
+        redactions: outcome.redactions.iter().map(WireRedaction::from).collect(),
+        withheld: outcome.withheld,
+        secrets: outcome.secrets.iter().map(WireSecret::from).collect(),
+        labels: WireLabels::from(&outcome.labels),
+        session_labels: session.map(WireLabels::from),
+    };
+    serde_json::to_string(&record).expect("plain data always serializes")
+}
+
+#[derive(Serialize)]
+struct WireCheck<'a> {
+    decision: &'static str,
+    reasons: Vec<WireReason<'a>>,
+}
+
+#[derive(Serialize)]
+struct WireReason<'a> {
+    code: &'static str,
+    decision: &'static str,
+    message: &'a str,
+    source: &'a str,
+}
+
+/// A check's answer as JSON text: `{ decision, reasons: [{ code, decision, message, source }] }`.
+pub fn check_json(c: &CheckResult) -> String {
+    let reasons = c
+        .reasons
+        .iter()
+        .map(|r| WireReason {
+            code: r.rule.code(),
+            decision: r.decision.as_str(),
+            message: &r.message,
+            source: &r.source,
+        })
+        .collect();
+    serde_json::to_string(&WireCheck { decision: c.decision.as_str(), reasons }).expect("plain data always serializes")
+}
+
+pub fn labels_json(l: &Labels) -> String {
+    serde_json::to_string(&WireLabels::from(l)).expect("plain data always serializes")
+}
+
+/// Every word JS sees, so that its types can be checked against the core (a test compares
+/// them with the unions in `js/index.d.ts`), and the constants it must not restate.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Vocabulary {
+    error_codes: Vec<&'static str>,
+    reasons: Vec<&'static str>,
+    check_codes: Vec<&'static str>,
+    decisions: Vec<&'static str>,
+    levels: Vec<&'static str>,
+    classes: Vec<&'static str>,
+    formats: Vec<&'static str>,
+    limits: LimitRanges,
+    tool_cache_size: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LimitRanges {
+    max_depth: [usize; 2],
+    max_input_bytes: [usize; 2],
+    max_ref_hops: [usize; 2],
+}
+
+pub fn vocabulary() -> Vocabulary {
+    let d = Limits::default();
+    Vocabulary {
+        error_codes: ErrorCode::ALL.iter().map(|c| c.as_str()).collect(),
+        reasons: Reason::ALL.iter().map(|r| r.as_str()).collect(),
+        // `unserializable` and `wasm_unavailable` are raised by JS when nothing could be checked.
+        check_codes: Rule::ALL.iter().map(|r| r.code()).collect(),
+        decisions: Decision::ALL.iter().map(|d| d.as_str()).collect(),
+        levels: Level::ALL.iter().map(|l| l.as_str()).collect(),
+        classes: Class::ALL.iter().map(|c| c.as_str()).collect(),
+        formats: Format::ALL.iter().map(|f| f.as_str()).collect(),
+        limits: LimitRanges {
+            max_depth: [d.max_depth, Limits::DEPTH_CEILING],
+            max_input_bytes: [d.max_input_bytes, COUNT_CEILING],
+            max_ref_hops: [d.max_ref_hops, COUNT_CEILING],
+        },
+        tool_cache_size: crate::TOOL_CACHE_SIZE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn err(v: Value) -> OptionError {
+        read_options(&v).err().unwrap_or_else(|| panic!("{v} was accepted"))
+    }
+
+    #[test]
+    fn defaults_and_null_are_the_same() {
+        let a = read_options(&json!({})).unwrap();
+        assert_eq!(a, read_options(&Value::Null).unwrap());
+        assert_eq!(a, read_options(&json!({ "format": null, "limits": { "maxDepth": null } })).unwrap());
+        assert_eq!((a.vault.ttl, a.redeem.max_ttl, a.config.format), (600.0, 600.0, Format::Webmcp));
+    }
+
+    #[test]
+    fn every_option_is_read() {
+        let s = read_options(&json!({ "format": "mcp", "limits": { "maxDepth": 512, "maxInputBytes": 10, "maxRefHops": 3 },
+            "policy": { "withholdAt": "medium" }, "vault": { "ttl": 1.5 }, "redeem": { "maxTtl": 30, "allowedPaths": ["/r/"] } }))
+        .unwrap();
+        assert_eq!(s.config.limits, Limits { max_depth: 512, max_input_bytes: 10, max_ref_hops: 3 });
+        assert_eq!((s.config.format, s.config.policy.withhold_at), (Format::Mcp, Level::Medium));
+        assert_eq!((s.vault.ttl, s.redeem.max_ttl), (1.5, 30.0));
+        assert_eq!(s.redeem.allowed_paths, Some(vec!["/r/".to_string()]));
+    }
+
+    #[test]
+    fn kinds_of_mistake() {
+        for v in [
+            json!({ "formats": "mcp" }),
+            json!({ "limits": 5 }),
+            json!({ "limits": { "maxdepth": 4 } }),
+            json!({ "policy": [] }),
+            json!({ "policy": { "withholdAt": "max" } }),
+            json!({ "vault": { "nope": 1 } }),
+            json!({ "redeem": { "allowedPaths": ["x"] } }),
+            json!(7),
+        ] {
+            assert!(matches!(err(v.clone()), OptionError::Type(_)), "{v}");
+        }
+        for v in [
+            json!({ "format": "json" }),
+            json!({ "limits": { "maxDepth": 0 } }),
+            json!({ "limits": { "maxDepth": 513 } }),
+            json!({ "limits": { "maxRefHops": 1.5 } }),
+            json!({ "vault": { "ttl": -1 } }),
+            json!({ "redeem": { "maxTtl": "10" } }),
+        ] {
+            assert!(matches!(err(v.clone()), OptionError::Range(_)), "{v}");
+        }
+        assert_eq!(err(json!({ "x": 1 })).message(), "createRedactor: unknown option x");
+    }
+
+    #[test]
+    fn the_side_record_has_the_documented_shape() {
+        let mut r = crate::Redactor::new(Config::default(), Box::new(Fixed));
+        let tool = r#"{"name":"k","outputSchema":{"properties":{"s":{"x-sensitive":true}}}}"#;
+        let out = r.redact(tool, r#"{"s":"sk_live_1"}"#, None);
+        let side: Value = serde_json::from_str(&side_json(&out, None)).unwrap();
+        assert_eq!(
+            side,
+            json!({ "redactions": [{ "pointer": "/s", "reason": "x_sensitive", "label": "s", "handle": "07".repeat(16) }],
+                    "withheld": false,
+                    "secrets": [{ "handle": "07".repeat(16), "label": "s", "kind": "value", "value": "sk_live_1" }],
+                    "labels": { "sensitivity": "none", "private": false, "openWorld": false, "malicious": false, "attribution": [] } })
+        );
+    }
+
+    struct Fixed;
+    impl crate::HandleSource for Fixed {
+        fn fill(&mut self, b: &mut [u8; 16]) {
+            *b = [7; 16];
+        }
+    }
+}
