@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use crate::json::child;
 use crate::model::{Level, Outcomes, ToolModel};
+use crate::schema::is_mark;
 use crate::{CompiledTool, ErrorCode, Limits};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,17 +168,13 @@ fn unmarked_secret_names(schema: &Value, at: &str, report: &mut impl FnMut(Strin
     let mut stack = vec![(schema, at.to_string(), false)];
     while let Some((node, pointer, covered)) = stack.pop() {
         let Value::Object(obj) = node else { continue };
-        let covered =
-            covered || obj.get("x-sensitive").is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
+        let covered = covered || obj.get("x-sensitive").is_some_and(is_mark);
         for (key, value) in obj {
             let here = child(&pointer, key);
             match (key.as_str(), value) {
                 ("properties", Value::Object(props)) => {
                     for (name, sub) in props {
-                        let marked = covered
-                            || sub
-                                .get("x-sensitive")
-                                .is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
+                        let marked = covered || sub.get("x-sensitive").is_some_and(is_mark);
                         if !marked && looks_secret(name) {
                             report(child(&here, name), name.clone());
                         }
