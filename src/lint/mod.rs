@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::json::child;
-use crate::model::{Level, Outcomes, ToolModel};
+use crate::model::{Hint, Level, Outcomes, ToolModel};
 use crate::schema::is_mark;
 use crate::{CompiledTool, ErrorCode, Limits};
 
@@ -71,22 +71,21 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
     for p in &model.problems {
         add(Severity::Error, "unknown_value", p.pointer.clone(), p.detail.clone());
     }
-    let hint = |n: &str| model.hints.iter().find(|(h, _)| *h == n).map(|(_, f)| f);
-    let source = |n: &str| hint(n).and_then(|f| f.claims.first()).map(|c| c.source.clone()).unwrap_or_default();
-    if model.hint("readOnly") == Some(true) && model.hint("destructive") == Some(true) {
+    let source = |h| model.hint_fact(h).and_then(|f| f.claims.first()).map(|c| c.source.clone()).unwrap_or_default();
+    if model.hint(Hint::ReadOnly) == Some(true) && model.hint(Hint::Destructive) == Some(true) {
         add(
             Severity::Error,
             "read_only_destructive",
-            source("destructive"),
+            source(Hint::Destructive),
             "a tool cannot be both read-only and destructive".into(),
         );
     }
     let irreversible = model.outcomes.as_ref().is_some_and(|o| o.value == Outcomes::Irreversible);
-    if irreversible && hint("reversible").is_some_and(|f| f.claims.iter().any(|c| c.value)) {
+    if irreversible && model.hint_fact(Hint::Reversible).is_some_and(|f| f.claims.iter().any(|c| c.value)) {
         add(
             Severity::Error,
             "irreversible_reversible",
-            source("reversible"),
+            source(Hint::Reversible),
             "Outcomes is Irreversible but reversibleHint is true".into(),
         );
     }
@@ -111,10 +110,10 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
             );
         });
     }
-    let destructive = model.hint("destructive") == Some(true)
+    let destructive = model.hint(Hint::Destructive) == Some(true)
         || irreversible
         || model.effect.as_ref().is_some_and(|e| e.value == crate::model::Effect::Delete);
-    if destructive && hint("requiresConfirmation").is_none() {
+    if destructive && model.hint_fact(Hint::RequiresConfirmation).is_none() {
         add(
             Severity::Warning,
             "destructive_without_confirmation",
