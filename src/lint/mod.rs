@@ -3,6 +3,7 @@
 
 use serde_json::{json, Value};
 
+use crate::error::SchemaFault;
 use crate::json::child;
 use crate::model::{Hint, Level, Outcomes, ToolModel};
 use crate::schema::is_mark;
@@ -58,11 +59,11 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
         out.push(Finding { severity, code, tool: name.clone(), pointer: format!("{at}{pointer}"), message });
     };
     if let Err(e) = CompiledTool::from_value(tool, &Limits::default()) {
-        let code = match e.code {
-            ErrorCode::RemoteRef => "remote_ref",
-            ErrorCode::RefLimit => "ref_limit",
-            _ if e.pointer.ends_with("/x-sensitive") => "invalid_x_sensitive",
-            _ if e.pointer.ends_with("/$ref") => "dangling_ref",
+        let code = match (e.code, e.fault) {
+            (ErrorCode::RemoteRef, _) => "remote_ref",
+            (ErrorCode::RefLimit, _) => "ref_limit",
+            (_, Some(SchemaFault::InvalidMark)) => "invalid_x_sensitive",
+            (_, Some(SchemaFault::DanglingRef)) => "dangling_ref",
             _ => "schema_invalid",
         };
         add(Severity::Error, code, e.pointer.clone(), e.detail.clone());
@@ -228,6 +229,16 @@ mod tests {
         assert_eq!(c, [("invalid_x_sensitive", "/outputSchema/properties/a/x-sensitive".to_string())]);
         assert_eq!(codes(json!({ "name": "t", "outputSchema": { "$ref": "https://x.example/s" } }))[0].0, "remote_ref");
         assert_eq!(codes(json!({ "name": "t", "outputSchema": { "$ref": "#/$defs/gone" } }))[0].0, "dangling_ref");
+    }
+
+    #[test]
+    fn schema_error_codes_come_from_the_error_not_its_pointer() {
+        let code = |schema: Value| codes(json!({ "name": "t", "outputSchema": schema }))[0].0;
+        assert_eq!(code(json!({ "$dynamicRef": "#nowhere" })), "dangling_ref");
+        assert_eq!(code(json!({ "$ref": 5 })), "schema_invalid");
+        assert_eq!(code(json!({ "properties": { "x-sensitive": 5 } })), "schema_invalid");
+        assert_eq!(code(json!({ "properties": { "$ref": [] } })), "schema_invalid");
+        assert_eq!(code(json!({ "properties": { "a": { "x-sensitive": "" } } })), "invalid_x_sensitive");
     }
 
     #[test]

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::keywords::{is_mark, keyword, Implies, Kind, Place, MARK};
 use super::{uri, Kinds, Node, NodeId, Schema};
+use crate::error::SchemaFault;
 use crate::json::child;
 use crate::{Error, ErrorCode, Limits};
 
@@ -144,10 +145,10 @@ impl Compiler<'_> {
             None => Ok(false),
             Some(v) if is_mark(v) => Ok(true),
             Some(v) if v == false => Ok(false),
-            Some(_) => Err(self.error(
-                &child(pointer, MARK),
-                "`x-sensitive` must be true, false or a non-empty class name such as \"credentials\"",
-            )),
+            Some(_) => {
+                let detail = "`x-sensitive` must be true, false or a non-empty class name such as \"credentials\"";
+                Err(self.error(&child(pointer, MARK), detail).with_fault(SchemaFault::InvalidMark))
+            }
         }
     }
 
@@ -188,7 +189,10 @@ impl Compiler<'_> {
                 format!("`$ref` \"{reference}\" leaves the schema document; remote schemas are never fetched: move the definition under `$defs`"),
             ));
         };
-        let dangling = || self.error(pointer, format!("`$ref` \"{reference}\" points at nothing in the schema"));
+        let dangling = || {
+            let detail = format!("`$ref` \"{reference}\" points at nothing in the schema");
+            self.error(pointer, detail).with_fault(SchemaFault::DanglingRef)
+        };
         let location = if fragment.is_empty() {
             resource
         } else if fragment.starts_with('/') {
