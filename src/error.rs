@@ -64,6 +64,16 @@ impl fmt::Display for ErrorCode {
     }
 }
 
+/// What exactly is wrong with an `outputSchema`, finer than [`ErrorCode::SchemaInvalid`]:
+/// lint reports each under its own code, so an author knows which fix applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SchemaFault {
+    /// An `"x-sensitive"` value that is neither `true`, `false` nor a class name.
+    InvalidMark,
+    /// A reference inside the document that points at nothing.
+    DanglingRef,
+}
+
 /// An error that names the tool and where the problem is.
 ///
 /// `pointer` is a JSON Pointer into the tool definition (schema errors) or into the raw
@@ -74,11 +84,18 @@ pub struct Error {
     pub tool: String,
     pub pointer: String,
     pub detail: String,
+    /// Set by the schema compiler when the error has a more precise kind than `code`.
+    pub(crate) fault: Option<SchemaFault>,
 }
 
 impl Error {
     pub fn new(code: ErrorCode, pointer: impl Into<String>, detail: impl Into<String>) -> Self {
-        Error { code, tool: String::new(), pointer: pointer.into(), detail: detail.into() }
+        Error { code, tool: String::new(), pointer: pointer.into(), detail: detail.into(), fault: None }
+    }
+
+    pub(crate) fn with_fault(mut self, fault: SchemaFault) -> Self {
+        self.fault = Some(fault);
+        self
     }
 
     pub fn for_tool(mut self, tool: &str) -> Self {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::json::{parse_limited, top_level_string};
-use crate::model::{Source, ToolModel};
+use crate::model::{Hint, Source, ToolModel};
 use crate::policy::Policy;
 use crate::schema::{compile, Schema};
 use crate::{Error, ErrorCode, Limits};
@@ -79,7 +79,7 @@ impl CompiledTool {
         // Rule 4 through the model: a level at or above `withholdAt`, or a listed data class.
         let sensitive = model.level().is_some_and(|l| l >= policy.withhold_at)
             || policy.redact_classes.iter().any(|c| model.has_output_class(*c));
-        let untrusted = model.hint("untrustedContent") == Some(true)
+        let untrusted = model.hint(Hint::UntrustedContent) == Some(true)
             || model.output_source.as_ref().is_some_and(|s| s.value == Source::UntrustedPublic);
         let schema = match def.get("outputSchema") {
             None | Some(Value::Null) => None,

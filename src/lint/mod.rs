@@ -3,8 +3,10 @@
 
 use serde_json::{json, Value};
 
+use crate::error::SchemaFault;
 use crate::json::child;
-use crate::model::{Level, Outcomes, ToolModel};
+use crate::model::{Hint, Level, Outcomes, ToolModel};
+use crate::schema::is_mark;
 use crate::{CompiledTool, ErrorCode, Limits};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,11 +59,11 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
         out.push(Finding { severity, code, tool: name.clone(), pointer: format!("{at}{pointer}"), message });
     };
     if let Err(e) = CompiledTool::from_value(tool, &Limits::default()) {
-        let code = match e.code {
-            ErrorCode::RemoteRef => "remote_ref",
-            ErrorCode::RefLimit => "ref_limit",
-            _ if e.pointer.ends_with("/x-sensitive") => "invalid_x_sensitive",
-            _ if e.pointer.ends_with("/$ref") => "dangling_ref",
+        let code = match (e.code, e.fault) {
+            (ErrorCode::RemoteRef, _) => "remote_ref",
+            (ErrorCode::RefLimit, _) => "ref_limit",
+            (_, Some(SchemaFault::InvalidMark)) => "invalid_x_sensitive",
+            (_, Some(SchemaFault::DanglingRef)) => "dangling_ref",
             _ => "schema_invalid",
         };
         add(Severity::Error, code, e.pointer.clone(), e.detail.clone());
@@ -70,22 +72,21 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
     for p in &model.problems {
         add(Severity::Error, "unknown_value", p.pointer.clone(), p.detail.clone());
     }
-    let hint = |n: &str| model.hints.iter().find(|(h, _)| *h == n).map(|(_, f)| f);
-    let source = |n: &str| hint(n).and_then(|f| f.claims.first()).map(|c| c.source.clone()).unwrap_or_default();
-    if model.hint("readOnly") == Some(true) && model.hint("destructive") == Some(true) {
+    let source = |h| model.hint_fact(h).and_then(|f| f.claims.first()).map(|c| c.source.clone()).unwrap_or_default();
+    if model.hint(Hint::ReadOnly) == Some(true) && model.hint(Hint::Destructive) == Some(true) {
         add(
             Severity::Error,
             "read_only_destructive",
-            source("destructive"),
+            source(Hint::Destructive),
             "a tool cannot be both read-only and destructive".into(),
         );
     }
     let irreversible = model.outcomes.as_ref().is_some_and(|o| o.value == Outcomes::Irreversible);
-    if irreversible && hint("reversible").is_some_and(|f| f.claims.iter().any(|c| c.value)) {
+    if irreversible && model.hint_fact(Hint::Reversible).is_some_and(|f| f.claims.iter().any(|c| c.value)) {
         add(
             Severity::Error,
             "irreversible_reversible",
-            source("reversible"),
+            source(Hint::Reversible),
             "Outcomes is Irreversible but reversibleHint is true".into(),
         );
     }
@@ -110,10 +111,10 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
             );
         });
     }
-    let destructive = model.hint("destructive") == Some(true)
+    let destructive = model.hint(Hint::Destructive) == Some(true)
         || irreversible
         || model.effect.as_ref().is_some_and(|e| e.value == crate::model::Effect::Delete);
-    if destructive && hint("requiresConfirmation").is_none() {
+    if destructive && model.hint_fact(Hint::RequiresConfirmation).is_none() {
         add(
             Severity::Warning,
             "destructive_without_confirmation",
@@ -167,17 +168,13 @@ fn unmarked_secret_names(schema: &Value, at: &str, report: &mut impl FnMut(Strin
     let mut stack = vec![(schema, at.to_string(), false)];
     while let Some((node, pointer, covered)) = stack.pop() {
         let Value::Object(obj) = node else { continue };
-        let covered =
-            covered || obj.get("x-sensitive").is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
+        let covered = covered || obj.get("x-sensitive").is_some_and(is_mark);
         for (key, value) in obj {
             let here = child(&pointer, key);
             match (key.as_str(), value) {
                 ("properties", Value::Object(props)) => {
                     for (name, sub) in props {
-                        let marked = covered
-                            || sub
-                                .get("x-sensitive")
-                                .is_some_and(|m| m == true || m.as_str().is_some_and(|s| !s.is_empty()));
+                        let marked = covered || sub.get("x-sensitive").is_some_and(is_mark);
                         if !marked && looks_secret(name) {
                             report(child(&here, name), name.clone());
                         }
@@ -232,6 +229,16 @@ mod tests {
         assert_eq!(c, [("invalid_x_sensitive", "/outputSchema/properties/a/x-sensitive".to_string())]);
         assert_eq!(codes(json!({ "name": "t", "outputSchema": { "$ref": "https://x.example/s" } }))[0].0, "remote_ref");
         assert_eq!(codes(json!({ "name": "t", "outputSchema": { "$ref": "#/$defs/gone" } }))[0].0, "dangling_ref");
+    }
+
+    #[test]
+    fn schema_error_codes_come_from_the_error_not_its_pointer() {
+        let code = |schema: Value| codes(json!({ "name": "t", "outputSchema": schema }))[0].0;
+        assert_eq!(code(json!({ "$dynamicRef": "#nowhere" })), "dangling_ref");
+        assert_eq!(code(json!({ "$ref": 5 })), "schema_invalid");
+        assert_eq!(code(json!({ "properties": { "x-sensitive": 5 } })), "schema_invalid");
+        assert_eq!(code(json!({ "properties": { "$ref": [] } })), "schema_invalid");
+        assert_eq!(code(json!({ "properties": { "a": { "x-sensitive": "" } } })), "invalid_x_sensitive");
     }
 
     #[test]

@@ -8,6 +8,8 @@ mod vocab;
 
 pub use vocab::{Class, Destination, Effect, Level, Outcomes, ResultSensitivity, Source};
 
+use std::fmt;
+
 use serde_json::{json, Map, Value};
 
 /// One thing one source said: where it said it (a JSON Pointer into the tool definition) and
@@ -32,24 +34,54 @@ pub struct Problem {
     pub detail: String,
 }
 
-/// The boolean hints, by their model name. Each has the value that is the riskier of the two,
-/// which wins when sources disagree.
-pub const HINTS: &[(&str, bool)] = &[
-    ("readOnly", false),
-    ("destructive", true),
-    ("idempotent", false),
-    ("reversible", false),
-    ("privilegedAccess", true),
-    ("requiresConfirmation", true),
-    ("openWorld", true),
-    ("untrustedContent", true),
-    ("sensitiveData", true),
-    ("aiProcessing", true),
-    ("slowExecution", true),
-    ("resourceIntensive", true),
-    ("private", true),
-    ("maliciousActivity", true),
-];
+macro_rules! hints {
+    ($($variant:ident = $name:literal),+ $(,)?) => {
+        /// A boolean hint, by its model name: the annotation without its `Hint` suffix.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Hint { $($variant),+ }
+
+        impl Hint {
+            /// Every hint, in the order `describe()` lists them.
+            pub const ALL: &'static [Hint] = &[$(Hint::$variant),+];
+
+            /// The model name, as `describe()` writes it.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Hint::$variant => $name),+ }
+            }
+        }
+    };
+}
+
+hints! {
+    ReadOnly = "readOnly",
+    Destructive = "destructive",
+    Idempotent = "idempotent",
+    Reversible = "reversible",
+    PrivilegedAccess = "privilegedAccess",
+    RequiresConfirmation = "requiresConfirmation",
+    OpenWorld = "openWorld",
+    UntrustedContent = "untrustedContent",
+    SensitiveData = "sensitiveData",
+    AiProcessing = "aiProcessing",
+    SlowExecution = "slowExecution",
+    ResourceIntensive = "resourceIntensive",
+    Private = "private",
+    MaliciousActivity = "maliciousActivity",
+}
+
+impl Hint {
+    /// The riskier of the two values, which wins when sources disagree: a tool that might not
+    /// be read-only, idempotent or reversible is treated as if it is not.
+    pub fn risky(self) -> bool {
+        !matches!(self, Hint::ReadOnly | Hint::Idempotent | Hint::Reversible)
+    }
+}
+
+impl fmt::Display for Hint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Everything the proposals let a tool say about itself.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -61,8 +93,8 @@ pub struct ToolModel {
     pub input_classes: Vec<Claim<Class>>,
     pub outcomes: Option<Fact<Outcomes>>,
     pub effect: Option<Fact<Effect>>,
-    /// Boolean hints by model name (see [`HINTS`]), in that order.
-    pub hints: Vec<(&'static str, Fact<bool>)>,
+    /// The boolean hints anyone claimed, in the order of [`Hint::ALL`].
+    pub hints: Vec<(Hint, Fact<bool>)>,
     pub problems: Vec<Problem>,
 }
 
@@ -72,8 +104,13 @@ impl ToolModel {
         read::read(tool)
     }
 
-    pub fn hint(&self, name: &str) -> Option<bool> {
-        self.hints.iter().find(|(n, _)| *n == name).map(|(_, f)| f.value)
+    pub fn hint(&self, hint: Hint) -> Option<bool> {
+        self.hint_fact(hint).map(|f| f.value)
+    }
+
+    /// The hint's value and the claims behind it.
+    pub fn hint_fact(&self, hint: Hint) -> Option<&Fact<bool>> {
+        self.hints.iter().find(|(h, _)| *h == hint).map(|(_, f)| f)
     }
 
     pub fn level(&self) -> Option<Level> {
@@ -103,9 +140,9 @@ impl ToolModel {
     /// The model as data (what `redactor.describe(tool)` returns).
     pub fn to_json(&self) -> Value {
         let mut effects = Map::new();
-        for (name, _) in HINTS {
-            let f = self.hints.iter().find(|(n, _)| n == name).map(|(_, f)| fact_json(f, |b| json!(b)));
-            effects.insert((*name).into(), f.unwrap_or(Value::Null));
+        for &hint in Hint::ALL {
+            let f = self.hint_fact(hint).map(|f| fact_json(f, |b| json!(b)));
+            effects.insert(hint.as_str().into(), f.unwrap_or(Value::Null));
         }
         effects.insert("effect".into(), opt(&self.effect, |e| json!(e.as_str())));
         json!({
@@ -146,4 +183,51 @@ fn classes_json(claims: &[Claim<Class>]) -> Value {
     }
     let claims: Vec<Value> = claims.iter().map(|c| json!({ "value": c.value.as_str(), "source": c.source })).collect();
     json!({ "value": value, "claims": claims })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hint_names_and_order_are_what_describe_writes() {
+        let names: Vec<&str> = Hint::ALL.iter().map(|h| h.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "readOnly",
+                "destructive",
+                "idempotent",
+                "reversible",
+                "privilegedAccess",
+                "requiresConfirmation",
+                "openWorld",
+                "untrustedContent",
+                "sensitiveData",
+                "aiProcessing",
+                "slowExecution",
+                "resourceIntensive",
+                "private",
+                "maliciousActivity",
+            ]
+        );
+        let effects =
+            ToolModel::default().to_json()["effects"].as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(effects, names.iter().map(|n| n.to_string()).chain(["effect".to_string()]).collect::<Vec<_>>());
+        let safe: Vec<Hint> = Hint::ALL.iter().copied().filter(|h| !h.risky()).collect();
+        assert_eq!(safe, [Hint::ReadOnly, Hint::Idempotent, Hint::Reversible]);
+    }
+
+    #[test]
+    fn every_hint_reads_back_from_its_annotation() {
+        for &hint in Hint::ALL {
+            assert_eq!(hint.to_string(), hint.as_str());
+            let annotations = Map::from_iter([(format!("{hint}Hint"), json!(true))]);
+            let m = ToolModel::read(&json!({ "annotations": annotations }));
+            assert_eq!(m.hint(hint), Some(true), "{hint}");
+            let source = &m.hint_fact(hint).unwrap().claims[0].source;
+            assert_eq!(source, &format!("/annotations/{hint}Hint"));
+            assert_eq!(m.to_json()["effects"][hint.as_str()]["value"], json!(true));
+        }
+    }
 }

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use super::vocab::norm;
 use super::{
-    Claim, Class, Destination, Effect, Fact, Level, Outcomes, Problem, ResultSensitivity, Source, ToolModel, HINTS,
+    Claim, Class, Destination, Effect, Fact, Hint, Level, Outcomes, Problem, ResultSensitivity, Source, ToolModel,
 };
 use crate::json::{child, truthy};
 
@@ -27,7 +27,7 @@ struct Reader {
     in_classes: Vec<Claim<Class>>,
     outcomes: Vec<Claim<Outcomes>>,
     effects: Vec<Claim<Effect>>,
-    hints: Vec<(&'static str, Claim<bool>)>,
+    hints: Vec<(Hint, Claim<bool>)>,
     problems: Vec<Problem>,
 }
 
@@ -56,14 +56,16 @@ impl Reader {
                 "inputmetadata" => self.metadata(value, &at, true),
                 "returnmetadata" => self.metadata(value, &at, false),
                 "mcpdeveffect" => self.words(value, &at, |r, c| r.effects.push(c)),
-                "mcpdevidempotent" => self.hint("idempotent", value, &at),
-                "mcpdevrequiresconfirmation" | "requiresconfirmation" => self.hint("requiresConfirmation", value, &at),
+                "mcpdevidempotent" => self.hint(Hint::Idempotent, value, &at),
+                "mcpdevrequiresconfirmation" | "requiresconfirmation" => {
+                    self.hint(Hint::RequiresConfirmation, value, &at)
+                }
                 "mcpdevresultsensitivity" => self.words(value, &at, |r, c: Claim<ResultSensitivity>| {
                     r.levels.push(Claim { value: c.value.level(), source: c.source })
                 }),
                 k => {
-                    if let Some((name, _)) = HINTS.iter().find(|(n, _)| norm(&format!("{n}Hint")) == k) {
-                        self.hint(name, value, &at);
+                    if let Some(&hint) = Hint::ALL.iter().find(|h| norm(&format!("{h}Hint")) == k) {
+                        self.hint(hint, value, &at);
                     }
                 }
             }
@@ -104,15 +106,15 @@ impl Reader {
         self.levels.push(Claim { value: level, source: at.into() });
     }
 
-    fn hint(&mut self, name: &'static str, value: &Value, at: &str) {
+    fn hint(&mut self, hint: Hint, value: &Value, at: &str) {
         let Value::Bool(b) = value else {
             if !value.is_null() {
-                self.problem(at, format!("`{name}` must be a boolean"));
+                self.problem(at, format!("`{hint}` must be a boolean"));
             }
             return;
         };
-        self.hints.push((name, Claim { value: *b, source: at.into() }));
-        if name == "sensitiveData" {
+        self.hints.push((hint, Claim { value: *b, source: at.into() }));
+        if hint == Hint::SensitiveData {
             let level = if *b { Level::Medium } else { Level::None };
             self.levels.push(Claim { value: level, source: at.into() });
         }
@@ -158,12 +160,13 @@ impl Reader {
 
     fn finish(self) -> ToolModel {
         let mut hints = Vec::new();
-        for (name, risky) in HINTS {
+        for &hint in Hint::ALL {
             let claims: Vec<Claim<bool>> =
-                self.hints.iter().filter(|(n, _)| n == name).map(|(_, c)| c.clone()).collect();
+                self.hints.iter().filter(|(h, _)| *h == hint).map(|(_, c)| c.clone()).collect();
             if !claims.is_empty() {
-                let value = if claims.iter().any(|c| c.value == *risky) { *risky } else { !risky };
-                hints.push((*name, Fact { value, claims }));
+                let risky = hint.risky();
+                let value = if claims.iter().any(|c| c.value == risky) { risky } else { !risky };
+                hints.push((hint, Fact { value, claims }));
             }
         }
         ToolModel {
@@ -229,9 +232,9 @@ mod tests {
         let m = ToolModel::read(
             &json!({ "annotations": { "idempotentHint": true, "readOnlyHint": true }, "_meta": { "mcp.dev/idempotent": false } }),
         );
-        assert_eq!(m.hint("idempotent"), Some(false));
-        assert_eq!(m.hint("readOnly"), Some(true));
-        assert_eq!(m.hint("destructive"), None);
+        assert_eq!(m.hint(Hint::Idempotent), Some(false));
+        assert_eq!(m.hint(Hint::ReadOnly), Some(true));
+        assert_eq!(m.hint(Hint::Destructive), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::model::{Class, Destination, Effect, Fact, Outcomes, ToolModel};
+use crate::model::{Class, Destination, Effect, Fact, Hint, Outcomes, ToolModel};
 use crate::policy::session::Labels;
 use crate::policy::{Decision, Policy, Rule};
 use crate::scrub::known::{secret_strings, KnownSecrets};
@@ -38,16 +38,16 @@ impl CheckResult {
 pub fn check(model: &ToolModel, args: &Value, labels: &Labels, policy: &Policy, known: &KnownSecrets) -> CheckResult {
     let mut c = Checker { policy, reasons: Vec::new() };
     irreversible(&mut c, model);
-    let confirm = model.hints.iter().find(|(n, _)| *n == "requiresConfirmation").map(|(_, f)| f);
+    let confirm = model.hint_fact(Hint::RequiresConfirmation);
     if let Some(f) = confirm.filter(|f| f.value) {
         c.add(Rule::RequiresConfirmation, "the tool asks for the user's confirmation before it runs", first(f));
     }
-    if let Some(f) = model.hints.iter().find(|(n, _)| *n == "privilegedAccess").map(|(_, f)| f).filter(|f| f.value) {
+    if let Some(f) = model.hint_fact(Hint::PrivilegedAccess).filter(|f| f.value) {
         c.add(Rule::Privileged, "the tool uses privileged access", first(f));
     }
     exfiltration(&mut c, model, labels);
     secret_egress(&mut c, model, args, known);
-    if labels.malicious && model.hint("readOnly") != Some(true) {
+    if labels.malicious && model.hint(Hint::ReadOnly) != Some(true) {
         c.add(
             Rule::MaliciousContent,
             "a result in this session was flagged as malicious, and this tool can change things",
@@ -84,18 +84,18 @@ fn first<T>(f: &Fact<T>) -> String {
 
 /// Does the tool change anything? (Not read-only, or an effect or outcome that writes.)
 fn writes(model: &ToolModel) -> bool {
-    model.hint("readOnly") == Some(false)
+    model.hint(Hint::ReadOnly) == Some(false)
         || model.effect.as_ref().is_some_and(|e| e.value != Effect::Read)
         || model.outcomes.as_ref().is_some_and(|o| o.value >= Outcomes::Consequential)
 }
 
 fn irreversible(c: &mut Checker, model: &ToolModel) {
-    let hint = |name: &str| model.hints.iter().find(|(n, _)| *n == name).map(|(_, f)| f);
+    let hint = |h| model.hint_fact(h);
     if let Some(o) = model.outcomes.as_ref().filter(|o| o.value == Outcomes::Irreversible) {
         c.add(Rule::Irreversible, "the tool's outcome cannot be undone", first(o));
-    } else if let Some(d) = hint("destructive").filter(|d| d.value && model.hint("readOnly") != Some(true)) {
+    } else if let Some(d) = hint(Hint::Destructive).filter(|d| d.value && model.hint(Hint::ReadOnly) != Some(true)) {
         c.add(Rule::Irreversible, "the tool is destructive", first(d));
-    } else if let Some(r) = hint("reversible").filter(|r| !r.value && writes(model)) {
+    } else if let Some(r) = hint(Hint::Reversible).filter(|r| !r.value && writes(model)) {
         c.add(Rule::Irreversible, "the tool changes things that cannot be reversed", first(r));
     }
 }
@@ -110,8 +110,8 @@ fn exfiltration(c: &mut Checker, model: &ToolModel, labels: &Labels) {
         Some(("sends its input to a public destination", first(d)))
     } else if let Some(e) = model.effect.as_ref().filter(|e| e.value == Effect::External) {
         Some(("has an external effect", first(e)))
-    } else if model.hint("openWorld") == Some(true) && model.hint("readOnly") != Some(true) {
-        let f = model.hints.iter().find(|(n, _)| *n == "openWorld").map(|(_, f)| first(f)).unwrap_or_default();
+    } else if model.hint(Hint::OpenWorld) == Some(true) && model.hint(Hint::ReadOnly) != Some(true) {
+        let f = model.hint_fact(Hint::OpenWorld).map(first).unwrap_or_default();
         Some(("reaches the open world and is not read-only", f))
     } else {
         None

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::model::{Class, Level, Source, ToolModel};
+use crate::model::{Class, Hint, Level, Source, ToolModel};
 
 /// The labels of a session, or of one result.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -20,17 +20,17 @@ impl Labels {
     /// What one result of a tool adds: the tool's declared labels, then any result-level
     /// annotations in the result's `_meta` or `annotations`.
     pub fn observe(model: &ToolModel, raw: Option<&Value>) -> Labels {
-        let is = |name: &str| model.hint(name) == Some(true);
+        let is = |hint| model.hint(hint) == Some(true);
         let mut l = Labels {
             sensitivity: model.level().unwrap_or(Level::None),
-            private: is("private")
+            private: is(Hint::Private)
                 || [Class::Pii, Class::Financial, Class::Regulated, Class::Credentials]
                     .iter()
                     .any(|c| model.has_output_class(*c)),
-            open_world: is("openWorld")
-                || is("untrustedContent")
+            open_world: is(Hint::OpenWorld)
+                || is(Hint::UntrustedContent)
                 || model.output_source.as_ref().is_some_and(|s| s.value == Source::UntrustedPublic),
-            malicious: is("maliciousActivity"),
+            malicious: is(Hint::MaliciousActivity),
             attribution: Vec::new(),
         };
         for place in ["_meta", "annotations"] {

@@ -21,14 +21,14 @@ pub(crate) struct Applied<'s> {
 /// The subschemas for a property or an array element.
 pub(crate) struct Child {
     pub nodes: Vec<NodeId>,
-    /// Named by `properties`, matched by a pattern, or covered by a non-trivial
-    /// `additionalProperties` / `items`; what allowlist mode lets through.
+    /// Named by a property or a prefix item, matched by a pattern, or covered by a non-trivial
+    /// subschema for the other properties or items; what allowlist mode lets through.
     pub declared: bool,
 }
 
 impl Schema {
-    /// Expands `start` through every in-place keyword (`allOf`, `$ref`, the `anyOf`/`oneOf`/
-    /// `if`/`then`/`else` branches whose type fits, `dependentSchemas` whose key is present).
+    /// Expands `start` through every subschema that applies at the same value: `Place::Here` ones and
+    /// `$ref`s always, `Place::Branch`es whose type fits, `Place::IfKey` ones whose key is present.
     pub fn apply(&self, start: &[NodeId], value: &Value) -> Applied<'_> {
         let mut seen = vec![false; self.nodes.len()];
         let mut nodes = Vec::new();
@@ -64,7 +64,8 @@ impl Schema {
         Applied { nodes, marked, mismatch, names_secret, title }
     }
 
-    /// Could branch `n` validate `value`, judging by types alone (its own and its `allOf`/`$ref`s)?
+    /// Could branch `n` validate `value`, judging by types alone: its own, and those of what it
+    /// always applies (`Place::Here` subschemas and `$ref`s)?
     fn fits(&self, n: NodeId, value: &Value) -> bool {
         let mut seen = vec![false; self.nodes.len()];
         let mut stack = vec![n];

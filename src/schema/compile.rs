@@ -3,59 +3,13 @@
 
 use std::collections::HashMap;
 
-use regex_lite::Regex;
 use serde_json::{Map, Value};
 
-use super::{uri, Kinds, Node, NodeId, Pattern, Schema};
+use super::keywords::{is_mark, keyword, Implies, Kind, Place, MARK};
+use super::{uri, Kinds, Node, NodeId, Schema};
+use crate::error::SchemaFault;
 use crate::json::child;
 use crate::{Error, ErrorCode, Limits};
-
-/// Keywords whose value is one subschema.
-const SINGLE: &[&str] = &[
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "additionalItems",
-    "unevaluatedItems",
-    "contains",
-    "if",
-    "then",
-    "else",
-    "not",
-];
-/// Keywords whose value is an array of subschemas.
-const LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-/// Keywords whose value is an object of subschemas.
-const MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
-
-/// Keywords that describe without constraining: a schema of only these is like `true`.
-const ANNOTATION_WORDS: &[&str] = &[
-    "title",
-    "description",
-    "$comment",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$schema",
-    "$id",
-    "$anchor",
-];
-
-const OBJECT_WORDS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "dependentSchemas",
-];
-const ARRAY_WORDS: &[&str] =
-    &["items", "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minItems", "maxItems"];
 
 /// Compiles `doc` (the `outputSchema`). `at` is the pointer of the schema inside the tool
 /// definition, used only to make error pointers point into what the author wrote.
@@ -159,85 +113,27 @@ impl Compiler<'_> {
 
     fn build(&mut self, id: NodeId, pointer: &str, base: &str) -> Result<(), Error> {
         let obj = match self.doc.pointer(pointer) {
-            Some(Value::Bool(true)) => {
-                self.nodes[id].trivial = true;
-                return Ok(());
-            }
-            Some(Value::Bool(false)) => {
-                self.nodes[id].never = true;
-                return Ok(());
-            }
             Some(Value::Object(obj)) => obj,
+            Some(Value::Bool(b)) => {
+                (self.nodes[id].trivial, self.nodes[id].never) = (*b, !*b);
+                return Ok(());
+            }
             _ => return Err(self.error(pointer, "a schema must be an object or a boolean")),
         };
         let base = self.scope(obj, base, pointer)?;
         let mut node = Node { mark: self.mark(obj, pointer)?, kinds: self.kinds(obj, pointer)?, ..Node::default() };
         node.title = obj.get("title").and_then(Value::as_str).map(str::to_string);
-        node.trivial =
-            obj.iter().all(|(k, v)| ANNOTATION_WORDS.contains(&k.as_str()) || (k == "x-sensitive" && v == false));
+        node.trivial = describes_nothing(obj);
         for (word, value) in obj {
+            let Some(kind) = keyword(word).map(|k| k.kind) else { continue };
             let here = child(pointer, word);
-            match word.as_str() {
-                "properties" | "dependentSchemas" | "dependencies" | "patternProperties" => {
-                    let Value::Object(map) = value else {
-                        return Err(self.error(&here, format!("`{word}` must be an object")));
-                    };
-                    for (key, sub) in map {
-                        if word == "dependencies" && !matches!(sub, Value::Object(_) | Value::Bool(_)) {
-                            continue; // the property-list form names no subschema
-                        }
-                        let n = self.node_for(&child(&here, key), &base);
-                        match word.as_str() {
-                            "properties" => node.properties.push((key.clone(), n)),
-                            "patternProperties" => node.patterns.push((pattern(key), n)),
-                            _ => node.dependent.push((key.clone(), n)),
-                        }
-                    }
-                }
-                "$defs" | "definitions" => {
-                    let Value::Object(map) = value else {
-                        return Err(self.error(&here, format!("`{word}` must be an object")));
-                    };
-                    for key in map.keys() {
-                        self.node_for(&child(&here, key), &base); // built so their errors surface
-                    }
-                }
-                "allOf" | "anyOf" | "oneOf" | "prefixItems" | "items" if value.is_array() => {
-                    let list = value.as_array().into_iter().flatten();
-                    let ids: Vec<NodeId> =
-                        list.enumerate().map(|(i, _)| self.node_for(&child(&here, &i.to_string()), &base)).collect();
-                    if ids.is_empty() && word != "items" && word != "prefixItems" {
-                        return Err(self.error(&here, format!("`{word}` must not be empty")));
-                    }
-                    match word.as_str() {
-                        "allOf" => node.all_of.extend(ids),
-                        "anyOf" | "oneOf" => node.alternatives.extend(ids),
-                        _ => node.prefix_items.extend(ids),
-                    }
-                }
-                "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
-                    return Err(self.error(&here, format!("`{word}` must be an array of schemas")));
-                }
-                "$ref" | "$dynamicRef" | "$recursiveRef" => {
-                    let Value::String(r) = value else {
-                        return Err(self.error(&here, format!("`{word}` must be a string")));
-                    };
-                    self.refs.push((id, r.clone(), base.clone(), here));
-                }
-                w if w == "items" || SINGLE.contains(&w) => {
-                    if w == "not" {
-                        continue; // a negated schema never marks what it rejects
-                    }
-                    let n = self.node_for(&here, &base);
-                    match w {
-                        "additionalProperties" | "unevaluatedProperties" => node.additional.push(n),
-                        "propertyNames" => node.property_names.push(n),
-                        "items" | "additionalItems" | "unevaluatedItems" => node.items.push(n),
-                        "contains" => node.contains.push(n),
-                        _ => node.alternatives.push(n), // if / then / else
-                    }
-                }
-                _ => {}
+            let members = kind.members(value).map_err(|want| self.error(&here, format!("`{word}` {want}")))?;
+            if let (Kind::Ref, Value::String(r)) = (kind, value) {
+                self.refs.push((id, r.clone(), base.clone(), here.clone()));
+            }
+            for m in members.into_iter().filter(|m| m.place != Place::Negated) {
+                let n = self.node_for(&format!("{here}{}", m.suffix), &base);
+                node.add(m.place, m.key, n);
             }
         }
         self.nodes[id] = node;
@@ -245,14 +141,14 @@ impl Compiler<'_> {
     }
 
     fn mark(&self, obj: &Map<String, Value>, pointer: &str) -> Result<bool, Error> {
-        match obj.get("x-sensitive") {
-            None | Some(Value::Bool(false)) => Ok(false),
-            Some(Value::Bool(true)) => Ok(true),
-            Some(Value::String(s)) if !s.is_empty() => Ok(true),
-            Some(_) => Err(self.error(
-                &child(pointer, "x-sensitive"),
-                "`x-sensitive` must be true, false or a non-empty class name such as \"credentials\"",
-            )),
+        match obj.get(MARK) {
+            None => Ok(false),
+            Some(v) if is_mark(v) => Ok(true),
+            Some(v) if v == false => Ok(false),
+            Some(_) => {
+                let detail = "`x-sensitive` must be true, false or a non-empty class name such as \"credentials\"";
+                Err(self.error(&child(pointer, MARK), detail).with_fault(SchemaFault::InvalidMark))
+            }
         }
     }
 
@@ -271,8 +167,8 @@ impl Compiler<'_> {
             }
             Some(_) => Err(bad()),
             None => {
-                let object = OBJECT_WORDS.iter().any(|w| obj.contains_key(*w));
-                let array = ARRAY_WORDS.iter().any(|w| obj.contains_key(*w));
+                let implied = |kind| obj.keys().any(|w| keyword(w).is_some_and(|k| k.implies == kind));
+                let (object, array) = (implied(Implies::Object), implied(Implies::Array));
                 Ok(match (object, array) {
                     (true, false) => Some(Kinds::object()),
                     (false, true) => Some(Kinds::array()),
@@ -293,7 +189,10 @@ impl Compiler<'_> {
                 format!("`$ref` \"{reference}\" leaves the schema document; remote schemas are never fetched: move the definition under `$defs`"),
             ));
         };
-        let dangling = || self.error(pointer, format!("`$ref` \"{reference}\" points at nothing in the schema"));
+        let dangling = || {
+            let detail = format!("`$ref` \"{reference}\" points at nothing in the schema");
+            self.error(pointer, detail).with_fault(SchemaFault::DanglingRef)
+        };
         let location = if fragment.is_empty() {
             resource
         } else if fragment.starts_with('/') {
@@ -308,27 +207,24 @@ impl Compiler<'_> {
     }
 }
 
-/// The pointer suffix of each subschema directly inside `obj`.
+/// A schema of annotations only (and no mark) is like `true`.
+fn describes_nothing(obj: &Map<String, Value>) -> bool {
+    obj.iter().all(|(word, value)| match keyword(word).map(|k| k.kind) {
+        Some(Kind::Annotation) => true,
+        Some(Kind::Mark) => value == false,
+        _ => false,
+    })
+}
+
+/// The pointer suffix of each subschema directly inside `obj`, whatever its shape errors:
+/// building the nodes reports those.
 fn subschemas(obj: &Map<String, Value>) -> Vec<String> {
     let mut out = Vec::new();
     for (word, value) in obj {
-        let (w, here) = (word.as_str(), child("", word));
-        match value {
-            Value::Object(map) if MAPS.contains(&w) || w == "dependencies" => {
-                out.extend(map.keys().map(|k| child(&here, k)));
-            }
-            Value::Array(list) if LISTS.contains(&w) || w == "items" => {
-                out.extend((0..list.len()).map(|i| format!("{here}/{i}")));
-            }
-            Value::Object(_) | Value::Bool(_) if SINGLE.contains(&w) || w == "items" => out.push(here),
-            _ => {}
-        }
+        let members = keyword(word).and_then(|k| k.kind.members(value).ok()).unwrap_or_default();
+        out.extend(members.into_iter().map(|m| format!("{}{}", child("", word), m.suffix)));
     }
     out
-}
-
-fn pattern(source: &str) -> Pattern {
-    Regex::new(source).map_or(Pattern::Opaque, Pattern::Regex)
 }
 
 fn percent_decode(s: &str) -> Option<String> {
@@ -432,4 +328,18 @@ fn names_marked(nodes: &[Node], node: &Node) -> bool {
         stack.extend(nodes[n].in_place());
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn negated_subschemas_are_indexed_but_never_compiled() {
+        let limits = Limits::default();
+        assert!(compile(&json!({ "not": 5 }), "", &limits).is_ok());
+        let anchored = json!({ "not": { "$anchor": "a", "x-sensitive": true }, "$ref": "#a" });
+        assert!(compile(&anchored, "", &limits).unwrap().has_marks());
+    }
 }

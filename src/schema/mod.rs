@@ -3,12 +3,16 @@
 
 mod apply;
 mod compile;
+mod keywords;
 mod uri;
 
 pub(crate) use compile::compile;
+pub(crate) use keywords::is_mark;
 
 use regex_lite::Regex;
 use serde_json::Value;
+
+use keywords::Place;
 
 pub(crate) type NodeId = usize;
 
@@ -84,7 +88,13 @@ pub(crate) enum Pattern {
     Opaque,
 }
 
-/// One subschema. Vectors hold child node ids by the keyword family that reaches them.
+impl Pattern {
+    fn new(source: &str) -> Pattern {
+        Regex::new(source).map_or(Pattern::Opaque, Pattern::Regex)
+    }
+}
+
+/// One subschema. Vectors hold child node ids by the [`Place`] they apply at.
 #[derive(Default)]
 pub(crate) struct Node {
     /// The `false` schema: nothing is valid here.
@@ -97,24 +107,42 @@ pub(crate) struct Node {
     pub kinds: Option<Kinds>,
     pub properties: Vec<(String, NodeId)>,
     pub patterns: Vec<(Pattern, NodeId)>,
-    /// `additionalProperties`, `unevaluatedProperties`.
+    /// [`Place::OtherProperties`].
     pub additional: Vec<NodeId>,
     pub property_names: Vec<NodeId>,
     pub prefix_items: Vec<NodeId>,
-    /// `items` (schema form), `additionalItems`, `unevaluatedItems`.
+    /// [`Place::Item`].
     pub items: Vec<NodeId>,
+    /// [`Place::AnyItem`].
     pub contains: Vec<NodeId>,
-    /// `allOf`: always applies at the same location.
+    /// [`Place::Here`]: always applies at the same location.
     pub all_of: Vec<NodeId>,
-    /// `$ref`, `$dynamicRef`, `$recursiveRef` targets.
+    /// `$ref` targets: like `all_of`, but each one is a hop of a reference chain.
     pub refs: Vec<NodeId>,
-    /// `anyOf`, `oneOf`, `if`, `then`, `else`: apply when their type fits the value.
+    /// [`Place::Branch`]: apply when their type fits the value.
     pub alternatives: Vec<NodeId>,
-    /// `dependentSchemas` (and draft-07 schema `dependencies`): apply when the key is present.
+    /// [`Place::IfKey`]: apply when the key is present.
     pub dependent: Vec<(String, NodeId)>,
 }
 
 impl Node {
+    /// Adds the subschema `n`, found under `key` (empty outside maps), where it applies.
+    fn add(&mut self, place: Place, key: &str, n: NodeId) {
+        match place {
+            Place::Here => self.all_of.push(n),
+            Place::Branch => self.alternatives.push(n),
+            Place::IfKey => self.dependent.push((key.to_string(), n)),
+            Place::Property => self.properties.push((key.to_string(), n)),
+            Place::Pattern => self.patterns.push((Pattern::new(key), n)),
+            Place::OtherProperties => self.additional.push(n),
+            Place::Names => self.property_names.push(n),
+            Place::PrefixItem => self.prefix_items.push(n),
+            Place::Item => self.items.push(n),
+            Place::AnyItem => self.contains.push(n),
+            Place::Defined | Place::Negated => {}
+        }
+    }
+
     /// Every edge that stays at the same instance location.
     fn in_place(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.all_of

@@ -1,0 +1,229 @@
+//! The JSON Schema keywords the compiler reads, written once: what each keyword's value holds
+//! and where the subschemas in it apply. A keyword not listed here is ignored; it holds no
+//! subschema, so it can carry no mark.
+
+use serde_json::{Map, Value};
+
+use crate::json::child;
+
+/// The keyword that marks a subschema's values as sensitive.
+pub(crate) const MARK: &str = "x-sensitive";
+
+/// Is this `"x-sensitive"` value a mark? `true` or a class name such as `"credentials"` is;
+/// `false` is a valid way to say "not sensitive"; anything else is an invalid value.
+pub(crate) fn is_mark(value: &Value) -> bool {
+    value == true || value.as_str().is_some_and(|s| !s.is_empty())
+}
+
+/// Where a subschema applies, relative to the value its parent schema describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// The same value, always.
+    Here,
+    /// The same value, when the branch's type fits it.
+    Branch,
+    /// The same value, when it is an object that has the subschema's key.
+    IfKey,
+    /// The property named by the subschema's key.
+    Property,
+    /// Every property whose name matches the subschema's key, a regular expression.
+    Pattern,
+    /// Every property that no `Property` or `Pattern` subschema names.
+    OtherProperties,
+    /// Every property name (the key itself, not its value).
+    Names,
+    /// The element at the subschema's index.
+    PrefixItem,
+    /// Every element past the `PrefixItem`s.
+    Item,
+    /// Any element: it may be the one that matches.
+    AnyItem,
+    /// Nowhere, unless a `$ref` leads to it.
+    Defined,
+    /// Nowhere: a negated schema never marks what it rejects.
+    Negated,
+}
+
+/// What a keyword's value holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Describes without constraining: a schema of only these is like `true`.
+    Annotation,
+    /// `"x-sensitive"`: a mark, or `false`, which describes nothing.
+    Mark,
+    /// Constrains the value without holding a subschema.
+    Assertion,
+    /// A string naming another subschema, which applies to the same value.
+    Ref,
+    /// One subschema.
+    Single(Place),
+    /// An array of subschemas; `non_empty` when an empty one is an error.
+    List { place: Place, non_empty: bool },
+    /// One subschema (the first place) or, in drafts before 2020-12, an array of them (the second).
+    SingleOrList(Place, Place),
+    /// An object of subschemas by key.
+    Map(Place),
+    /// An object whose values are subschemas or (draft-07 `dependencies`) lists of property names.
+    MapOrNames(Place),
+}
+
+/// The type a keyword implies when a schema has no `type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Implies {
+    Nothing,
+    Object,
+    Array,
+}
+
+pub(crate) struct Keyword {
+    pub name: &'static str,
+    pub kind: Kind,
+    pub implies: Implies,
+}
+
+const fn word(name: &'static str, kind: Kind, implies: Implies) -> Keyword {
+    Keyword { name, kind, implies }
+}
+
+pub(crate) const KEYWORDS: &[Keyword] = &[
+    // `$id` and `$anchor` also name where a schema lives; compile reads them for that first.
+    word("title", Kind::Annotation, Implies::Nothing),
+    word("description", Kind::Annotation, Implies::Nothing),
+    word("$comment", Kind::Annotation, Implies::Nothing),
+    word("examples", Kind::Annotation, Implies::Nothing),
+    word("default", Kind::Annotation, Implies::Nothing),
+    word("deprecated", Kind::Annotation, Implies::Nothing),
+    word("readOnly", Kind::Annotation, Implies::Nothing),
+    word("writeOnly", Kind::Annotation, Implies::Nothing),
+    word("$schema", Kind::Annotation, Implies::Nothing),
+    word("$id", Kind::Annotation, Implies::Nothing),
+    word("$anchor", Kind::Annotation, Implies::Nothing),
+    word(MARK, Kind::Mark, Implies::Nothing),
+    word("$ref", Kind::Ref, Implies::Nothing),
+    word("$dynamicRef", Kind::Ref, Implies::Nothing),
+    word("$recursiveRef", Kind::Ref, Implies::Nothing),
+    word("allOf", Kind::List { place: Place::Here, non_empty: true }, Implies::Nothing),
+    word("anyOf", Kind::List { place: Place::Branch, non_empty: true }, Implies::Nothing),
+    word("oneOf", Kind::List { place: Place::Branch, non_empty: true }, Implies::Nothing),
+    word("if", Kind::Single(Place::Branch), Implies::Nothing),
+    word("then", Kind::Single(Place::Branch), Implies::Nothing),
+    word("else", Kind::Single(Place::Branch), Implies::Nothing),
+    word("not", Kind::Single(Place::Negated), Implies::Nothing),
+    // Draft-07 `dependencies` implies no type, unlike `dependentSchemas`: a value of another type
+    // under it is not a mismatch.
+    word("dependentSchemas", Kind::Map(Place::IfKey), Implies::Object),
+    word("dependencies", Kind::MapOrNames(Place::IfKey), Implies::Nothing),
+    word("properties", Kind::Map(Place::Property), Implies::Object),
+    word("patternProperties", Kind::Map(Place::Pattern), Implies::Object),
+    word("additionalProperties", Kind::Single(Place::OtherProperties), Implies::Object),
+    word("unevaluatedProperties", Kind::Single(Place::OtherProperties), Implies::Object),
+    word("propertyNames", Kind::Single(Place::Names), Implies::Object),
+    word("required", Kind::Assertion, Implies::Object),
+    word("minProperties", Kind::Assertion, Implies::Object),
+    word("maxProperties", Kind::Assertion, Implies::Object),
+    word("prefixItems", Kind::List { place: Place::PrefixItem, non_empty: false }, Implies::Array),
+    word("items", Kind::SingleOrList(Place::Item, Place::PrefixItem), Implies::Array),
+    word("additionalItems", Kind::Single(Place::Item), Implies::Array),
+    word("unevaluatedItems", Kind::Single(Place::Item), Implies::Array),
+    word("contains", Kind::Single(Place::AnyItem), Implies::Array),
+    word("minItems", Kind::Assertion, Implies::Array),
+    word("maxItems", Kind::Assertion, Implies::Array),
+    // Compiled, though they apply nowhere, so that their errors surface.
+    word("$defs", Kind::Map(Place::Defined), Implies::Nothing),
+    word("definitions", Kind::Map(Place::Defined), Implies::Nothing),
+];
+
+/// The keyword called `name`, if the compiler reads it.
+pub(crate) fn keyword(name: &str) -> Option<&'static Keyword> {
+    KEYWORDS.iter().find(|k| k.name == name)
+}
+
+/// One subschema inside a keyword's value.
+pub(crate) struct Member<'v> {
+    pub place: Place,
+    /// The map key it sits under (a property name, a pattern); empty outside maps.
+    pub key: &'v str,
+    /// The pointer from the keyword to the subschema: empty, `/0` or `/key`.
+    pub suffix: String,
+}
+
+impl Kind {
+    /// The subschemas in `value`, in document order, or what the value should have been.
+    /// A member is not checked to be a schema: compiling it says so where it is.
+    pub fn members(self, value: &Value) -> Result<Vec<Member<'_>>, &'static str> {
+        let whole = |place| vec![Member { place, key: "", suffix: String::new() }];
+        Ok(match (self, value) {
+            (Kind::Annotation | Kind::Mark | Kind::Assertion, _) | (Kind::Ref, Value::String(_)) => Vec::new(),
+            (Kind::Ref, _) => return Err("must be a string"),
+            (Kind::Single(place), _) => whole(place),
+            (Kind::List { non_empty: true, .. }, Value::Array(list)) if list.is_empty() => {
+                return Err("must not be empty")
+            }
+            (Kind::List { place, .. } | Kind::SingleOrList(_, place), Value::Array(list)) => listed(place, list),
+            (Kind::SingleOrList(place, _), _) => whole(place),
+            (Kind::List { .. }, _) => return Err("must be an array of schemas"),
+            (Kind::Map(place), Value::Object(map)) => keyed(place, map, |_| true),
+            // The property-list form names no subschema.
+            (Kind::MapOrNames(place), Value::Object(map)) => keyed(place, map, |v| v.is_object() || v.is_boolean()),
+            (Kind::Map(_) | Kind::MapOrNames(_), _) => return Err("must be an object"),
+        })
+    }
+}
+
+fn listed(place: Place, list: &[Value]) -> Vec<Member<'static>> {
+    (0..list.len()).map(|i| Member { place, key: "", suffix: format!("/{i}") }).collect()
+}
+
+fn keyed(place: Place, map: &Map<String, Value>, schema: impl Fn(&Value) -> bool) -> Vec<Member<'_>> {
+    let schemas = map.iter().filter(|(_, v)| schema(v));
+    schemas.map(|(key, _)| Member { place, key, suffix: child("", key) }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn marks_are_true_or_a_class_name() {
+        for v in [json!(true), json!("credentials"), json!("pii")] {
+            assert!(is_mark(&v), "{v}");
+        }
+        for v in [json!(false), json!(""), json!(null), json!(1), json!(["pii"]), json!({})] {
+            assert!(!is_mark(&v), "{v}");
+        }
+    }
+
+    #[test]
+    fn each_keyword_is_written_once() {
+        for (i, k) in KEYWORDS.iter().enumerate() {
+            assert!(KEYWORDS[..i].iter().all(|other| other.name != k.name), "{} twice", k.name);
+        }
+        assert_eq!(keyword("properties").map(|k| k.kind), Some(Kind::Map(Place::Property)));
+        assert!(keyword("enum").is_none());
+    }
+
+    #[test]
+    fn members_by_shape() {
+        let suffixes = |kind: Kind, v: Value| -> Result<Vec<(Place, String, String)>, &'static str> {
+            let members = kind.members(&v)?;
+            Ok(members.into_iter().map(|m| (m.place, m.key.to_string(), m.suffix)).collect())
+        };
+        let items = keyword("items").unwrap().kind;
+        assert_eq!(suffixes(items, json!({})), Ok(vec![(Place::Item, String::new(), String::new())]));
+        let listed = suffixes(items, json!([{}, true])).unwrap();
+        assert_eq!(
+            listed.iter().map(|m| (m.0, m.2.as_str())).collect::<Vec<_>>(),
+            [(Place::PrefixItem, "/0"), (Place::PrefixItem, "/1")]
+        );
+        let props = keyword("properties").unwrap().kind;
+        assert_eq!(suffixes(props, json!({ "a/b": {} })), Ok(vec![(Place::Property, "a/b".into(), "/a~1b".into())]));
+        assert_eq!(suffixes(props, json!([])), Err("must be an object"));
+        let deps = keyword("dependencies").unwrap().kind;
+        assert_eq!(suffixes(deps, json!({ "a": ["b"], "c": false })).unwrap().len(), 1);
+        assert_eq!(suffixes(keyword("allOf").unwrap().kind, json!([])), Err("must not be empty"));
+        assert_eq!(suffixes(keyword("prefixItems").unwrap().kind, json!([])), Ok(vec![]));
+        assert_eq!(suffixes(keyword("anyOf").unwrap().kind, json!({})), Err("must be an array of schemas"));
+        assert_eq!(suffixes(keyword("$ref").unwrap().kind, json!(1)), Err("must be a string"));
+    }
+}
