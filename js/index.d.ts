@@ -31,7 +31,10 @@ export type ErrorCode =
  * `undeclared`: not described by a sensitive tool's schema; `sensitive_tool`: the whole result
  * of a sensitive tool without marks; `value_match`: a string held a redacted value;
  * `audience`: a block for the user only; `unknown_block`: a block type not known;
- * `secret_reference`: the tool's own reference, moved to the vault; `malformed_reference`.
+ * `malformed_block`: a known block type without the fields it requires;
+ * `secret_reference`: the tool's own reference, moved to the vault; `malformed_reference`;
+ * `not_mcp`: not allowed in the `"mcp"` format (a non-object `structuredContent`, a non-boolean
+ * `isError`, an unknown `audience` role).
  */
 export type Reason =
   | "x_sensitive"
@@ -102,8 +105,15 @@ export interface ToolDefinition {
   description?: string;
   /** JSON Schema; `"x-sensitive": true` (or a class such as `"credentials"`) marks a value. */
   outputSchema?: object;
-  /** `sensitiveHint` truthy makes the whole tool sensitive (allowlist mode). */
-  annotations?: { sensitiveHint?: unknown; [key: string]: unknown };
+  /**
+   * `sensitiveHint` is the output's level (WebMCP #110's boolean or SEP-1913's level): `true` is
+   * `"high"`, `false` is `"none"`. A tool whose level reaches the policy's `withholdAt` (default
+   * `"high"`) is sensitive (allowlist mode; without marks its whole result is withheld), so under
+   * the default policy `true` and `"high"` withhold and `"low"` and `"medium"` do not; see
+   * {@link Policy}. Any other value is a lint problem (`unknown_value`) and counts as `"high"`
+   * when truthy (an unknown level string included), `"none"` when not.
+   */
+  annotations?: { sensitiveHint?: boolean | Level | (string & {}); [key: string]: unknown };
   _meta?: Record<string, unknown>;
   [key: string]: unknown;
 }
@@ -135,15 +145,98 @@ export interface Redaction {
 }
 
 /**
- * What {@link Redactor.redact} returns.
+ * Fields any MCP content block of the agent view may carry besides its own.
+ */
+export interface ContentBlockFields {
+  annotations?: { audience?: string[]; [key: string]: unknown };
+  _meta?: Record<string, unknown>;
+  /** Only a {@link SecretReferenceBlock} has a handle: on any other block it is absent. */
+  handle?: undefined;
+  [key: string]: unknown;
+}
+
+/** A text block. */
+export interface TextContent extends ContentBlockFields {
+  type: "text";
+  text: string;
+}
+
+/** An image or audio block: base64 `data`. */
+export interface MediaContent extends ContentBlockFields {
+  type: "image" | "audio";
+  data: string;
+  mimeType: string;
+}
+
+/** A link to a resource. */
+export interface ResourceLink extends ContentBlockFields {
+  type: "resource_link";
+  uri: string;
+  name: string;
+}
+
+/** An embedded resource: its `text` or base64 `blob`. */
+export interface EmbeddedResource extends ContentBlockFields {
+  type: "resource";
+  resource: { uri: string; mimeType?: string; text?: string; blob?: string; [key: string]: unknown };
+}
+
+/**
+ * A stub standing for a withheld value (format `"webmcp"`): the value is in the vault under
+ * `handle` (see {@link Vault.reveal}, {@link redeem}). A tool's own `secret_reference` reaches
+ * the agent in this form too. In the `"mcp"` format a stub is a {@link TextContent}
+ * `"[secret withheld: <label>]"` with `_meta["webmcp-redact/secret"]: { label, handle }`.
+ */
+export interface SecretReferenceBlock {
+  type: "secret_reference";
+  label: string;
+  handle: string;
+}
+
+/**
+ * A block of the agent view: one of MCP's five block types with the fields that type requires
+ * (blocks of other types, without those fields, or for the user only are removed), or a stub.
+ * @example
+ * ```js
+ * for (const block of result.content) if (block.type === "secret_reference") show(block.label, block.handle);
+ * ```
+ */
+export type ContentBlock = TextContent | MediaContent | ResourceLink | EmbeddedResource | SecretReferenceBlock;
+
+/**
+ * The agent view as MCP's `CallToolResult`, with this library's stubs among the blocks. This is
+ * what it is in the `"mcp"` format (which also makes `structuredContent` an object and `isError`
+ * a boolean, and writes no `secret_reference` blocks), and in the `"webmcp"` format whenever the
+ * tool returned a `CallToolResult` or anything was redacted or withheld. The one exception: in
+ * the `"webmcp"` format a plain value from which nothing was redacted passes through as it is;
+ * say so with the type parameter of {@link Redactor.redact} when your tools return such values.
+ * @example
+ * ```js
+ * const { result } = redactor.redact(tool, raw);
+ * result.content; // the blocks, stubs included; result._meta["webmcp-redact/redactions"]: the report
+ * ```
+ */
+export interface CallToolResult {
+  content: ContentBlock[];
+  /** The redacted structured value. */
+  structuredContent?: unknown;
+  /** `true` for a withheld error result; in the `"webmcp"` format a tool's own value passes as it is. */
+  isError?: unknown;
+  /** `"webmcp-redact/redactions"` lists what was removed (as {@link RedactResult.redactions}, without handles). */
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * What {@link Redactor.redact} returns; `R` is the type of the agent view (see {@link CallToolResult}).
  * @example
  * ```js
  * const { result, redactions, withheld, error } = redactor.redact(tool, raw);
  * ```
  */
-export interface RedactResult {
+export interface RedactResult<R = CallToolResult> {
   /** The agent view: the only thing to hand to the agent. */
-  result: unknown;
+  result: R;
   redactions: Redaction[];
   /** True when the agent got none of the result (a sensitive tool without marks, or an error). */
   withheld: boolean;
@@ -194,11 +287,12 @@ export type VaultEntry =
 export interface Vault {
   /**
    * The raw value for a `value` entry, the array of values for a `many` entry, the
-   * `{ id, redeemUrl, ttl? }` object for a `reference` entry; `undefined` for an unknown handle.
+   * `{ id, redeemUrl, ttl? }` object for a `reference` entry; `undefined` for an unknown handle
+   * (or none: `block.handle` can be passed for any block).
    */
-  reveal(handle: string): unknown;
+  reveal(handle: string | undefined): unknown;
   /** The whole entry (label and kind included), or `undefined`. */
-  get(handle: string): VaultEntry | undefined;
+  get(handle: string | undefined): VaultEntry | undefined;
   /** Every entry, oldest first (e.g. for a page's "withheld values" panel). */
   entries(): VaultEntry[];
   /** Forgets one entry; returns whether it existed. */
@@ -242,13 +336,16 @@ export interface Redactor {
   /**
    * Snapshots `raw` with one `JSON.stringify` (a top-level `undefined` counts as `null`) and
    * returns what the agent may see. Never throws: on any error the result is withheld and
-   * `error` says why.
+   * `error` says why. `R` types the agent view: a {@link CallToolResult} unless you say
+   * otherwise (e.g. `redact<CallToolResult | MyValue>` for a `"webmcp"` tool returning plain
+   * values, which pass through when nothing is redacted; or the MCP SDK's `CallToolResult` in
+   * the `"mcp"` format).
    * @example
    * ```js
    * const { result } = redactor.redact(tool, { id: "key_1", secret: "sk_live_x" });
    * ```
    */
-  redact(tool: ToolDefinition, raw: unknown): RedactResult;
+  redact<R = CallToolResult>(tool: ToolDefinition, raw: unknown): RedactResult<R>;
   /**
    * Like {@link Redactor.redact} for a result that is already JSON text (agent extensions).
    * @example
@@ -354,10 +451,15 @@ export interface Labels {
   attribution: string[];
 }
 
-/** The answer of {@link Session.check}: the strictest decision among the reasons. */
+/**
+ * The answer of {@link Session.check}: the strictest decision among the reasons. Besides the
+ * rules' codes, `unserializable` denies arguments that cannot be serialized, and
+ * `wasm_unavailable` denies every call when the WebAssembly module could not load
+ * ({@link Uninstall.session} of {@link installRedaction}).
+ */
 export interface CheckResult {
   decision: Decision;
-  reasons: { code: CheckCode | "unserializable"; decision: Decision; message: string; source: string }[];
+  reasons: { code: CheckCode | "unserializable" | "wasm_unavailable"; decision: Decision; message: string; source: string }[];
 }
 
 /**
@@ -371,7 +473,7 @@ export interface CheckResult {
 export class Session {
   private constructor();
   /** As {@link Redactor.redact}; the result's labels join the session's. */
-  redact(tool: ToolDefinition, raw: unknown): RedactResult;
+  redact<R = CallToolResult>(tool: ToolDefinition, raw: unknown): RedactResult<R>;
   /** As {@link Redactor.redactJson}; the result's labels join the session's. */
   redactJson(tool: ToolDefinition, jsonText: string): RedactJsonResult;
   /** The current labels. */

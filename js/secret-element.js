@@ -56,7 +56,9 @@ export class WebmcpSecretElement extends Base {
   #value;
   #copy;
   #error;
-  #timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #timer;
+  /** @type {AbortController | null} */
   #abort = null;
 
   constructor() {
@@ -131,10 +133,11 @@ export class WebmcpSecretElement extends Base {
       clearTimeout(this.#timer);
       if (after > 0) this.#timer = setTimeout(() => this.hide(), after * 1000);
     } catch (err) {
-      if (abort.signal.aborted && err?.code !== "aborted") return;
+      const code = /** @type {{ code?: string } | null | undefined} */ (err)?.code;
+      if (abort.signal.aborted && code !== "aborted") return;
       this.#error.textContent = redeemErrorMessage(err);
-      this.dataset.error = err?.code ?? "error";
-      this.dispatchEvent(new CustomEvent("reveal-error", { bubbles: true, composed: true, detail: { code: err?.code } }));
+      this.dataset.error = code ?? "error";
+      this.dispatchEvent(new CustomEvent("reveal-error", { bubbles: true, composed: true, detail: { code } }));
     } finally {
       if (this.#abort === abort) this.#abort = null;
       this.#reveal.disabled = false;
@@ -146,7 +149,7 @@ export class WebmcpSecretElement extends Base {
   /** Hides the value again (and forgets it from the DOM). */
   hide() {
     clearTimeout(this.#timer);
-    this.#timer = null;
+    this.#timer = undefined;
     this.#abort?.abort();
     if (!this.#value) return;
     this.#value.replaceChildren();

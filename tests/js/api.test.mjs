@@ -12,7 +12,7 @@ test("the package exports createRedactor and RedactionError, and the types decla
   assert.match(dts, /export class RedactionError extends Error/);
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
   assert.equal(pkg.exports["."].types, "./js/index.d.ts");
-  assert.equal(pkg.bin["webmcp-redact"], "js/cli.mjs");
+  assert.equal(pkg.bin["webmcp-redact"], "bin/webmcp-redact.mjs");
 });
 
 test("a redactor has the documented methods and an empty vault", async () => {

@@ -12,7 +12,7 @@ const RESULT = "examples/generate_api_key.result.json";
 const SECRET = JSON.parse(readFileSync(join(root, RESULT), "utf8")).secret;
 
 function cli(args, input) {
-  return spawnSync(process.execPath, ["js/cli.mjs", ...args], { cwd: root, input, encoding: "utf8" });
+  return spawnSync(process.execPath, ["bin/webmcp-redact.mjs", ...args], { cwd: root, input, encoding: "utf8" });
 }
 
 test("the example: agent view on stdout without the key, report on stderr", () => {
@@ -70,4 +70,13 @@ test("a bad schema exits 1 with the error code; usage errors exit 2", () => {
   assert.equal(cli(["frobnicate", "--tool", TOOL]).status, 2);
   assert.equal(cli(["redact", "--tool", TOOL, "--format", "xml"], "{}").status, 2);
   assert.equal(cli(["redact", "--tool", join(dir, "missing.json")], "{}").status, 2);
+});
+
+test("the CLI ships as the package's bin and imports only the public API", () => {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  assert.equal(pkg.bin["webmcp-redact"], "bin/webmcp-redact.mjs");
+  assert.ok(pkg.files.includes("bin/"), "bin/ is in the package's files");
+  const source = readFileSync(join(root, pkg.bin["webmcp-redact"]), "utf8");
+  const imports = [...source.matchAll(/\bimport\s*(?:[^"'()]*\bfrom\s*)?\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
+  assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), ["../js/index.js"]);
 });

@@ -110,7 +110,7 @@ test("untrusted tools are marked in the agent view", async () => {
 });
 
 function lint(args) {
-  return spawnSync(process.execPath, ["js/cli.mjs", "lint", ...args], { cwd: root, encoding: "utf8" });
+  return spawnSync(process.execPath, ["bin/webmcp-redact.mjs", "lint", ...args], { cwd: root, encoding: "utf8" });
 }
 
 test("lint CLI: the proposals' examples have no errors", () => {

@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createRedactor, lintTools } from "./index.js";
+import { createRedactor, lintTools } from "../js/index.js";
 
 const USAGE = `usage: webmcp-redact redact --tool tool.json [--result result.json] [--format webmcp|mcp] [--json]
        webmcp-redact lint tools.json [more.json ...] [--format text|json]
@@ -18,6 +18,7 @@ prints each finding: severity, code, tool, JSON Pointer, message (docs/lint.md e
 code). --format json prints [{ file, severity, code, tool, pointer, message }].
 Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage.`;
 
+/** Prints the usage (after `message`, if any) and exits with status 2. @returns {never} */
 function usage(message) {
   if (message) console.error(`webmcp-redact: ${message}`);
   console.error(USAGE);
@@ -64,7 +65,7 @@ function readText(path, what) {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    usage(`cannot read ${what} ${path === 0 ? "from stdin" : path}: ${err.message}`);
+    usage(`cannot read ${what} ${path === 0 ? "from stdin" : path}: ${/** @type {Error} */ (err).message}`);
   }
 }
 
@@ -94,7 +95,7 @@ async function main(argv) {
       },
     });
   } catch (err) {
-    usage(err.message);
+    usage(/** @type {Error} */ (err).message);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -112,7 +113,7 @@ async function main(argv) {
   try {
     tool = JSON.parse(readText(values.tool, "the tool"));
   } catch (err) {
-    usage(`the tool file is not JSON: ${err.message}`);
+    usage(`the tool file is not JSON: ${/** @type {Error} */ (err).message}`);
   }
   const resultText = readText(values.result ?? 0, "the result");
 
