@@ -20,11 +20,16 @@ const GLUE_HREF = new URL("../pkg/webmcp_redact.js", import.meta.url).href;
 const WASM_URL = new URL("../pkg/webmcp_redact_bg.wasm", import.meta.url);
 const DOOR = Symbol.for("webmcp-redact.door");
 
-let wasmModule = null; // the compiled WebAssembly.Module, shared by every instance
-let active = null; // glue of the live instance, or null after a trap
-let spare = null; // an imported, not yet initialised, copy of the glue
+/** @type {WebAssembly.Module | null} the compiled module, shared by every instance */
+let wasmModule = null;
+/** @type {any} glue of the live instance, or null after a trap */
+let active = null;
+/** @type {any} an imported, not yet initialised, copy of the glue */
+let spare = null;
+/** @type {Promise<void> | null} */
 let spareLoad = null;
 let copies = 1;
+/** @type {Promise<void> | null} */
 let ready = null;
 
 /** Bumps when an instance dies and when one goes live: objects made by another are dead. */

@@ -5,6 +5,10 @@
 
 /** An error that names the tool and the JSON Pointer of the problem; `code` is stable. */
 export class RedactionError extends Error {
+  /**
+   * @param {string} message
+   * @param {{ code?: string, pointer?: string, tool?: string, cause?: unknown }} [details]
+   */
   constructor(message, { code = "internal", pointer = "", tool = "", cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "RedactionError";
@@ -33,6 +37,11 @@ export function withheldJson(tool, code) {
  * response body, the value, or the query string of `redeemUrl`.
  */
 export class RedeemError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {{ label?: string, status?: number, retryAfter?: number }} [details]
+   */
   constructor(code, message, { label, status, retryAfter } = {}) {
     super(message);
     this.name = "RedeemError";

@@ -14,9 +14,9 @@ const INSTALLED = Symbol.for("webmcp-redact/installed");
 
 function findModelContext(given) {
   if (given !== undefined) return given;
-  const doc = globalThis.document;
+  const doc = /** @type {any} */ (globalThis.document);
   if (doc && doc.modelContext) return doc.modelContext;
-  const nav = globalThis.navigator;
+  const nav = /** @type {any} */ (globalThis.navigator);
   if (nav && nav.modelContext) return nav.modelContext; // deprecated alias
   return undefined;
 }
@@ -95,7 +95,7 @@ async function listTools(modelContext) {
     // fall through
   }
   try {
-    const testing = globalThis.navigator?.modelContextTesting;
+    const testing = /** @type {any} */ (globalThis.navigator)?.modelContextTesting;
     if (testing && typeof testing.listTools === "function") {
       const tools = await testing.listTools();
       if (Array.isArray(tools)) return tools.map(nameOf);
@@ -125,11 +125,18 @@ export async function installRedaction(options = {}) {
   const original = modelContext.registerTool;
   const ownBefore = Object.getOwnPropertyDescriptor(modelContext, "registerTool");
   const registered = new Set();
+  /** @type {any} the page session, once the module has loaded */
   let session = null;
-  let resolveSession;
+  /** @type {(s: any) => void} */
+  let resolveSession = () => {};
   const sessionReady = new Promise((resolve) => { resolveSession = resolve; });
   const getSession = () => session ?? sessionReady;
 
+  /**
+   * @this {any}
+   * @param {any} tool
+   * @param {...any} args
+   */
   async function registerTool(tool, ...args) {
     if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
       return Reflect.apply(original, this, [tool, ...args]);

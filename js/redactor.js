@@ -55,6 +55,7 @@ function optionsJson(options) {
 
 class Redactor {
   #options; // JSON text, validated by the core; kept to build a fresh core after a trap
+  /** @type {any} the WasmRedactor of the live instance */
   #core = null;
   #generation = -1; // the engine generation #core belongs to
   #cores = 0; // how many cores this redactor has had: a session's labels follow it

@@ -9,7 +9,12 @@ const MAX_BODY = 64 * 1024;
 // Captured once, so that a script that later replaces window.fetch cannot see redemptions.
 const nativeFetch = typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : null;
 
-/** Redeems `handle` from the vault internals `v` (see store.js). */
+/**
+ * Redeems `handle` from the vault internals `v` (see store.js).
+ * @param {any} v
+ * @param {string} handle
+ * @param {{ signal?: AbortSignal }} [opts]
+ */
 export async function redeemWith(v, handle, { signal } = {}) {
   const e = v.entry(handle);
   if (!e) throw new RedeemError("unknown_reference", "this vault issued no such secret handle");
@@ -29,7 +34,13 @@ function isLoopback(hostname) {
   return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
-/** The contract's URL rules; refuses before any request is made. Exported for tests. */
+/**
+ * The contract's URL rules; refuses before any request is made. Exported for tests.
+ * @param {unknown} redeemUrl
+ * @param {string} [label]
+ * @param {string[] | null} [allowedPaths]
+ * @param {any} [loc]
+ */
 export function checkRedeemUrl(redeemUrl, label = "value", allowedPaths = null, loc = globalThis.location) {
   const refuse = (code, why) => new RedeemError(code, `the reference "${label}" cannot be redeemed: ${why}`, { label });
   if (!loc || typeof loc.href !== "string") throw refuse("insecure_url", "there is no page location to resolve it against");
@@ -74,7 +85,7 @@ async function fetchValue(url, label, signal) {
       cache: "no-store",
       signal,
     });
-  } catch (err) {
+  } catch (/** @type {any} */ err) {
     if (signal?.aborted) throw fail("aborted", "the request was aborted");
     if (redirectError(err)) throw fail("redirected", "the server answered with a redirect");
     throw fail("network", `the request failed (${err?.name ?? "error"})`);
