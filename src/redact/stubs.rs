@@ -77,7 +77,10 @@ pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
 /// changes nothing even when a known value is an everyday word such as "user". `None` when
 /// the text is not in that wording: then all of it is data.
 pub(crate) fn label_spans(text: &str) -> Option<Vec<(usize, usize)>> {
-    if text.starts_with(STUB_TEXT.0) && text.ends_with(STUB_TEXT.1) && text.len() >= STUB_TEXT.0.len() + 1 {
+    if text.starts_with(STUB_TEXT.0)
+        && text.ends_with(STUB_TEXT.1)
+        && text.len() >= STUB_TEXT.0.len() + STUB_TEXT.1.len()
+    {
         return Some(vec![(STUB_TEXT.0.len(), text.len() - STUB_TEXT.1.len())]);
     }
     let mut spans = Vec::new();
