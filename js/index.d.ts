@@ -72,12 +72,15 @@ export interface Limits {
  * await createRedactor({ format: "mcp" });
  * ```
  */
+/** How stubs are written: `secret_reference` blocks, or only MCP's five block types. */
+export type Format = "webmcp" | "mcp";
+
 export interface RedactorOptions {
   /**
    * `"webmcp"` (default) writes `secret_reference` stubs; `"mcp"` writes only the five standard
    * MCP block types, so that the result validates against the MCP SDK's `CallToolResultSchema`.
    */
-  format?: "webmcp" | "mcp";
+  format?: Format;
   /** Resource limits; see {@link Limits}. */
   limits?: Limits;
   /** Vault entry lifetime; see {@link VaultOptions}. */
@@ -277,8 +280,12 @@ export type VaultEntry =
   | { handle: string; label: string; kind: "reference"; id: string; redeemUrl: string; ttl?: number };
 
 /**
- * The caller-side store of redacted values, keyed by the handle in each stub. Its string values
- * are also scrubbed from every later result of the same redactor.
+ * The caller-side store of redacted values, keyed by the handle in each stub, for the page's
+ * own UI. What must never reach the agent again is held by the core, not here: every string
+ * and number inside each value this redactor took (nested ones too), each reference's `id` and
+ * `redeemUrl`, and each value `redeem` fetched are scrubbed from every later result of the same
+ * redactor, and `check` denies calls that carry them (`secret_egress`). That set outlives an
+ * entry's expiry; `delete` and `clear` take values out of it.
  * @example
  * ```js
  * button.onclick = () => show(redactor.vault.reveal(stub.handle));
@@ -295,9 +302,12 @@ export interface Vault {
   get(handle: string | undefined): VaultEntry | undefined;
   /** Every entry, oldest first (e.g. for a page's "withheld values" panel). */
   entries(): VaultEntry[];
-  /** Forgets one entry; returns whether it existed. */
+  /**
+   * Forgets one entry; returns whether it existed. Its values are no longer scrubbed from later
+   * results unless another entry also holds them.
+   */
   delete(handle: string): boolean;
-  /** Forgets every entry. */
+  /** Forgets every entry, and every value the redactor would scrub from later results. */
   clear(): void;
   /** The number of entries. */
   readonly size: number;
@@ -481,6 +491,11 @@ export class Session {
   /** Back to no labels: the only way down. */
   reset(): void;
   /**
+   * Sets the labels to a saved `labels()` (e.g. after an extension's service worker restarted).
+   * @throws TypeError (code `invalid_options`) for anything that is not {@link Labels}.
+   */
+  restore(labels: Labels): void;
+  /**
    * May the agent call `tool` with `args` now? Arguments are serialized once; arguments that
    * cannot be are denied (`unserializable`).
    */
@@ -506,8 +521,10 @@ export interface LintFinding {
 export function lintTools(definitions: unknown): Promise<LintFinding[]>;
 
 /**
- * Loads the WebAssembly module (once per page or process) and creates a redactor.
- * @throws TypeError or RangeError for bad options.
+ * Loads the WebAssembly module (once per page or process) and creates a redactor. The options
+ * are checked once, by the core; they must be plain data.
+ * @throws TypeError (an unknown key, a value of the wrong kind, a function) or RangeError (a
+ * value out of range), each with `code: "invalid_options"` and a message naming the option.
  * @example
  * ```js
  * const redactor = await createRedactor({ format: "mcp", limits: { maxDepth: 64 } });
@@ -544,7 +561,7 @@ export class RedactionError extends Error {
 export interface VaultOptions {
   /**
    * Seconds an entry stays in the vault (revealable), from the result that made it. Default 600.
-   * Its string values stay in the scrub set until `vault.clear()`.
+   * Its values stay in the redactor's scrub set past that, until `vault.delete()` or `vault.clear()`.
    */
   ttl?: number;
 }
@@ -637,7 +654,7 @@ export interface InstallOptions {
   /** The context to patch. Default `document.modelContext`, else the deprecated `navigator.modelContext`. */
   modelContext?: ModelContextLike;
   /** Output format of the redactor; see {@link RedactorOptions.format}. */
-  format?: "webmcp" | "mcp";
+  format?: Format;
   /** Resource limits; see {@link Limits}. */
   limits?: Limits;
   /** See {@link VaultOptions}. */

@@ -82,6 +82,9 @@ impl Labels {
 
     /// Reads what `to_json` wrote (the JS session keeps its labels as this data).
     pub fn from_json(v: &Value) -> Result<Labels, String> {
+        if !v.is_object() {
+            return Err("labels must be an object".into());
+        }
         let flag = |k: &str| v.get(k).map_or(Ok(false), |x| x.as_bool().ok_or(format!("labels.{k} must be a boolean")));
         let sensitivity = match v.get("sensitivity") {
             None => Level::None,
@@ -159,5 +162,6 @@ mod tests {
         };
         assert_eq!(Labels::from_json(&l.to_json()).unwrap(), l);
         assert!(Labels::from_json(&json!({ "sensitivity": "max" })).is_err());
+        assert!(Labels::from_json(&json!(7)).is_err(), "not an object");
     }
 }
