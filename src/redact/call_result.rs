@@ -6,7 +6,7 @@ use super::blocks::{block_label, classify, reference_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
 use super::Run;
 use crate::json::child;
-use crate::{Format, Reason, Redaction, Secret, SecretKind};
+use crate::{Format, Reason};
 
 impl Run<'_> {
     /// A CallToolResult: structuredContent, then each block, then `_meta` and the rest.
@@ -100,17 +100,10 @@ impl Run<'_> {
                 Block::BadReference => Some(Reason::MalformedReference),
                 Block::Reference(r) => {
                     let handle = new_handle(self.handles);
-                    self.report.push(Redaction {
-                        pointer: pointer.clone(),
-                        reason: Reason::SecretReference,
-                        label: r.label.clone(),
-                        handle: Some(handle.clone()),
-                    });
                     block = stub(self.format, &r.label, &handle);
                     self.known.own(&handle, &r.id, &r.label);
                     self.known.own(&handle, &r.redeem_url, &r.label);
-                    let kind = SecretKind::Reference { id: r.id, redeem_url: r.redeem_url, ttl: r.ttl };
-                    self.secrets.push(Secret { handle, label: r.label, kind });
+                    self.collect.reference(pointer.clone(), &handle, r);
                     None
                 }
                 Block::Text if duplicates[i] => None,
@@ -180,17 +173,11 @@ impl Run<'_> {
     /// the structured value it stands for. A pointer cannot go inside a string, so every
     /// redaction in it points at the text.
     fn walk_text(&mut self, block: &mut Value, mut value: Value, pointer: &str, allowlist: bool) {
-        let before = self.report.len();
+        let mark = self.collect.mark();
         if !self.walk_into(&mut value, "", allowlist) {
             return;
         }
-        let at = child(pointer, "text");
-        for r in &mut self.report[before..] {
-            r.pointer = at.clone();
-        }
-        for v in self.vaulted.iter_mut().filter(|v| v.report >= before) {
-            v.pointer = at.clone();
-        }
+        self.collect.point_since(mark, &child(pointer, "text"));
         block["text"] = Value::String(value.to_string());
     }
 

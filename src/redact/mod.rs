@@ -4,6 +4,7 @@
 mod assemble;
 pub(crate) mod blocks;
 mod call_result;
+mod collect;
 pub(crate) mod outcome;
 pub(crate) mod stubs;
 mod walk;
@@ -17,7 +18,8 @@ use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, label_
 use crate::redact::walk::walk;
 use crate::scrub::known::{secret_strings, KnownSecrets};
 use crate::tool::Mode;
-use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason, Redaction, Secret};
+use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason};
+use collect::Collector;
 
 pub use crate::redact::stubs::HandleSource;
 
@@ -64,16 +66,7 @@ pub fn redact_with(
     handles: &mut dyn HandleSource,
     known: &mut KnownSecrets,
 ) -> Outcome {
-    let mut run = Run {
-        tool,
-        format: options.format,
-        handles,
-        report: Vec::new(),
-        vaulted: Vec::new(),
-        secrets: Vec::new(),
-        known,
-        reshaped: false,
-    };
+    let mut run = Run { tool, format: options.format, handles, collect: Collector::default(), known, reshaped: false };
     let mut labels = Labels::observe(tool.model(), None);
     let mut outcome = match run.result(raw_json, options, &mut labels) {
         Ok(Some(agent)) => run.finish(agent),
@@ -117,26 +110,16 @@ const UNTRUSTED_POINTER: &str = "/_meta/webmcp-redact~1untrusted";
 /// Spotlighting delimiters around untrusted text.
 const SPOTLIGHT: (&str, &str) = ("<untrusted-content>", "</untrusted-content>");
 
-/// A value on its way to the vault, before handles are assigned.
-pub(crate) struct Vaulted {
-    pub pointer: String,
-    pub label: String,
-    pub value: Value,
-    pub report: usize,
-    /// What of the value enters the known-secret set, under the handle it gets.
-    pub strings: Vec<String>,
-}
-
-pub(crate) struct Run<'a> {
-    pub tool: &'a CompiledTool,
-    pub format: Format,
-    pub handles: &'a mut dyn HandleSource,
-    pub report: Vec<Redaction>,
-    pub vaulted: Vec<Vaulted>,
-    pub secrets: Vec<Secret>,
-    pub known: &'a mut KnownSecrets,
+/// One redaction in progress: the tool, what has been collected, and the known-secret set it
+/// scrubs with (and adds this result's secrets to).
+struct Run<'a> {
+    tool: &'a CompiledTool,
+    format: Format,
+    handles: &'a mut dyn HandleSource,
+    collect: Collector,
+    known: &'a mut KnownSecrets,
     /// Something changed that the report does not list (a stub rewritten for the mcp format).
-    pub reshaped: bool,
+    reshaped: bool,
 }
 
 impl Run<'_> {
@@ -163,7 +146,7 @@ impl Run<'_> {
             self.mark_untrusted(&mut agent);
         }
         let wraps = (self.format == Format::Mcp || mark_untrusted) && !is_call_result;
-        Ok((!self.report.is_empty() || self.reshaped || wraps).then_some(agent))
+        Ok((!self.collect.is_empty() || self.reshaped || wraps).then_some(agent))
     }
 
     /// Results from untrusted public sources carry `_meta["webmcp-redact/untrusted"]`, and with
@@ -200,13 +183,11 @@ impl Run<'_> {
         for s in &strings {
             self.known.note(s, &label);
         }
-        let report = self.report.len();
-        self.vaulted.push(Vaulted { pointer: pointer.clone(), label: label.clone(), value, report, strings });
-        self.report.push(Redaction { pointer, reason, label, handle: None });
+        self.collect.take(pointer, reason, label, value, strings);
     }
 
     fn note(&mut self, pointer: String, reason: Reason, label: String) {
-        self.report.push(Redaction { pointer, reason, label, handle: None });
+        self.collect.note(pointer, reason, label);
     }
 
     /// Rule 4, no marks: one stub for the whole result.
@@ -224,7 +205,7 @@ impl Run<'_> {
     fn structured(&mut self, mut value: Value, allowlist: bool) -> Value {
         self.walk_into(&mut value, "", allowlist);
         self.scrub(&mut value, "");
-        if value.is_null() && !self.report.is_empty() {
+        if value.is_null() && !self.collect.is_empty() {
             return json!({ "content": [] }); // taken whole: the stub says it all
         }
         let text = json!({ "type": "text", "text": value.to_string() });

@@ -1,0 +1,140 @@
+//! What one redaction takes and notes: the report (where and why, never a value), the values
+//! on their way to the vault, and the vault entries once handles are issued. The link between
+//! a report entry and its value lives here, so nothing else indexes into the report.
+
+use serde_json::Value;
+
+use super::blocks::Reference;
+use super::stubs::{new_handle, MAX_STUBS};
+use crate::scrub::known::KnownSecrets;
+use crate::scrub::Needles;
+use crate::{HandleSource, Reason, Redaction, Secret, SecretKind};
+
+#[derive(Default)]
+pub(super) struct Collector {
+    report: Vec<Redaction>,
+    pending: Vec<Pending>,
+    secrets: Vec<Secret>,
+}
+
+/// A value on its way to the vault, before its handle is issued.
+struct Pending {
+    pointer: String,
+    label: String,
+    value: Value,
+    /// Its entry in the report.
+    entry: usize,
+    /// What of the value enters the known-secret set, under the handle it gets.
+    strings: Vec<String>,
+}
+
+/// A stub to write: the handle and the label the agent sees.
+pub(super) struct StubSpec {
+    pub handle: String,
+    pub label: String,
+}
+
+impl Collector {
+    pub fn is_empty(&self) -> bool {
+        self.report.is_empty()
+    }
+
+    /// A point to come back to with [`Collector::point_since`].
+    pub fn mark(&self) -> usize {
+        self.report.len()
+    }
+
+    pub fn report(&self) -> &[Redaction] {
+        &self.report
+    }
+
+    /// Something left the agent view with nothing to reveal.
+    pub fn note(&mut self, pointer: String, reason: Reason, label: String) {
+        self.report.push(Redaction { pointer, reason, label, handle: None });
+    }
+
+    /// A value left the agent view for the vault; its handle comes in [`Collector::issue`].
+    pub fn take(&mut self, pointer: String, reason: Reason, label: String, value: Value, strings: Vec<String>) {
+        let entry = self.report.len();
+        self.pending.push(Pending { pointer: pointer.clone(), label: label.clone(), value, entry, strings });
+        self.report.push(Redaction { pointer, reason, label, handle: None });
+    }
+
+    /// A tool's own `secret_reference`, vaulted under `handle` at once.
+    pub fn reference(&mut self, pointer: String, handle: &str, r: Reference) {
+        let label = r.label.clone();
+        self.report.push(Redaction {
+            pointer,
+            reason: Reason::SecretReference,
+            label: label.clone(),
+            handle: Some(handle.to_string()),
+        });
+        let kind = SecretKind::Reference { id: r.id, redeem_url: r.redeem_url, ttl: r.ttl };
+        self.secrets.push(Secret { handle: handle.to_string(), label, kind });
+    }
+
+    /// Everything taken or noted since `mark` now points at `pointer` (a value redacted inside
+    /// a JSON text block: a pointer cannot go inside a string).
+    pub fn point_since(&mut self, mark: usize, pointer: &str) {
+        for r in &mut self.report[mark..] {
+            r.pointer = pointer.to_string();
+        }
+        for p in self.pending.iter_mut().filter(|p| p.entry >= mark) {
+            p.pointer = pointer.to_string();
+        }
+    }
+
+    /// Issues a handle per pending value, up to `MAX_STUBS`, and past that one more for all the
+    /// rest; the known set learns which handle holds which strings. Returns the stubs to write.
+    pub fn issue(&mut self, handles: &mut dyn HandleSource, known: &mut KnownSecrets) -> Vec<StubSpec> {
+        let pending = std::mem::take(&mut self.pending);
+        let overflow = pending.len() > MAX_STUBS + 1;
+        let mut stubs = Vec::new();
+        let mut rest = Vec::new();
+        for (n, p) in pending.into_iter().enumerate() {
+            if overflow && n >= MAX_STUBS {
+                rest.push(p);
+                continue;
+            }
+            let handle = new_handle(handles);
+            self.vault(&handle, &p, known);
+            stubs.push(StubSpec { handle: handle.clone(), label: p.label.clone() });
+            self.secrets.push(Secret { handle, label: p.label, kind: SecretKind::Value(p.value) });
+        }
+        if overflow {
+            let handle = new_handle(handles);
+            let label = format!("{} more values", rest.len());
+            for p in &rest {
+                self.vault(&handle, p, known);
+            }
+            let values = rest.into_iter().map(|p| (p.pointer, p.label, p.value)).collect();
+            stubs.push(StubSpec { handle: handle.clone(), label: label.clone() });
+            self.secrets.push(Secret { handle, label, kind: SecretKind::Many(values) });
+        }
+        stubs
+    }
+
+    fn vault(&mut self, handle: &str, p: &Pending, known: &mut KnownSecrets) {
+        self.report[p.entry].handle = Some(handle.to_string());
+        for s in &p.strings {
+            known.own(handle, s, &p.label);
+        }
+    }
+
+    /// A pointer names raw keys, and a key or label can hold a known value: the report is
+    /// value-matched like everything else the agent sees.
+    pub fn scrub_report(&mut self, needles: &Needles) {
+        for r in &mut self.report {
+            if let Some((clean, _)) = needles.scrub(&r.pointer) {
+                r.pointer = clean;
+            }
+            if let Some((clean, _)) = needles.scrub(&r.label) {
+                r.label = clean;
+            }
+        }
+    }
+
+    pub fn into_parts(self) -> (Vec<Redaction>, Vec<Secret>) {
+        (self.report, self.secrets)
+    }
+}
