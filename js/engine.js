@@ -4,31 +4,18 @@
 // The core throws real errors (RedactionError, TypeError, RangeError) branded with
 // Symbol.for("webmcp-redact.door"); those pass through untouched and the instance lives on.
 // Anything else escaping a call (a WebAssembly.RuntimeError, an unexpected exception in the
-// glue) means the module's memory can no longer be trusted: the instance is dropped and a fresh
-// one takes its place before the next call. Objects of the dead instance (a redactor's
-// WasmRedactor) are rebuilt by their owners, who compare `generation`.
-//
-// wasm-bindgen's glue keeps its instance in module scope and refuses a second init, so each
-// instance needs its own copy of the glue module: it is imported again with a query string. A
-// "spare" copy is imported in advance so that recovery is synchronous (redact is sync). If no
-// spare can be had (e.g. a bundler inlined the glue), calls fail closed with `internal`.
+// glue) means the module's memory can no longer be trusted: the glue's `__wbg_reset_state`
+// puts a fresh instance of the same compiled module in its place before the next call. Objects
+// of the dead instance (a redactor's WasmRedactor) are rebuilt by their owners, who compare
+// `generation`; the glue itself refuses them.
 
-import * as firstGlue from "../pkg/webmcp_redact.js";
+import * as glue from "../pkg/webmcp_redact.js";
 import { redactionError } from "./errors.js";
 
-const GLUE_HREF = new URL("../pkg/webmcp_redact.js", import.meta.url).href;
 const WASM_URL = new URL("../pkg/webmcp_redact_bg.wasm", import.meta.url);
 const DOOR = Symbol.for("webmcp-redact.door");
 
-/** @type {WebAssembly.Module | null} the compiled module, shared by every instance */
-let wasmModule = null;
-/** @type {any} glue of the live instance, or null after a trap */
-let active = null;
-/** @type {any} an imported, not yet initialised, copy of the glue */
-let spare = null;
-/** @type {Promise<void> | null} */
-let spareLoad = null;
-let copies = 1;
+let live = false; // an instance is up and trusted
 /** @type {Promise<void> | null} */
 let ready = null;
 
@@ -46,48 +33,30 @@ async function compileWasm() {
   return WebAssembly.compile(await res.arrayBuffer());
 }
 
-function prepareSpare() {
-  if (spare || spareLoad) return spareLoad;
-  copies += 1;
-  spareLoad = import(`${GLUE_HREF}?instance=${copies}`)
-    .then((glue) => { spare = glue; }, () => { /* stay fail-closed until a later attempt */ })
-    .finally(() => { spareLoad = null; });
-  return spareLoad;
-}
-
-function activate(glue) {
-  glue.initSync({ module: wasmModule });
-  active = glue;
-  generation += 1;
-}
-
-/** Puts the spare in place of a dead instance. Returns whether an instance is live. */
-function revive() {
-  if (active) return true;
-  const glue = spare;
-  spare = null;
-  if (glue) {
-    try {
-      activate(glue);
-    } catch {
-      // A failed init leaves this copy half-initialised: never reuse it.
-    }
-  }
-  prepareSpare();
-  return active !== null;
-}
-
 /** Loads and instantiates the module once per JS realm. */
 export function loadEngine() {
   ready ??= (async () => {
-    wasmModule = await compileWasm();
-    activate(firstGlue);
-    await prepareSpare();
+    glue.initSync({ module: await compileWasm() });
+    live = true;
+    generation += 1;
   })().catch((err) => {
     ready = null; // let a later call retry (e.g. after the build finished)
     throw err;
   });
   return ready;
+}
+
+/** A fresh instance in place of a dead one. Returns whether one is live. */
+function revive() {
+  if (live) return true;
+  try {
+    glue.__wbg_reset_state();
+    live = true;
+    generation += 1;
+  } catch {
+    // stay fail-closed; the next call tries again
+  }
+  return live;
 }
 
 /** Was `err` thrown by the core on purpose (an expected failure, not a trap)? */
@@ -108,10 +77,10 @@ export function call(tool, fn) {
     throw redactionError("internal", tool, "", "no fresh WebAssembly instance is available yet after a trap");
   }
   try {
-    return fn(active);
+    return fn(glue);
   } catch (err) {
     if (fromDoor(err)) throw err;
-    active = null; // its memory can no longer be trusted
+    live = false; // its memory can no longer be trusted
     generation += 1; // so that no owner keeps using an object of the dead instance
     revive();
     const what = err instanceof WebAssembly.RuntimeError ? "trapped" : `threw ${err instanceof Error ? err.name : typeof err}`;

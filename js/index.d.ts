@@ -21,6 +21,8 @@ export type ErrorCode =
   | "size_limit"
   | "unserializable"
   | "invalid_json"
+  /** An object in the result (or in JSON text inside it) repeats a key. */
+  | "duplicate_key"
   | "internal"
   /** The WebAssembly module could not load (e.g. a CSP without `'wasm-unsafe-eval'`); from {@link installRedaction}. */
   | "wasm_unavailable";

@@ -43,6 +43,10 @@ const sessions = new FinalizationRegistry((close) => close());
 function optionsJson(options) {
   const plain = (_key, value) => {
     if (typeof value === "function" || typeof value === "symbol") throw new TypeError("not plain data");
+    // A Map, a class instance or an object with an inherited option would be read as {} or
+    // lose that option: refused rather than misread.
+    const proto = value !== null && typeof value === "object" && !Array.isArray(value) ? Object.getPrototypeOf(value) : null;
+    if (proto !== null && proto !== Object.prototype) throw new TypeError("not plain data");
     return typeof value === "number" && !Number.isFinite(value) ? String(value) : value;
   };
   try {
@@ -61,14 +65,17 @@ class Redactor {
   #cores = 0; // how many cores this redactor has had: a session's labels follow it
   #settings;
   #vault;
-  #journal = new Map(); // handle -> [{ label, value } | { label, learned }], for a fresh core
+  // What the core reported it learned, to rebuild a fresh core's known set after a trap:
+  // handle -> [{ label, value }], and the values held by no handle.
+  #journal = new Map();
+  #pinned = [];
 
   constructor(options) {
     this.#options = optionsJson(options);
     engine.call("", (glue) => this.#coreIn(glue)); // bad options: TypeError / RangeError
     this.#settings = JSON.parse(this.#core.settings());
     this.#vault = makeVault(this.#settings, {
-      learn: (handle, label, value) => this.#known(handle, { label, learned: value }, (c) => c.learn(handle, label, value)),
+      learn: (handle, label, value) => this.#known(handle, { label, value }, (c) => c.learn(handle, label, value)),
       forget: (handle) => this.#known(handle, null, (c) => c.forget(handle)),
       forgetAll: () => this.#known(null, null, (c) => c.forgetAll()),
     });
@@ -87,11 +94,9 @@ class Redactor {
     if (this.#generation === engine.generation) return this.#core;
     const core = new glue.WasmRedactor(this.#options);
     for (const [handle, records] of this.#journal) {
-      for (const r of records) {
-        if ("learned" in r) core.learn(handle, r.label, r.learned);
-        else core.remember(handle, r.label, JSON.stringify(r.value));
-      }
+      for (const r of records) core.remember(handle, r.label, r.value);
     }
+    for (const r of this.#pinned) core.remember(undefined, r.label, r.value);
     this.#core = core;
     this.#generation = engine.generation;
     this.#cores += 1;
@@ -104,7 +109,10 @@ class Redactor {
 
   /** Tells the core's known set about the vault, and keeps the journal in step. */
   #known(handle, record, fn) {
-    if (handle === null) this.#journal.clear();
+    if (handle === null) {
+      this.#journal.clear();
+      this.#pinned = [];
+    }
     else if (record === null) this.#journal.delete(handle);
     else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), record]);
     try {
@@ -114,15 +122,11 @@ class Redactor {
     }
   }
 
-  #keep(secrets) {
-    if (!secrets.length) return;
-    this.#vault.add(secrets);
-    for (const s of secrets) {
-      const records =
-        s.kind === "value" ? [{ label: s.label, value: s.value }]
-        : s.kind === "many" ? s.values.map((v) => ({ label: v.label, value: v.value }))
-        : [{ label: s.label, value: [s.id, s.redeemUrl] }];
-      this.#journal.set(s.handle, records);
+  #keep(side) {
+    if (side.secrets.length) this.#vault.add(side.secrets);
+    for (const { handle, label, value } of side.known ?? []) {
+      if (handle === undefined) this.#pinned.push({ label, value });
+      else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), { label, value }]);
     }
   }
 
@@ -170,7 +174,7 @@ class Redactor {
       if (text.length > max) return this.#rejected(name, "size_limit", `the result is larger than ${max} bytes`);
       const [agentJson, sideJson, error] = this.#call(name, (core) => core.redact(key, text, this.#sessionId(core, state)));
       const side = JSON.parse(sideJson);
-      this.#keep(side.secrets);
+      this.#keep(side);
       if (state && side.sessionLabels) state.labels = side.sessionLabels;
       const report = { agentJson: agentJson ?? text, redactions: side.redactions, withheld: side.withheld, labels: side.labels };
       if (error) report.error = error;

@@ -116,8 +116,9 @@ function build() {
   const raw = join(root, "target", TARGET, "release", "webmcp_redact.wasm");
   // --target web: plain ES module glue that loads in browsers without a bundler and in Node
   // (js/engine.js hands it the compiled module, so nothing is fetched by the glue itself).
-  // The glue's own .d.ts is kept: tsc checks js/ against it.
-  run(bindgen, [raw, "--target", "web", "--out-dir", join(root, "pkg")]);
+  // The glue's own .d.ts is kept: tsc checks js/ against it. `__wbg_reset_state` gives a fresh
+  // instance of the same module after a trap (js/engine.js), with no second copy of the glue.
+  run(bindgen, [raw, "--target", "web", "--out-dir", join(root, "pkg"), "--experimental-reset-state-function"]);
   // strip = true in Cargo.toml would drop the target-features section; strip here instead.
   run(process.execPath, [WASM_OPT, "-Oz", ...WASM_OPT_FEATURES, "--strip-debug", "--strip-producers", WASM, "-o", WASM]);
 }

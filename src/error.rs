@@ -19,6 +19,9 @@ pub enum ErrorCode {
     Unserializable,
     /// The result text is not JSON.
     InvalidJson,
+    /// An object in the result (or in JSON text inside it) repeats a key: the parsed value
+    /// keeps the last one while the text holds the others, so nothing of it can be trusted.
+    DuplicateKey,
     /// A bug or a trap in the module.
     Internal,
     /// The WebAssembly module could not be loaded (so JS raises it, with a fallback text).
@@ -27,7 +30,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order the README lists them.
-    pub const ALL: [ErrorCode; 9] = [
+    pub const ALL: [ErrorCode; 10] = [
         ErrorCode::SchemaInvalid,
         ErrorCode::RemoteRef,
         ErrorCode::RefLimit,
@@ -35,6 +38,7 @@ impl ErrorCode {
         ErrorCode::SizeLimit,
         ErrorCode::Unserializable,
         ErrorCode::InvalidJson,
+        ErrorCode::DuplicateKey,
         ErrorCode::Internal,
         ErrorCode::WasmUnavailable,
     ];
@@ -52,6 +56,7 @@ impl ErrorCode {
             ErrorCode::SizeLimit => "size_limit",
             ErrorCode::Unserializable => "unserializable",
             ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::DuplicateKey => "duplicate_key",
             ErrorCode::Internal => "internal",
             ErrorCode::WasmUnavailable => "wasm_unavailable",
         }

@@ -28,6 +28,7 @@ pub mod wire;
 mod wasm;
 
 pub use error::{Error, ErrorCode};
+pub use json::parse_json;
 pub use options::{Format, Limits, Options};
 pub use policy::{check, session};
 pub use redact::outcome::{Outcome, Reason, Redaction, Secret, SecretKind};

@@ -13,11 +13,13 @@ use crate::policy::check::{check, CheckResult};
 use crate::policy::session::Labels;
 use crate::policy::Policy;
 use crate::redact::{failed_outcome, redact_with};
-use crate::scrub::known::{secret_strings, KnownSecrets};
+use crate::scrub::known::{KnownSecrets, Learned};
 use crate::{CompiledTool, Error, Format, HandleSource, Limits, Options, Outcome};
 
 /// How many compiled tools a redactor keeps; the least recently used one goes first.
 pub const TOOL_CACHE_SIZE: usize = 256;
+/// And how many bytes of tool definitions they may hold together.
+pub const TOOL_CACHE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Everything that decides how a redactor treats results and calls.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -80,7 +82,8 @@ impl Redactor {
             Err(e) => return failed_outcome(e),
         };
         let options = Options { format: self.config.format, limits: self.config.limits };
-        let outcome = redact_with(&tool, raw_json, &options, self.handles.as_mut(), &mut self.known);
+        let mut outcome = redact_with(&tool, raw_json, &options, self.handles.as_mut(), &mut self.known);
+        outcome.learned = self.known.drain();
         if let Some(labels) = session.and_then(|id| self.sessions.get_mut(&id)) {
             labels.merge(&outcome.labels);
         }
@@ -110,14 +113,17 @@ impl Redactor {
     /// the known set, held by `handle`.
     pub fn learn(&mut self, handle: &str, label: &str, value: &str) {
         self.known.own(handle, value, label);
+        self.known.drain(); // the caller knows what it told us
     }
 
-    /// Puts a vault entry's value back into the known set (JS replays its records into a fresh
-    /// redactor after a trap): the same rule as when the value was taken.
-    pub fn remember(&mut self, handle: &str, label: &str, value: &Value) {
-        for s in secret_strings(value, false) {
-            self.known.own(handle, &s, label);
+    /// Puts back what an earlier core reported it learned (JS replays it into a fresh redactor
+    /// after a trap): held by `learned.handle`, or pinned.
+    pub fn remember(&mut self, learned: &Learned) {
+        match &learned.handle {
+            Some(h) => self.known.own(h, &learned.value, &learned.label),
+            None => self.known.pin(&learned.value, &learned.label),
         }
+        self.known.drain();
     }
 
     /// The vault entry `handle` was deleted: values only it held leave the known set.
@@ -166,6 +172,7 @@ fn tool_name(tool_json: &str) -> String {
 struct ToolCache {
     entries: HashMap<String, (Rc<CompiledTool>, u64)>,
     clock: u64,
+    bytes: usize,
 }
 
 impl ToolCache {
@@ -176,14 +183,20 @@ impl ToolCache {
         Some(tool.clone())
     }
 
+    /// A definition larger than the whole budget is compiled but not kept.
     fn insert(&mut self, key: &str, tool: Rc<CompiledTool>) {
-        if self.entries.len() >= TOOL_CACHE_SIZE {
-            let oldest = self.entries.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
-            if let Some(k) = oldest {
-                self.entries.remove(&k);
-            }
+        if key.len() > TOOL_CACHE_BYTES {
+            return;
+        }
+        while self.entries.len() >= TOOL_CACHE_SIZE || self.bytes + key.len() > TOOL_CACHE_BYTES {
+            let Some(oldest) = self.entries.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone()) else {
+                break;
+            };
+            self.entries.remove(&oldest);
+            self.bytes -= oldest.len();
         }
         self.clock += 1;
+        self.bytes += key.len();
         self.entries.insert(key.to_string(), (tool, self.clock));
     }
 }
@@ -257,6 +270,12 @@ mod tests {
             r.compile(&format!(r#"{{"name":"t{i}"}}"#)).unwrap();
         }
         assert_eq!(r.tools.entries.len(), TOOL_CACHE_SIZE);
+        let big = |i: usize| format!(r#"{{"name":"b{i}","description":"{}"}}"#, "x".repeat(TOOL_CACHE_BYTES / 3));
+        for i in 0..5 {
+            r.compile(&big(i)).unwrap();
+        }
+        assert!(r.tools.bytes <= TOOL_CACHE_BYTES, "the byte budget holds");
+        assert_eq!(r.tools.bytes, r.tools.entries.keys().map(String::len).sum::<usize>());
         let deep = format!(r#"{{"outputSchema":{}{},"name":"deep"}}"#, "[".repeat(600), "]".repeat(600));
         let e = r.compile(&deep).err().unwrap();
         assert_eq!((e.code, e.tool.as_str()), (ErrorCode::DepthLimit, "deep"));

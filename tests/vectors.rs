@@ -46,7 +46,9 @@ use std::{env, fs};
 use common::{string_leaves, Counter};
 use serde_json::{json, Map, Value};
 use webmcp_redact::policy::Policy;
-use webmcp_redact::{redact, redact_with, CompiledTool, Format, KnownSecret, KnownSecrets, Limits, Options};
+use webmcp_redact::{
+    parse_json, redact, redact_with, CompiledTool, Format, KnownSecret, KnownSecrets, Limits, Options,
+};
 
 const DIR: &str = "tests/vectors";
 
@@ -186,7 +188,7 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
         set.note(&k.value, &k.label);
     }
     let out = redact_with(&tool, &raw_text, &options, &mut Counter(0), &mut set);
-    let agent: Value = serde_json::from_str(&out.agent_json).map_err(|e| format!("agent view is not JSON: {e}"))?;
+    let agent: Value = parse_json(&out.agent_json).map_err(|e| format!("agent view is not JSON: {e}"))?;
     let side: Value = serde_json::from_str(&out.side_json()).unwrap();
 
     let mut broken = Vec::new();
@@ -209,8 +211,7 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
     let again = redact(&tool, &raw_text, &options, &mut Counter(500), &known);
     let mut handles = HashMap::new();
     let agent_n = number_handles(&agent, &mut handles);
-    let again_agent: Value =
-        serde_json::from_str(&again.agent_json).map_err(|e| format!("second run is not JSON: {e}"))?;
+    let again_agent: Value = parse_json(&again.agent_json).map_err(|e| format!("second run is not JSON: {e}"))?;
     if number_handles(&again_agent, &mut HashMap::new()) != number_handles(&agent, &mut HashMap::new()) {
         broken.push(format!("not deterministic:\n  first  {}\n  second {}", out.agent_json, again.agent_json));
     }

@@ -4,6 +4,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 mod pointer;
+mod text;
 
 pub use pointer::{child, push_token};
 
@@ -31,7 +32,7 @@ pub fn parse_result(text: &str, limits: &Limits) -> Result<Value, Error> {
         return Err(depth_error(text, at, max_depth + 1));
     }
     let value = parse_unchecked(text)?;
-    let is_call_result = value.get("content").is_some_and(Value::is_array);
+    let is_call_result = is_call_result(&value);
     match past_max {
         Some(at) if !is_call_result => Err(depth_error(text, at, max_depth)),
         _ => Ok(value),
@@ -51,7 +52,50 @@ fn depth_error(text: &str, at: usize, max_depth: usize) -> Error {
     Error::new(ErrorCode::DepthLimit, pointer_at(text, at), format!("nesting is deeper than the limit of {max_depth}"))
 }
 
+/// Is `value` shaped like a CallToolResult: an array `content` whose every item is an object
+/// with a string `type`? (A structured value that merely has an array `content`, such as
+/// `{ title, content: ["p1"] }`, is not, so the tool's schema applies to it.) An empty
+/// `content` counts only when nothing else but MCP's own members stands beside it.
+pub fn is_call_result(value: &Value) -> bool {
+    let Some(Value::Array(content)) = value.get("content") else { return false };
+    if content.is_empty() {
+        let mcp = |k: &str| matches!(k, "content" | "structuredContent" | "isError" | "_meta");
+        return value.as_object().is_some_and(|o| o.keys().all(|k| mcp(k)));
+    }
+    content.iter().all(|b| b.get("type").is_some_and(Value::is_string))
+}
+
+/// JSON in a string of the result (a text block that may stand for a structured value):
+/// `Ok(None)` when it is not JSON at all (prose), the value when it is, and an error when it
+/// is JSON the core must not give up on: nested past the limit, or with duplicate keys.
+pub fn parse_embedded(text: &str, limits: &Limits) -> Result<Option<Value>, Error> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with(['{', '[']) {
+        return Ok(serde_json::from_str(text).ok());
+    }
+    let max_depth = check_size(text, limits)?;
+    if let (Some(at), _) = too_deep(text, max_depth) {
+        return Err(depth_error(text, at, max_depth));
+    }
+    match parse_unchecked(text) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.code == ErrorCode::DuplicateKey => Err(e),
+        Err(_) => Ok(None),
+    }
+}
+
+/// JSON text as the core reads it, without limits: what `JSON.parse` accepts (lone surrogate
+/// escapes come back as U+FFFD), except that a repeated key is an error (`duplicate_key`).
+pub fn parse_json(text: &str) -> Result<Value, Error> {
+    parse_unchecked(text)
+}
+
 fn parse_unchecked(text: &str) -> Result<Value, Error> {
+    let text = &*text::without_lone_surrogates(text);
+    if let Some(at) = text::first_duplicate_key(text) {
+        let detail = "an object repeats a key, so its text and its value disagree";
+        return Err(Error::new(ErrorCode::DuplicateKey, pointer_at(text, at), detail));
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
@@ -112,7 +156,7 @@ fn pointer_at(text: &str, at: usize) -> String {
             b'"' => {
                 let end = string_end(bytes, i);
                 if expect_key {
-                    let key = serde_json::from_str::<String>(&text[i..end]).unwrap_or_default();
+                    let key = json_string(&text[i..end]).unwrap_or_default();
                     if let Some(Frame::Object(k)) = stack.last_mut() {
                         *k = Some(key);
                     }
@@ -175,7 +219,7 @@ pub fn top_level_string(text: &str, key: &str) -> Option<String> {
     loop {
         i = skip_ws(b, i);
         let key_end = string_end(b, i);
-        let name: String = serde_json::from_str(text.get(i..key_end)?).ok()?;
+        let name = json_string(text.get(i..key_end)?)?;
         i = skip_ws(b, key_end);
         if b.get(i) != Some(&b':') {
             return None;
@@ -183,7 +227,7 @@ pub fn top_level_string(text: &str, key: &str) -> Option<String> {
         let start = skip_ws(b, i + 1);
         let end = value_end(b, start)?;
         if name == key {
-            return serde_json::from_str(&text[start..end]).ok();
+            return json_string(&text[start..end]);
         }
         i = skip_ws(b, end);
         match b.get(i) {
@@ -227,6 +271,16 @@ fn value_end(b: &[u8], start: usize) -> Option<usize> {
         i += 1;
     }
     (depth == 0).then_some(i)
+}
+
+/// The string a JSON string literal stands for, or `None` for anything else. (Read as a
+/// `Value`: deserializing into `String` would pull serde's type-error formatting, with all of
+/// float printing, into the module.)
+fn json_string(literal: &str) -> Option<String> {
+    match serde_json::from_str(literal).ok()? {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// JavaScript truthiness of a JSON value, as `if (x)` would see it.

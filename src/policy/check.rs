@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use crate::model::{Class, Destination, Effect, Fact, Hint, Outcomes, ToolModel};
 use crate::policy::session::Labels;
 use crate::policy::{Decision, Policy, Rule};
-use crate::scrub::known::{secret_strings, KnownSecrets};
+use crate::scrub::known::KnownSecrets;
 
 /// One reason behind a decision: a stable rule code, a sentence, and what said so (a JSON
 /// Pointer into the tool definition, or `session.<label>`, or `arguments`).
@@ -130,11 +130,31 @@ fn secret_egress(c: &mut Checker, model: &ToolModel, args: &Value, known: &Known
     if accepts || known.is_empty() {
         return;
     }
-    let found = secret_strings(args, true).iter().find_map(|s| known.needles().scrub(s).map(|(_, labels)| labels));
+    let found = every_string(args).into_iter().find_map(|s| known.needles().scrub(&s).map(|(_, labels)| labels));
     if let Some(labels) = found {
         let message = format!("the arguments contain a secret the user was shown ({})", labels.join(", "));
         c.add(Rule::SecretEgress, &message, "arguments".into());
     }
+}
+
+/// Every string, key and number text of the arguments: unlike what enters the known set, no
+/// part of an argument is structure (a block-shaped argument can carry a value in any field).
+fn every_string(args: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![args];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => out.push(s.clone()),
+            Value::Number(n) => out.push(n.to_string()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                out.extend(map.keys().cloned());
+                stack.extend(map.values());
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]

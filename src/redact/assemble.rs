@@ -19,6 +19,7 @@ impl Run<'_> {
             error: None,
             labels: Default::default(),
             unchanged: false,
+            learned: Vec::new(),
         };
         if collect.is_empty() {
             // Only a reshaping (the mcp format's wrapping, a rewritten stub) gets here.

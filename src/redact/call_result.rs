@@ -5,8 +5,8 @@ use serde_json::{json, Map, Value};
 use super::blocks::{block_label, classify, reference_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
 use super::Run;
-use crate::json::child;
-use crate::{Format, Reason};
+use crate::json::{child, parse_embedded};
+use crate::{Error, Format, Limits, Reason};
 
 impl Run<'_> {
     /// A CallToolResult: structuredContent, then each block, then `_meta` and the rest.
@@ -15,18 +15,18 @@ impl Run<'_> {
         mut result: Map<String, Value>,
         content: Vec<Value>,
         allowlist: bool,
-    ) -> Value {
-        let duplicates = duplicate_texts(&content, result.get("structuredContent"));
+    ) -> Result<Value, Error> {
         let mut structured = result.shift_remove("structuredContent").filter(|v| !v.is_null());
         if self.format == Format::Mcp && structured.as_ref().is_some_and(|v| !v.is_object()) {
             self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
-            structured = None;
+            structured = None; // its duplicate text is then walked as the value it stands for
         }
+        let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits)?;
         let mut changed = match structured.as_mut() {
             Some(v) => self.walk_into(v, "/structuredContent", allowlist),
             None => false,
         };
-        let kept = self.blocks(content, &duplicates, structured.is_none(), allowlist);
+        let kept = self.blocks(content, &duplicates, structured.is_none(), allowlist)?;
         if let Some(v) = structured.as_mut() {
             changed |= self.scrub(v, "/structuredContent");
         }
@@ -52,7 +52,7 @@ impl Run<'_> {
                 agent.insert(key, value);
             }
         }
-        Value::Object(agent)
+        Ok(Value::Object(agent))
     }
 
     /// `isError`, `_meta` and anything else at the top of a CallToolResult.
@@ -79,7 +79,13 @@ impl Run<'_> {
     /// Rule 5 for each block; returns the blocks that stay, with their index in the raw
     /// content. `bare` means there is no structuredContent, so JSON text blocks are walked with
     /// the schema themselves (the commonest way a marked field leaks).
-    fn blocks(&mut self, content: Vec<Value>, duplicates: &[bool], bare: bool, allowlist: bool) -> Vec<(usize, Value)> {
+    fn blocks(
+        &mut self,
+        content: Vec<Value>,
+        duplicates: &[bool],
+        bare: bool,
+        allowlist: bool,
+    ) -> Result<Vec<(usize, Value)>, Error> {
         let mut kept = Vec::with_capacity(content.len());
         for (i, mut block) in content.into_iter().enumerate() {
             let pointer = format!("/content/{i}");
@@ -87,8 +93,11 @@ impl Run<'_> {
                 self.known.note(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
             }
             let kind = classify(&block);
-            let json =
-                if bare && matches!(kind, Block::Text) && !duplicates[i] { self.schema_json(&block) } else { None };
+            let json = if bare && matches!(kind, Block::Text) && !duplicates[i] {
+                self.schema_json(&block).map_err(|e| at_text(e, i))?
+            } else {
+                None
+            };
             let removed = match kind {
                 Block::Library => {
                     self.library_block(&mut block);
@@ -136,7 +145,7 @@ impl Run<'_> {
             }
             kept.push((i, block));
         }
-        kept
+        Ok(kept)
     }
 
     /// Our own stub from a webmcp-format pass, met in the mcp format: rewritten, same handle.
@@ -161,12 +170,13 @@ impl Run<'_> {
 
     /// The JSON of a text block that stands for a structured value the schema describes, parsed
     /// once here. (Any JSON: the mcp format wraps even `null` or `42` as text.)
-    fn schema_json(&self, block: &Value) -> Option<Value> {
-        let text = block.get("text").and_then(Value::as_str)?;
+    /// JSON too deep to walk, or with duplicate keys, fails the result: it is never prose.
+    fn schema_json(&self, block: &Value) -> Result<Option<Value>, Error> {
+        let Some(text) = block.get("text").and_then(Value::as_str) else { return Ok(None) };
         if !self.tool.has_marks() {
-            return None;
+            return Ok(None);
         }
-        serde_json::from_str(text).ok()
+        parse_embedded(text, &self.limits)
     }
 
     /// A text block holding JSON, with no structuredContent beside it: redact that JSON as
@@ -207,15 +217,24 @@ impl Run<'_> {
 }
 
 /// Which text blocks are the JSON text of structuredContent (compact, pretty, any key order).
-fn duplicate_texts(content: &[Value], structured: Option<&Value>) -> Vec<bool> {
-    let Some(structured) = structured.filter(|v| !v.is_null()) else { return vec![false; content.len()] };
-    content
-        .iter()
-        .map(|b| {
-            let text = b.get("type").filter(|t| *t == "text").and_then(|_| b.get("text")).and_then(Value::as_str);
-            text.filter(|t| t.trim_start().starts_with(['{', '[']))
-                .and_then(|t| serde_json::from_str::<Value>(t).ok())
-                .is_some_and(|v| &v == structured)
-        })
-        .collect()
+/// JSON text that is too deep or repeats a key fails the result.
+fn duplicate_texts(content: &[Value], structured: Option<&Value>, limits: &Limits) -> Result<Vec<bool>, Error> {
+    let Some(structured) = structured.filter(|v| !v.is_null()) else { return Ok(vec![false; content.len()]) };
+    let mut out = Vec::with_capacity(content.len());
+    for (i, b) in content.iter().enumerate() {
+        let text = b.get("type").filter(|t| *t == "text").and_then(|_| b.get("text")).and_then(Value::as_str);
+        let parsed = match text.filter(|t| t.trim_start().starts_with(['{', '['])) {
+            Some(t) => parse_embedded(t, limits).map_err(|e| at_text(e, i))?,
+            None => None,
+        };
+        out.push(parsed.is_some_and(|v| &v == structured));
+    }
+    Ok(out)
+}
+
+/// An error in the JSON text of block `i`: a pointer cannot go inside a string, so it names the
+/// text.
+fn at_text(mut e: Error, i: usize) -> Error {
+    e.pointer = format!("/content/{i}/text");
+    e
 }

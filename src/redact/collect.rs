@@ -86,6 +86,8 @@ impl Collector {
 
     /// Issues a handle per pending value, up to `MAX_STUBS`, and past that one more for all the
     /// rest; the known set learns which handle holds which strings. Returns the stubs to write.
+    /// Stub labels come from tool data (titles, property names): they are value-matched with
+    /// the set as it stands at the end of the run, like the report.
     pub fn issue(&mut self, handles: &mut dyn HandleSource, known: &mut KnownSecrets) -> Vec<StubSpec> {
         let pending = std::mem::take(&mut self.pending);
         let overflow = pending.len() > MAX_STUBS + 1;
@@ -98,7 +100,7 @@ impl Collector {
             }
             let handle = new_handle(handles);
             self.vault(&handle, &p, known);
-            stubs.push(StubSpec { handle: handle.clone(), label: p.label.clone() });
+            stubs.push(StubSpec { handle: handle.clone(), label: scrubbed(&p.label, known.needles()) });
             self.secrets.push(Secret { handle, label: p.label, kind: SecretKind::Value(p.value) });
         }
         if overflow {
@@ -137,4 +139,8 @@ impl Collector {
     pub fn into_parts(self) -> (Vec<Redaction>, Vec<Secret>) {
         (self.report, self.secrets)
     }
+}
+
+fn scrubbed(label: &str, needles: &Needles) -> String {
+    needles.scrub(label).map_or_else(|| label.to_string(), |(clean, _)| clean)
 }

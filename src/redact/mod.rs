@@ -11,14 +11,14 @@ mod walk;
 
 use serde_json::{json, Value};
 
-use crate::json::{child, parse_result};
+use crate::json::{child, is_call_result, parse_result};
 use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
-use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, label_spans};
+use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, wording_spans};
 use crate::redact::walk::walk;
 use crate::scrub::known::{secret_strings, KnownSecrets};
 use crate::tool::Mode;
-use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason};
+use crate::{CompiledTool, Error, ErrorCode, Format, Limits, Options, Outcome, Reason};
 use collect::Collector;
 
 pub use crate::redact::stubs::HandleSource;
@@ -66,7 +66,15 @@ pub fn redact_with(
     handles: &mut dyn HandleSource,
     known: &mut KnownSecrets,
 ) -> Outcome {
-    let mut run = Run { tool, format: options.format, handles, collect: Collector::default(), known, reshaped: false };
+    let mut run = Run {
+        tool,
+        format: options.format,
+        handles,
+        limits: options.limits,
+        collect: Collector::default(),
+        known: &mut *known,
+        reshaped: false,
+    };
     let mut labels = Labels::observe(tool.model(), None);
     let mut outcome = match run.result(raw_json, options, &mut labels) {
         Ok(Some(agent)) => run.finish(agent),
@@ -78,9 +86,11 @@ pub fn redact_with(
             error: None,
             labels: Labels::default(),
             unchanged: true,
+            learned: Vec::new(),
         },
         Err(e) => failed_outcome(e.for_tool(tool.name())),
     };
+    known.settle();
     outcome.labels = labels;
     outcome
 }
@@ -102,6 +112,7 @@ pub(crate) fn failed_outcome(error: Error) -> Outcome {
         error: Some(error),
         labels: Labels::default(),
         unchanged: false,
+        learned: Vec::new(),
     }
 }
 
@@ -116,6 +127,7 @@ struct Run<'a> {
     tool: &'a CompiledTool,
     format: Format,
     handles: &'a mut dyn HandleSource,
+    limits: Limits,
     collect: Collector,
     known: &'a mut KnownSecrets,
     /// Something changed that the report does not list (a stub rewritten for the mcp format).
@@ -127,7 +139,7 @@ impl Run<'_> {
     fn result(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Value>, Error> {
         let raw = parse_result(raw_json, &options.limits)?;
         *labels = Labels::observe(self.tool.model(), Some(&raw));
-        let is_call_result = raw.get("content").is_some_and(Value::is_array);
+        let is_call_result = is_call_result(&raw);
         let mark_untrusted = self.tool.is_untrusted() && raw.pointer(UNTRUSTED_POINTER) != Some(&Value::Bool(true));
         let mode = self.tool.mode();
         let mut agent = match raw {
@@ -138,7 +150,7 @@ impl Run<'_> {
                     Some(Value::Array(c)) => c,
                     _ => Vec::new(),
                 };
-                self.call_result(result, content, mode == Mode::Allowlist)
+                self.call_result(result, content, mode == Mode::Allowlist)?
             }
             value => self.structured(value, mode == Mode::Allowlist),
         };
@@ -245,23 +257,16 @@ impl Run<'_> {
         any
     }
 
-    /// Value matching on our own text (a notice, an mcp stub): only its labels are data.
+    /// Value matching on our own text (a notice, an mcp stub): a match wholly inside our
+    /// fixed wording is ignored, every other one applies.
     fn scrub_library_text(&mut self, text: &mut String, pointer: &str) {
-        let Some(spans) = label_spans(text) else {
-            let mut v = Value::String(std::mem::take(text));
-            self.scrub(&mut v, pointer);
-            *text = v.as_str().unwrap_or_default().to_string();
-            return;
-        };
-        let mut found = Vec::new();
-        for (start, end) in spans.into_iter().rev() {
-            if let Some((clean, labels)) = self.known.needles().scrub(&text[start..end]) {
-                text.replace_range(start..end, &clean);
-                found.extend(labels);
+        let wording = wording_spans(text).unwrap_or_default();
+        let ours = |start: usize, end: usize| wording.iter().any(|&(a, b)| a <= start && end <= b);
+        if let Some((clean, labels)) = self.known.needles().scrub_where(text, |start, end| !ours(start, end)) {
+            *text = clean;
+            for label in labels {
+                self.note(pointer.to_string(), Reason::ValueMatch, label);
             }
-        }
-        for label in found {
-            self.note(pointer.to_string(), Reason::ValueMatch, label);
         }
     }
 

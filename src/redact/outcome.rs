@@ -109,6 +109,8 @@ pub struct Outcome {
     pub labels: Labels,
     /// The raw text passed through byte for byte (`agent_json` is a copy of it).
     pub unchanged: bool,
+    /// What joined the redactor's known-secret set (filled in by `Redactor::redact`).
+    pub learned: Vec<crate::scrub::known::Learned>,
 }
 
 impl Outcome {

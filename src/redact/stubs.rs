@@ -42,7 +42,7 @@ pub(crate) fn stub(format: Format, label: &str, handle: &str) -> Value {
 }
 
 /// The wording of the notice, as (before the label list, after it), singular then plural. The
-/// label lists are the only part that comes from data (see [`label_spans`]).
+/// label lists and counts are the only parts that come from data (see [`wording_spans`]).
 const WITHHELD: [(&str, &str); 2] = [
     (
         " value was withheld from this result by webmcp-redact (",
@@ -72,11 +72,29 @@ pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
     json!({ "type": "text", "text": parts.join(" "), "_meta": { NOTICE_KEY: true } })
 }
 
-/// Where the labels stand in a text this library writes (a notice, or an mcp stub's text):
-/// the rest is its own wording, which value matching leaves alone, so that a second pass
-/// changes nothing even when a known value is an everyday word such as "user". `None` when
-/// the text is not in that wording: then all of it is data.
-pub(crate) fn label_spans(text: &str) -> Option<Vec<(usize, usize)>> {
+/// Where this library's own fixed wording stands in a text it writes (a notice, or an mcp
+/// stub's text): everything but the label lists and the counts. Value matching ignores a match
+/// that lies wholly inside that wording (so that a known everyday word such as "user" cannot
+/// make a second pass change it) and applies every other match, including one that reaches into
+/// the wording from a label. `None` when the text is not in that wording: then all of it is data.
+pub(crate) fn wording_spans(text: &str) -> Option<Vec<(usize, usize)>> {
+    let data = data_spans(text)?;
+    let mut wording = Vec::new();
+    let mut at = 0;
+    for (start, end) in data {
+        if start > at {
+            wording.push((at, start));
+        }
+        at = end;
+    }
+    if at < text.len() {
+        wording.push((at, text.len()));
+    }
+    Some(wording)
+}
+
+/// The label lists and counts of a text in our wording, in order.
+fn data_spans(text: &str) -> Option<Vec<(usize, usize)>> {
     if text.starts_with(STUB_TEXT.0)
         && text.ends_with(STUB_TEXT.1)
         && text.len() >= STUB_TEXT.0.len() + STUB_TEXT.1.len()
@@ -85,31 +103,31 @@ pub(crate) fn label_spans(text: &str) -> Option<Vec<(usize, usize)>> {
     }
     let mut spans = Vec::new();
     let mut at = 0;
-    if let Some((span, next)) = notice_part(text, at, &WITHHELD, false) {
-        spans.push(span);
+    if let Some((part, next)) = notice_part(text, at, &WITHHELD, false) {
+        spans.extend(part);
         at = next;
         if at < text.len() {
             at = at + text[at..].strip_prefix(' ').map(|_| 1)?;
         }
     }
     if at < text.len() {
-        let (span, next) = notice_part(text, at, &OTHER, true)?;
-        spans.push(span);
+        let (part, next) = notice_part(text, at, &OTHER, true)?;
+        spans.extend(part);
         at = next;
     }
     (at == text.len() && !spans.is_empty()).then_some(spans)
 }
 
-/// One "N ... (labels)..." sentence at `at`: the span of its label list and where it ends.
-/// `last`: the sentence ends the text, so its closing is the text's last one.
-fn notice_part(text: &str, at: usize, wording: &[(&str, &str); 2], last: bool) -> Option<((usize, usize), usize)> {
+/// One "N ... (labels)..." sentence at `at`: the spans of its count and its label list, and
+/// where it ends. `last`: the sentence ends the text, so its closing is the text's last one.
+fn notice_part(text: &str, at: usize, wording: &[(&str, &str); 2], last: bool) -> Option<([(usize, usize); 2], usize)> {
     let digits = text[at..].bytes().take_while(u8::is_ascii_digit).count();
     let rest = &text[at + digits..];
     wording.iter().find_map(|(open, close)| {
         let start = at + digits + open.len();
         let list = rest.strip_prefix(open)?;
         let end = start + if last { list.strip_suffix(close)?.len() } else { list.find(close)? };
-        (digits > 0).then_some(((start, end), end + close.len()))
+        (digits > 0).then_some(([(at, at + digits), (start, end)], end + close.len()))
     })
 }
 
@@ -170,25 +188,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn label_spans_find_exactly_the_labels_of_our_own_texts() {
-        let labels = |t: &str| label_spans(t).map(|s| s.iter().map(|&(a, b)| t[a..b].to_string()).collect::<Vec<_>>());
-        for (withheld, other) in [(vec!["API key"], vec![]), (vec!["a", "b (x)."], vec!["c"]), (vec![], vec!["u", "v"])]
-        {
-            let n = notice(&withheld, &other);
-            let text = n["text"].as_str().unwrap();
-            let mut want = Vec::new();
-            if !withheld.is_empty() {
-                want.push(names(&withheld));
+    fn wording_spans_cover_exactly_our_fixed_wording() {
+        let data = |t: &str| {
+            let wording = wording_spans(t)?;
+            let mut rest = t.to_string();
+            for &(a, b) in wording.iter().rev() {
+                rest.replace_range(a..b, "|");
             }
-            if !other.is_empty() {
-                want.push(names(&other));
-            }
-            assert_eq!(labels(text), Some(want), "{text}");
-        }
-        let stub = stub(Format::Mcp, "card", "00");
-        assert_eq!(labels(stub["text"].as_str().unwrap()), Some(vec!["card".to_string()]));
-        for forged in ["1 value was withheld", "x value was withheld from this result by webmcp-redact (a). The user can reveal it in the page; do not ask for it.", "secret sk_live_1", ""] {
-            assert_eq!(labels(forged), None, "{forged}");
+            Some(rest)
+        };
+        let text = |n: Value| n["text"].as_str().unwrap().to_string();
+        assert_eq!(data(&text(notice(&["API key"], &[]))).as_deref(), Some("1|API key|"));
+        assert_eq!(data(&text(notice(&["a", "b (x)."], &["c"]))).as_deref(), Some("2|a, b (x).|1|c|"));
+        assert_eq!(data(&text(notice(&[], &["u", "v"]))).as_deref(), Some("2|u, v|"));
+        assert_eq!(data(&text(stub(Format::Mcp, "card", "00"))).as_deref(), Some("|card|"));
+        for forged in [
+            "1 value was withheld",
+            "x value was withheld from this result by webmcp-redact (a). The user can reveal it in the page; do not ask for it.",
+            "secret sk_live_1",
+            "",
+        ] {
+            assert_eq!(wording_spans(forged), None, "{forged}");
         }
     }
 

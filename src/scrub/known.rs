@@ -21,38 +21,86 @@ use super::Needles;
 #[derive(Default)]
 pub struct KnownSecrets {
     needles: Needles,
-    /// value -> the handles that hold it (empty: entered without one).
-    owners: HashMap<String, Vec<String>>,
+    values: HashMap<String, Known>,
     /// handle -> the values it holds.
     owned: HashMap<String, Vec<String>>,
+    /// Values noted in this run with no handle yet: `settle` pins those that never got one.
+    provisional: Vec<(String, String)>,
+    /// What changed since the last `drain`, so that JS can rebuild the set after a trap.
+    log: Vec<Learned>,
+}
+
+#[derive(Default)]
+struct Known {
+    owners: Vec<String>,
+    /// Entered without a handle (nothing the user can delete stands for it): stays until `clear`.
+    pinned: bool,
+}
+
+/// One value that joined the set, exactly as the core holds it: held by `handle`, or pinned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Learned {
+    pub handle: Option<String>,
+    pub label: String,
+    pub value: String,
 }
 
 impl KnownSecrets {
-    /// Remembers `value` under `label` (the label its redactions will show), owned by no handle yet.
+    /// Remembers `value` under `label` (the label its redactions will show), provisionally: the
+    /// run gives it a handle, or `settle` pins it.
     pub fn note(&mut self, value: &str, label: &str) {
-        if !self.owners.contains_key(value) {
+        if !self.values.contains_key(value) {
             self.needles.add(value, label);
-            self.owners.insert(value.to_string(), Vec::new());
+            self.values.insert(value.to_string(), Known::default());
+            self.provisional.push((value.to_string(), label.to_string()));
         }
     }
 
     /// Remembers `value` as held by `handle`.
     pub fn own(&mut self, handle: &str, value: &str, label: &str) {
         self.note(value, label);
-        let owners = self.owners.get_mut(value).expect("noted above");
-        if !owners.iter().any(|h| h == handle) {
-            owners.push(handle.to_string());
+        let known = self.values.get_mut(value).expect("noted above");
+        if !known.owners.iter().any(|h| h == handle) {
+            known.owners.push(handle.to_string());
             self.owned.entry(handle.to_string()).or_default().push(value.to_string());
+            let learned =
+                Learned { handle: Some(handle.to_string()), label: label.to_string(), value: value.to_string() };
+            self.log.push(learned);
         }
     }
 
-    /// The vault entry `handle` is gone: its values go too, unless another handle holds them.
+    /// Remembers `value` for good (until `clear`), held by no handle.
+    pub fn pin(&mut self, value: &str, label: &str) {
+        self.note(value, label);
+        let known = self.values.get_mut(value).expect("noted above");
+        if !known.pinned {
+            known.pinned = true;
+            self.log.push(Learned { handle: None, label: label.to_string(), value: value.to_string() });
+        }
+    }
+
+    /// The end of a run (whatever its outcome): values it noted that no handle holds are pinned.
+    pub fn settle(&mut self) {
+        for (value, label) in std::mem::take(&mut self.provisional) {
+            if self.values.get(&value).is_some_and(|k| k.owners.is_empty()) {
+                self.pin(&value, &label);
+            }
+        }
+    }
+
+    /// What joined the set since the last call.
+    pub fn drain(&mut self) -> Vec<Learned> {
+        std::mem::take(&mut self.log)
+    }
+
+    /// The vault entry `handle` is gone: its values go too, unless another handle holds them or
+    /// they are pinned.
     pub fn forget(&mut self, handle: &str) {
         for value in self.owned.remove(handle).unwrap_or_default() {
-            let Some(owners) = self.owners.get_mut(&value) else { continue };
-            owners.retain(|h| h != handle);
-            if owners.is_empty() {
-                self.owners.remove(&value);
+            let Some(known) = self.values.get_mut(&value) else { continue };
+            known.owners.retain(|h| h != handle);
+            if known.owners.is_empty() && !known.pinned {
+                self.values.remove(&value);
                 self.needles.remove(&value);
             }
         }
@@ -64,11 +112,11 @@ impl KnownSecrets {
 
     /// How many distinct values are known.
     pub fn len(&self) -> usize {
-        self.owners.len()
+        self.values.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.owners.is_empty()
+        self.values.is_empty()
     }
 
     pub(crate) fn needles(&self) -> &Needles {
@@ -135,10 +183,35 @@ mod tests {
     fn values_without_a_handle_stay_until_clear() {
         let mut k = KnownSecrets::default();
         k.note("pending-value", "x");
-        k.forget("any");
+        k.settle();
+        k.own("h", "pending-value", "x");
+        k.forget("h");
         assert!(scrubbed(&k, "pending-value"));
         k.clear();
         assert!(!scrubbed(&k, "pending-value"));
+    }
+
+    #[test]
+    fn the_log_replays_into_the_same_set() {
+        let mut k = KnownSecrets::default();
+        k.note("taken-then-owned", "a");
+        k.own("h1", "taken-then-owned", "a");
+        k.note("never-owned", "b");
+        k.settle();
+        let log = k.drain();
+        let mut fresh = KnownSecrets::default();
+        for l in &log {
+            match &l.handle {
+                Some(h) => fresh.own(h, &l.value, &l.label),
+                None => fresh.pin(&l.value, &l.label),
+            }
+        }
+        for set in [&mut k, &mut fresh] {
+            set.forget("h1");
+            assert!(!scrubbed(set, "x taken-then-owned"), "dropped with its handle");
+            assert!(scrubbed(set, "x never-owned"), "pinned");
+        }
+        assert!(k.drain().is_empty());
     }
 
     #[test]

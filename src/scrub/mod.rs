@@ -131,10 +131,16 @@ impl Needles {
     /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
     /// merged so that no part of a value survives between two replacements.
     pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
+        self.scrub_where(s, |_, _| true)
+    }
+
+    /// [`Needles::scrub`] with only the matches `applies(start, end)` accepts.
+    pub fn scrub_where(&self, s: &str, applies: impl Fn(usize, usize) -> bool) -> Option<(String, Vec<String>)> {
         if self.is_empty() {
             return None;
         }
         let mut spans = self.find(s);
+        spans.retain(|&(start, end, _)| applies(start, end));
         if spans.is_empty() {
             return None;
         }
@@ -170,6 +176,13 @@ impl Needles {
             Value::String(s) => {
                 if let Some((clean, labels)) = self.scrub(s) {
                     *s = clean;
+                    hits.push(Hit { pointer: pointer.clone(), labels });
+                }
+            }
+            Value::Number(n) => {
+                // A known number must not reach the agent as a number either.
+                if let Some((clean, labels)) = self.scrub(&n.to_string()) {
+                    *value = Value::String(clean);
                     hits.push(Hit { pointer: pointer.clone(), labels });
                 }
             }

@@ -16,6 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::lint::lint;
 use crate::policy::session::Labels;
+use crate::scrub::known::Learned;
 use crate::wire::{self, OptionError, Settings};
 use crate::{withheld_result, Error, ErrorCode, Limits, Redactor, SessionId};
 use crypto::CryptoHandles;
@@ -50,7 +51,7 @@ impl WasmRedactor {
     /// The normalized options JS acts on itself, as JSON text:
     /// `{ format, maxInputBytes, vault: { ttl }, redeem: { maxTtl, allowedPaths } }`.
     pub fn settings(&self) -> String {
-        serde_json::to_string(&self.settings.view()).expect("plain data always serializes")
+        wire::settings_json(&self.settings)
     }
 
     /// Compiles (and caches) a tool definition given as JSON text; throws a `RedactionError`.
@@ -86,11 +87,16 @@ impl WasmRedactor {
         Array::of2(&JsValue::from_str(&withheld_result(tool_name, code)), &redaction_error(&error))
     }
 
-    /// The pre-call decision as JSON text: `{ decision, reasons: [...] }`.
+    /// The pre-call decision as JSON text: `{ decision, reasons: [...] }`. Throws a
+    /// `RedactionError` for a tool that does not compile; arguments the core cannot read (too
+    /// large, too deep, repeated keys) are denied (`unserializable`), never an exception.
     pub fn check(&mut self, tool_json: &str, args_json: &str, session: SessionId) -> Result<String, JsValue> {
+        self.compile(tool_json)?;
         let session = (session != 0).then_some(session);
-        let result = self.core.check(tool_json, args_json, session).map_err(|e| redaction_error(&e))?;
-        Ok(wire::check_json(&result))
+        Ok(match self.core.check(tool_json, args_json, session) {
+            Ok(result) => wire::check_json(&result),
+            Err(e) => wire::unreadable_arguments_json(&e),
+        })
     }
 
     /// A value the user was given by `redeem`: scrubbed from every later result.
@@ -98,12 +104,10 @@ impl WasmRedactor {
         self.core.learn(handle, label, value);
     }
 
-    /// Replays a vault record's value (JSON text) into the known set, after a trap.
-    pub fn remember(&mut self, handle: &str, label: &str, value_json: &str) -> Result<(), JsValue> {
-        let value = serde_json::from_str(value_json)
-            .map_err(|e| redaction_error(&Error::new(ErrorCode::InvalidJson, "", e.to_string())))?;
-        self.core.remember(handle, label, &value);
-        Ok(())
+    /// Replays one entry of a side record's `known` (what an earlier core learned) after a
+    /// trap: held by `handle`, or pinned when `handle` is undefined.
+    pub fn remember(&mut self, handle: Option<String>, label: String, value: String) {
+        self.core.remember(&Learned { handle, label, value });
     }
 
     /// The vault entry `handle` was deleted.
@@ -167,7 +171,7 @@ pub fn lint_tools(doc_json: &str) -> String {
 /// Every word and constant JS mirrors, as JSON text (see `wire::Vocabulary`).
 #[wasm_bindgen]
 pub fn vocabulary() -> String {
-    serde_json::to_string(&wire::vocabulary()).expect("plain data always serializes")
+    wire::vocabulary_json()
 }
 
 /// The agent view for a result withheld with `code` (JSON text).

@@ -129,7 +129,6 @@ test("after a trap, the fresh core still knows every secret and every session ke
   const trapped = r.redact(apiKeyTool, apiKeyRaw());
   restore();
   assert.equal(trapped.error?.code, "internal");
-  await new Promise((resolve) => setTimeout(resolve, 50)); // the next spare glue
   const later = session.redact(plainTool, textResult("pw hunter2-CANARY-TRAP"));
   assert.equal(later.error, undefined);
   assert.equal(later.result.content[0].text.includes("hunter2-CANARY-TRAP"), false);

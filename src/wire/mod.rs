@@ -1,16 +1,17 @@
-//! Every JSON shape that crosses the boundary to JS, as a type: the options `createRedactor`
-//! takes (read and validated here, once, for Rust and JS alike), the side record of a
-//! redaction, a check's answer, session labels, and the vocabulary JS mirrors in its types.
-//! Outputs are written by serde straight from borrowed data, with no intermediate DOM.
+//! Every JSON shape that crosses the boundary to JS: the options `createRedactor` takes (read
+//! and validated here, once, for Rust and JS alike), and, in `records.rs`, what goes back: the
+//! side record of a redaction, a check's answer, session labels, the settings JS acts on, and
+//! the vocabulary JS mirrors in its types.
 
-use serde::Serialize;
-use serde_json::{Number, Value};
+mod records;
+mod write;
 
-use crate::model::{Class, Level};
-use crate::policy::check::CheckResult;
-use crate::policy::session::Labels;
-use crate::policy::{Decision, Policy, Rule};
-use crate::{Config, ErrorCode, Format, Limits, Outcome, Reason, Redaction, Secret, SecretKind};
+pub use records::{check_json, labels_json, settings_json, side_json, unreadable_arguments_json, vocabulary_json};
+
+use serde_json::Value;
+
+use crate::policy::Policy;
+use crate::{Config, Format, Limits};
 
 /// Vault entries are revealable for this long after the result that made them (seconds).
 pub const DEFAULT_VAULT_TTL: f64 = 600.0;
@@ -27,37 +28,15 @@ pub struct Settings {
     pub redeem: RedeemSettings,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct VaultSettings {
     pub ttl: f64,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RedeemSettings {
     pub max_ttl: f64,
     pub allowed_paths: Option<Vec<String>>,
-}
-
-/// What JS reads back once: the normalized options it acts on itself.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SettingsView<'a> {
-    pub format: &'static str,
-    pub max_input_bytes: usize,
-    pub vault: &'a VaultSettings,
-    pub redeem: &'a RedeemSettings,
-}
-
-impl Settings {
-    pub fn view(&self) -> SettingsView<'_> {
-        SettingsView {
-            format: self.config.format.as_str(),
-            max_input_bytes: self.config.limits.max_input_bytes,
-            vault: &self.vault,
-            redeem: &self.redeem,
-        }
-    }
 }
 
 /// A mistake in the options: `Type` becomes a JS `TypeError` (wrong kind of value, unknown
@@ -180,201 +159,10 @@ fn path_prefixes(v: &Value) -> Result<Vec<String>, OptionError> {
     items.iter().map(|p| p.as_str().filter(|p| p.starts_with('/')).map(str::to_string).ok_or_else(bad)).collect()
 }
 
-/// The caller's side of a redaction: what went and why, the vault entries (raw values), and
-/// the labels (of this result, and of the session after it when there is one).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SideRecord<'a> {
-    redactions: Vec<WireRedaction<'a>>,
-    withheld: bool,
-    secrets: Vec<WireSecret<'a>>,
-    labels: WireLabels<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    session_labels: Option<WireLabels<'a>>,
-}
-
-#[derive(Serialize)]
-struct WireRedaction<'a> {
-    pointer: &'a str,
-    reason: &'static str,
-    label: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    handle: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct WireSecret<'a> {
-    handle: &'a str,
-    label: &'a str,
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    value: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    values: Option<Vec<WireValue<'a>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    redeem_url: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ttl: Option<&'a Number>,
-}
-
-#[derive(Serialize)]
-struct WireValue<'a> {
-    pointer: &'a str,
-    label: &'a str,
-    value: &'a Value,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireLabels<'a> {
-    sensitivity: &'static str,
-    private: bool,
-    open_world: bool,
-    malicious: bool,
-    attribution: &'a [String],
-}
-
-impl<'a> From<&'a Labels> for WireLabels<'a> {
-    fn from(l: &'a Labels) -> Self {
-        WireLabels {
-            sensitivity: l.sensitivity.as_str(),
-            private: l.private,
-            open_world: l.open_world,
-            malicious: l.malicious,
-            attribution: &l.attribution,
-        }
-    }
-}
-
-impl<'a> From<&'a Redaction> for WireRedaction<'a> {
-    fn from(r: &'a Redaction) -> Self {
-        WireRedaction { pointer: &r.pointer, reason: r.reason.as_str(), label: &r.label, handle: r.handle.as_deref() }
-    }
-}
-
-impl<'a> From<&'a Secret> for WireSecret<'a> {
-    fn from(s: &'a Secret) -> Self {
-        let mut w = WireSecret {
-            handle: &s.handle,
-            label: &s.label,
-            kind: "value",
-            value: None,
-            values: None,
-            id: None,
-            redeem_url: None,
-            ttl: None,
-        };
-        match &s.kind {
-            SecretKind::Value(v) => w.value = Some(v),
-            SecretKind::Many(items) => {
-                w.kind = "many";
-                w.values =
-                    Some(items.iter().map(|(pointer, label, value)| WireValue { pointer, label, value }).collect());
-            }
-            SecretKind::Reference { id, redeem_url, ttl } => {
-                w.kind = "reference";
-                (w.id, w.redeem_url, w.ttl) = (Some(id.as_str()), Some(redeem_url.as_str()), ttl.as_ref());
-            }
-        }
-        w
-    }
-}
-
-/// The side record as JSON text.
-pub fn side_json(outcome: &Outcome, session: Option<&Labels>) -> String {
-    let record = SideRecord {
-        redactions: outcome.redactions.iter().map(WireRedaction::from).collect(),
-        withheld: outcome.withheld,
-        secrets: outcome.secrets.iter().map(WireSecret::from).collect(),
-        labels: WireLabels::from(&outcome.labels),
-        session_labels: session.map(WireLabels::from),
-    };
-    serde_json::to_string(&record).expect("plain data always serializes")
-}
-
-#[derive(Serialize)]
-struct WireCheck<'a> {
-    decision: &'static str,
-    reasons: Vec<WireReason<'a>>,
-}
-
-#[derive(Serialize)]
-struct WireReason<'a> {
-    code: &'static str,
-    decision: &'static str,
-    message: &'a str,
-    source: &'a str,
-}
-
-/// A check's answer as JSON text: `{ decision, reasons: [{ code, decision, message, source }] }`.
-pub fn check_json(c: &CheckResult) -> String {
-    let reasons = c
-        .reasons
-        .iter()
-        .map(|r| WireReason {
-            code: r.rule.code(),
-            decision: r.decision.as_str(),
-            message: &r.message,
-            source: &r.source,
-        })
-        .collect();
-    serde_json::to_string(&WireCheck { decision: c.decision.as_str(), reasons }).expect("plain data always serializes")
-}
-
-pub fn labels_json(l: &Labels) -> String {
-    serde_json::to_string(&WireLabels::from(l)).expect("plain data always serializes")
-}
-
-/// Every word JS sees, so that its types can be checked against the core (a test compares
-/// them with the unions in `js/index.d.ts`), and the constants it must not restate.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Vocabulary {
-    error_codes: Vec<&'static str>,
-    reasons: Vec<&'static str>,
-    check_codes: Vec<&'static str>,
-    decisions: Vec<&'static str>,
-    levels: Vec<&'static str>,
-    classes: Vec<&'static str>,
-    formats: Vec<&'static str>,
-    limits: LimitRanges,
-    tool_cache_size: usize,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LimitRanges {
-    max_depth: [usize; 2],
-    max_input_bytes: [usize; 2],
-    max_ref_hops: [usize; 2],
-}
-
-pub fn vocabulary() -> Vocabulary {
-    let d = Limits::default();
-    Vocabulary {
-        error_codes: ErrorCode::ALL.iter().map(|c| c.as_str()).collect(),
-        reasons: Reason::ALL.iter().map(|r| r.as_str()).collect(),
-        // `unserializable` and `wasm_unavailable` are raised by JS when nothing could be checked.
-        check_codes: Rule::ALL.iter().map(|r| r.code()).collect(),
-        decisions: Decision::ALL.iter().map(|d| d.as_str()).collect(),
-        levels: Level::ALL.iter().map(|l| l.as_str()).collect(),
-        classes: Class::ALL.iter().map(|c| c.as_str()).collect(),
-        formats: Format::ALL.iter().map(|f| f.as_str()).collect(),
-        limits: LimitRanges {
-            max_depth: [d.max_depth, Limits::DEPTH_CEILING],
-            max_input_bytes: [d.max_input_bytes, COUNT_CEILING],
-            max_ref_hops: [d.max_ref_hops, COUNT_CEILING],
-        },
-        tool_cache_size: crate::TOOL_CACHE_SIZE,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Level;
     use serde_json::json;
 
     fn err(v: Value) -> OptionError {
@@ -438,7 +226,8 @@ mod tests {
             json!({ "redactions": [{ "pointer": "/s", "reason": "x_sensitive", "label": "s", "handle": "07".repeat(16) }],
                     "withheld": false,
                     "secrets": [{ "handle": "07".repeat(16), "label": "s", "kind": "value", "value": "sk_live_1" }],
-                    "labels": { "sensitivity": "none", "private": false, "openWorld": false, "malicious": false, "attribution": [] } })
+                    "labels": { "sensitivity": "none", "private": false, "openWorld": false, "malicious": false, "attribution": [] },
+                    "known": [{ "handle": "07".repeat(16), "label": "s", "value": "sk_live_1" }] })
         );
     }
 
