@@ -55,14 +55,19 @@ impl Reader {
                 "sensitivehint" => self.sensitive_hint(value, &at),
                 "inputmetadata" => self.metadata(value, &at, true),
                 "returnmetadata" => self.metadata(value, &at, false),
-                "mcpdeveffect" => self.words(value, &at, |r, c| r.effects.push(c)),
+                "mcpdeveffect" => {
+                    self.words(value, &at, |r, c| r.effects.push(c));
+                }
                 "mcpdevidempotent" => self.hint(Hint::Idempotent, value, &at),
                 "mcpdevrequiresconfirmation" | "requiresconfirmation" => {
                     self.hint(Hint::RequiresConfirmation, value, &at)
                 }
-                "mcpdevresultsensitivity" => self.words(value, &at, |r, c: Claim<ResultSensitivity>| {
-                    r.levels.push(Claim { value: c.value.level(), source: c.source })
-                }),
+                "mcpdevresultsensitivity" => {
+                    let unknown = self.words(value, &at, |r, c: Claim<ResultSensitivity>| {
+                        r.levels.push(Claim { value: c.value.level(), source: c.source })
+                    });
+                    self.unknown_sensitivity(unknown);
+                }
                 k => {
                     if let Some(&hint) = Hint::ALL.iter().find(|h| norm(&format!("{h}Hint")) == k) {
                         self.hint(hint, value, &at);
@@ -127,30 +132,59 @@ impl Reader {
         for (key, v) in obj {
             let here = child(at, key);
             match (norm(key).as_str(), input) {
-                ("destination", true) => self.words(v, &here, |r, c| r.destinations.push(c)),
-                ("outcomes", true) => self.words(v, &here, |r, c| r.outcomes.push(c)),
-                ("sensitivity", true) => self.words(v, &here, |r, c| r.in_classes.push(c)),
-                ("source", false) => self.words(v, &here, |r, c| r.sources.push(c)),
-                ("sensitivity", false) => self.words(v, &here, |r, c: Claim<Class>| {
-                    r.levels.push(Claim { value: c.value.level(), source: c.source.clone() });
-                    r.out_classes.push(c);
-                }),
+                ("destination", true) => {
+                    self.words(v, &here, |r, c| r.destinations.push(c));
+                }
+                ("outcomes", true) => {
+                    self.words(v, &here, |r, c| r.outcomes.push(c));
+                }
+                ("sensitivity", true) => {
+                    self.words(v, &here, |r, c| r.in_classes.push(c));
+                }
+                ("source", false) => {
+                    self.words(v, &here, |r, c| r.sources.push(c));
+                }
+                ("sensitivity", false) => {
+                    let unknown = self.words(v, &here, |r, c: Claim<Class>| {
+                        r.levels.push(Claim { value: c.value.level(), source: c.source.clone() });
+                        r.out_classes.push(c);
+                    });
+                    self.unknown_sensitivity(unknown);
+                }
                 _ => self.problem(&here, format!("unknown key `{key}`")),
             }
         }
     }
 
-    /// A word or a list of words; each unknown one is a problem.
-    fn words<T: Word>(&mut self, value: &Value, at: &str, mut add: impl FnMut(&mut Self, Claim<T>)) {
+    /// A word or a list of words; each unknown one is a problem. Returns where the unknown
+    /// ones stand.
+    fn words<T: Word>(&mut self, value: &Value, at: &str, mut add: impl FnMut(&mut Self, Claim<T>)) -> Vec<String> {
         let list: Vec<(String, &Value)> = match value {
             Value::Array(items) => items.iter().enumerate().map(|(i, v)| (format!("{at}/{i}"), v)).collect(),
             v => vec![(at.to_string(), v)],
         };
+        let mut unknown = Vec::new();
         for (pointer, v) in list {
             match v.as_str().and_then(T::parse) {
                 Some(w) => add(self, Claim { value: w, source: pointer }),
-                None => self.problem(&pointer, format!("unknown {} {v}", T::WHAT)),
+                None => {
+                    self.problem(&pointer, format!("unknown {} {v}", T::WHAT));
+                    unknown.push(pointer);
+                }
             }
+        }
+        unknown
+    }
+
+    /// A word in a place that names the output's sensitivity, which this library does not know
+    /// (a typo such as `Credential`, a newer word): it could name the highest level, so it
+    /// counts as high, as an unknown `sensitiveHint` word does. Fails closed.
+    fn unknown_sensitivity(&mut self, unknown: Vec<String>) {
+        for source in unknown {
+            if let Some(p) = self.problems.iter_mut().rev().find(|p| p.pointer == source) {
+                p.detail.push_str(" (counted as high)");
+            }
+            self.levels.push(Claim { value: Level::High, source });
         }
     }
 
@@ -245,5 +279,21 @@ mod tests {
         let pointers: Vec<&str> = m.problems.iter().map(|p| p.pointer.as_str()).collect();
         assert_eq!(pointers, ["/annotations/inputMetadata/Destination", "/annotations/readOnlyHint"]);
         assert_eq!(m.outcomes.unwrap().value, Outcomes::Irreversible);
+    }
+
+    #[test]
+    fn an_unknown_word_that_could_name_a_sensitivity_counts_as_high() {
+        for tool in [
+            json!({ "_meta": { "mcp.dev/resultSensitivity": "secret" } }),
+            json!({ "_meta": { "mcp.dev/resultSensitivity": ["public", 7] } }),
+            json!({ "annotations": { "returnMetadata": { "Sensitivity": "Credential" } } }),
+            json!({ "annotations": { "returnMetadata": { "Sensitivity": ["User", "Passwords"] } } }),
+        ] {
+            let m = ToolModel::read(&tool);
+            assert_eq!(m.level(), Some(Level::High), "{tool}");
+            assert!(m.problems.iter().any(|p| p.detail.ends_with("(counted as high)")), "lint still flags it: {tool}");
+        }
+        let known = ToolModel::read(&json!({ "annotations": { "inputMetadata": { "Destination": "Elsewhere" } } }));
+        assert_eq!(known.level(), None, "an unknown destination names no sensitivity");
     }
 }

@@ -123,10 +123,14 @@ fn exfiltration(c: &mut Checker, model: &ToolModel, labels: &Labels) {
 }
 
 /// A value the vault knows, in the arguments, to a tool that does not declare it takes
-/// credentials to a non-public place.
+/// credentials to a non-public place. The riskiest claim wins: a credentials sink that also
+/// claims an external effect or an open world is no sink.
 fn secret_egress(c: &mut Checker, model: &ToolModel, args: &Value, known: &KnownSecrets) {
+    let leaves =
+        model.effect.as_ref().is_some_and(|e| e.value == Effect::External) || model.hint(Hint::OpenWorld) == Some(true);
     let accepts = model.accepts_input_class(Class::Credentials)
-        && model.input_destination.as_ref().is_some_and(|d| d.value != Destination::Public);
+        && model.input_destination.as_ref().is_some_and(|d| d.value != Destination::Public)
+        && !leaves;
     if accepts || known.is_empty() {
         return;
     }
@@ -264,6 +268,13 @@ mod tests {
             decide(vault, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision,
             Decision::Allow
         );
+        for leaky in [
+            json!({ "annotations": { "openWorldHint": true, "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } } }),
+            json!({ "_meta": { "mcp.dev/effect": "external" }, "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } } }),
+        ] {
+            let r = decide(leaky.clone(), json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known);
+            assert_eq!(r.decision, Decision::Deny, "the riskiest claim wins: {leaky}");
+        }
         let public =
             json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Public" } } });
         assert_eq!(
