@@ -22,14 +22,15 @@ let ready = null;
 /** Bumps when an instance dies and when one goes live: objects made by another are dead. */
 export let generation = 0;
 
-async function compileWasm() {
-  if (WASM_URL.protocol === "file:") {
+/** Compiles the module at `url` (the page's module, or lint's). */
+export async function compileWasm(url = WASM_URL) {
+  if (url.protocol === "file:") {
     // Node (and other runtimes that load from disk): fetch() does not read file: URLs.
     const { readFile } = await import("node:fs/promises");
-    return WebAssembly.compile(await readFile(WASM_URL));
+    return WebAssembly.compile(await readFile(url));
   }
-  const res = await fetch(WASM_URL);
-  if (!res.ok) throw new Error(`cannot load ${WASM_URL} (HTTP ${res.status})`);
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`cannot load ${url} (HTTP ${res.status})`);
   return WebAssembly.compile(await res.arrayBuffer());
 }
 

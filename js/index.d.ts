@@ -49,6 +49,8 @@ export type Reason =
   | "secret_reference"
   | "malformed_reference"
   | "malformed_block"
+  /** A field MCP does not define for a block (or its `resource`/`annotations`), one of the wrong kind, or a non-boolean `isError`. */
+  | "unknown_field"
   | "not_mcp";
 
 /**

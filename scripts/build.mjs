@@ -16,6 +16,10 @@ const args = new Set(process.argv.slice(2));
 const TARGET = "wasm32-unknown-unknown";
 const WASM = join(root, "pkg", "webmcp_redact_bg.wasm");
 const GLUE = join(root, "pkg", "webmcp_redact.js");
+// The same core with lint, for lintTools and the CLI; pages load only the module above.
+const LINT_WASM = join(root, "pkg", "webmcp_redact_lint_bg.wasm");
+const LINT_GLUE = join(root, "pkg", "webmcp_redact_lint.js");
+const OUTPUTS = [WASM, GLUE, LINT_WASM, LINT_GLUE];
 const TOOLS = join(root, ".tools"); // project-local installs, so a global wasm-bindgen is left alone
 // wasm-opt comes from the npm `binaryen` package, pinned in package.json: Debian's binaryen
 // (108) writes every table export as table 0 (binaryen #4711, fixed in 110), which breaks
@@ -54,10 +58,10 @@ function newestMtime(path) {
 }
 
 function upToDate() {
-  if (!existsSync(WASM) || !existsSync(GLUE)) return false;
+  if (!OUTPUTS.every(existsSync)) return false;
   const inputs = ["src", "Cargo.toml", "Cargo.lock", "scripts/build.mjs"].map((p) => join(root, p)).filter(existsSync);
   const newestInput = Math.max(...inputs.map(newestMtime));
-  return Math.min(statSync(WASM).mtimeMs, statSync(GLUE).mtimeMs) > newestInput;
+  return Math.min(...OUTPUTS.map((f) => statSync(f).mtimeMs)) > newestInput;
 }
 
 function pinnedBindgenVersion() {
@@ -109,18 +113,26 @@ function printSizes() {
   log(`pkg/webmcp_redact_bg.wasm: ${kb(bytes.length)} raw, ${kb(gzipSync(bytes, { level: 9 }).length)} gzip -9`);
 }
 
-function build() {
-  ensureTarget();
-  const bindgen = ensureBindgen(pinnedBindgenVersion());
-  run("cargo", ["build", "--release", "--lib", "--target", TARGET]);
+/** One module: the crate built with `features`, bound and optimized as `pkg/<name>_bg.wasm`. */
+function buildModule(bindgen, name, features) {
+  run("cargo", ["build", "--release", "--lib", "--target", TARGET, "--no-default-features", ...features]);
   const raw = join(root, "target", TARGET, "release", "webmcp_redact.wasm");
   // --target web: plain ES module glue that loads in browsers without a bundler and in Node
   // (js/engine.js hands it the compiled module, so nothing is fetched by the glue itself).
   // The glue's own .d.ts is kept: tsc checks js/ against it. `__wbg_reset_state` gives a fresh
   // instance of the same module after a trap (js/engine.js), with no second copy of the glue.
-  run(bindgen, [raw, "--target", "web", "--out-dir", join(root, "pkg"), "--experimental-reset-state-function"]);
+  const bind = ["--target", "web", "--out-dir", join(root, "pkg"), "--out-name", name, "--experimental-reset-state-function"];
+  run(bindgen, [raw, ...bind]);
   // strip = true in Cargo.toml would drop the target-features section; strip here instead.
-  run(process.execPath, [WASM_OPT, "-Oz", ...WASM_OPT_FEATURES, "--strip-debug", "--strip-producers", WASM, "-o", WASM]);
+  const wasm = join(root, "pkg", `${name}_bg.wasm`);
+  run(process.execPath, [WASM_OPT, "-Oz", ...WASM_OPT_FEATURES, "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
+}
+
+function build() {
+  ensureTarget();
+  const bindgen = ensureBindgen(pinnedBindgenVersion());
+  buildModule(bindgen, "webmcp_redact_lint", ["--features", "lint"]);
+  buildModule(bindgen, "webmcp_redact", []);
 }
 
 try {
@@ -132,7 +144,7 @@ try {
       build();
     } catch (err) {
       // A half-finished pkg/ must not look up to date next time.
-      for (const f of [WASM, GLUE]) if (existsSync(f)) unlinkSync(f);
+      for (const f of OUTPUTS) if (existsSync(f)) unlinkSync(f);
       throw err;
     }
   }

@@ -13,6 +13,7 @@
 
 mod error;
 mod json;
+#[cfg(feature = "lint")]
 pub mod lint;
 pub mod model;
 mod options;

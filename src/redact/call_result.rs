@@ -39,7 +39,12 @@ impl Run<'_> {
                 let Some(t) = &text else { continue }; // taken whole: its duplicate goes too
                 block["text"] = Value::String(t.clone());
             }
-            self.scrub_block(&mut block, &format!("/content/{i}"), regenerate);
+            let pointer = format!("/content/{i}");
+            if let Some(label) = self.known_in_fixed_fields(&block).filter(|_| !is_library_block(&block)) {
+                self.note(pointer, Reason::ValueMatch, label);
+                continue;
+            }
+            self.scrub_block(&mut block, &pointer, regenerate);
             blocks.push(block);
         }
         let mut agent = Map::new();
@@ -52,6 +57,7 @@ impl Run<'_> {
                 agent.insert(key, value);
             }
         }
+        self.scrub_keys(&mut agent, "");
         Ok(Value::Object(agent))
     }
 
@@ -61,6 +67,10 @@ impl Run<'_> {
         match key {
             "isError" if self.format == Format::Mcp && !value.is_boolean() => {
                 self.note(pointer, Reason::NotMcp, key.into());
+                None
+            }
+            "isError" if !value.is_boolean() => {
+                self.note(pointer, Reason::UnknownField, key.into());
                 None
             }
             "isError" => Some(value),
@@ -134,6 +144,9 @@ impl Run<'_> {
                     if reason == Reason::MalformedReference { "secret_reference".into() } else { block_label(&block) };
                 self.note(pointer, reason, label);
                 continue;
+            }
+            if !is_library_block(&block) {
+                self.known_fields(&mut block, &pointer);
             }
             if allowlist && !is_library_block(&block) {
                 if let Some(meta) = block.as_object_mut().and_then(|b| b.shift_remove("_meta")) {
@@ -212,6 +225,7 @@ impl Run<'_> {
             self.scrub(&mut value, &at);
             out.insert(key, value);
         }
+        self.scrub_keys(&mut out, pointer);
         Value::Object(out)
     }
 }

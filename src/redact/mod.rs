@@ -5,6 +5,7 @@ mod assemble;
 pub(crate) mod blocks;
 mod call_result;
 mod collect;
+mod fields;
 pub(crate) mod outcome;
 pub(crate) mod stubs;
 mod walk;
@@ -255,6 +256,18 @@ impl Run<'_> {
             }
         }
         any
+    }
+
+    /// Value matching on the keys of one object of the result (the top of a CallToolResult, the
+    /// top of `_meta`): what `scrub` does for nested objects.
+    fn scrub_keys(&mut self, map: &mut serde_json::Map<String, Value>, pointer: &str) {
+        let mut hits = Vec::new();
+        self.known.needles().scrub_keys(map, pointer, &mut hits);
+        for hit in hits {
+            for label in hit.labels {
+                self.note(hit.pointer.clone(), Reason::ValueMatch, label);
+            }
+        }
     }
 
     /// Value matching on our own text (a notice, an mcp stub): a match wholly inside our

@@ -28,13 +28,16 @@ pub enum Reason {
     SecretReference,
     /// A `secret_reference` block that was malformed and removed.
     MalformedReference,
+    /// A field MCP does not define for a block (or its `resource` or `annotations`), one of the
+    /// wrong kind, or a non-boolean `isError`: removed, since it could carry data.
+    UnknownField,
     /// Not valid in the "mcp" format (a non-object structuredContent, a non-boolean isError,
     /// an audience role MCP does not define): removed there.
     NotMcp,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 11] = [
+    pub const ALL: [Reason; 12] = [
         Reason::XSensitive,
         Reason::SchemaMismatch,
         Reason::Undeclared,
@@ -45,6 +48,7 @@ impl Reason {
         Reason::MalformedBlock,
         Reason::SecretReference,
         Reason::MalformedReference,
+        Reason::UnknownField,
         Reason::NotMcp,
     ];
 
@@ -60,6 +64,7 @@ impl Reason {
             Reason::MalformedBlock => "malformed_block",
             Reason::SecretReference => "secret_reference",
             Reason::MalformedReference => "malformed_reference",
+            Reason::UnknownField => "unknown_field",
             Reason::NotMcp => "not_mcp",
         }
     }

@@ -7,6 +7,7 @@ mod keywords;
 mod uri;
 
 pub(crate) use compile::compile;
+#[cfg(feature = "lint")]
 pub(crate) use keywords::is_mark;
 
 use regex_lite::Regex;

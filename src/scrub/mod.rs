@@ -207,7 +207,9 @@ impl Needles {
         }
     }
 
-    fn scrub_keys(&self, map: &mut Map<String, Value>, pointer: &str, hits: &mut Vec<Hit>) {
+    /// Value matching on the keys of one object (not its values): a key holding a known value is
+    /// renamed, or its member dropped if the new name is taken.
+    pub fn scrub_keys(&self, map: &mut Map<String, Value>, pointer: &str, hits: &mut Vec<Hit>) {
         if !map.keys().any(|k| self.scrub(k).is_some()) {
             return;
         }

@@ -14,11 +14,10 @@ mod errors;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use crate::lint::lint;
 use crate::policy::session::Labels;
 use crate::scrub::known::Learned;
 use crate::wire::{self, OptionError, Settings};
-use crate::{withheld_result, Error, ErrorCode, Limits, Redactor, SessionId};
+use crate::{withheld_result, Error, ErrorCode, Redactor, SessionId};
 use crypto::CryptoHandles;
 use errors::{option_error, redaction_error};
 
@@ -157,10 +156,11 @@ impl WasmRedactor {
 /// Lints a file of tool definitions (one tool, an array, or a `tools/list` result) given as
 /// JSON text: `[{severity, code, tool, pointer, message}]` as JSON text. A file that is not
 /// JSON is one finding (`invalid_json`), not an exception.
+#[cfg(feature = "lint")]
 #[wasm_bindgen(js_name = lintTools)]
 pub fn lint_tools(doc_json: &str) -> String {
-    let findings = match crate::json::parse_limited(doc_json, &Limits::default()) {
-        Ok(doc) => lint(&doc).iter().map(|f| f.to_json()).collect(),
+    let findings = match crate::json::parse_limited(doc_json, &crate::Limits::default()) {
+        Ok(doc) => crate::lint::lint(&doc).iter().map(|f| f.to_json()).collect(),
         Err(e) => vec![
             serde_json::json!({ "severity": "error", "code": e.code.as_str(), "tool": "", "pointer": e.pointer, "message": e.detail }),
         ],
