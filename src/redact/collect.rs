@@ -20,7 +20,10 @@ pub(super) struct Collector {
 /// A value on its way to the vault, before its handle is issued.
 struct Pending {
     pointer: String,
+    /// What the agent sees (stub, report, replacements in later results).
     label: String,
+    /// What the page's vault shows the user.
+    page_label: String,
     value: Value,
     /// Its entry in the report.
     entry: usize,
@@ -54,9 +57,19 @@ impl Collector {
     }
 
     /// A value left the agent view for the vault; its handle comes in [`Collector::issue`].
-    pub fn take(&mut self, pointer: String, reason: Reason, label: String, value: Value, strings: Vec<String>) {
+    /// `label` is what the agent sees, `page_label` what the vault shows the user.
+    pub fn take(
+        &mut self,
+        pointer: String,
+        reason: Reason,
+        label: String,
+        page_label: String,
+        value: Value,
+        strings: Vec<String>,
+    ) {
         let entry = self.report.len();
-        self.pending.push(Pending { pointer: pointer.clone(), label: label.clone(), value, entry, strings });
+        let pending = Pending { pointer: pointer.clone(), label: label.clone(), page_label, value, entry, strings };
+        self.pending.push(pending);
         self.report.push(Redaction { pointer, reason, label, handle: None });
     }
 
@@ -101,7 +114,7 @@ impl Collector {
             let handle = new_handle(handles);
             self.vault(&handle, &p, known);
             stubs.push(StubSpec { handle: handle.clone(), label: scrubbed(&p.label, known.needles()) });
-            self.secrets.push(Secret { handle, label: p.label, kind: SecretKind::Value(p.value) });
+            self.secrets.push(Secret { handle, label: p.page_label, kind: SecretKind::Value(p.value) });
         }
         if overflow {
             let handle = new_handle(handles);
@@ -109,7 +122,7 @@ impl Collector {
             for p in &rest {
                 self.vault(&handle, p, known);
             }
-            let values = rest.into_iter().map(|p| (p.pointer, p.label, p.value)).collect();
+            let values = rest.into_iter().map(|p| (p.pointer, p.page_label, p.value)).collect();
             stubs.push(StubSpec { handle: handle.clone(), label: label.clone() });
             self.secrets.push(Secret { handle, label, kind: SecretKind::Many(values) });
         }

@@ -117,6 +117,18 @@ pub(crate) fn failed_outcome(error: Error) -> Outcome {
     }
 }
 
+/// The label the agent sees for a value the schema of a sensitive tool did not declare.
+const UNDECLARED_LABEL: &str = "undeclared value";
+
+/// A JSON Pointer without its last token when that token is a name (an array index is no
+/// tool data and stays; the root stays the root).
+fn parent(pointer: &str) -> &str {
+    match pointer.rfind('/') {
+        Some(i) if !pointer[i + 1..].bytes().all(|b| b.is_ascii_digit()) || i + 1 == pointer.len() => &pointer[..i],
+        _ => pointer,
+    }
+}
+
 const UNTRUSTED_KEY: &str = "webmcp-redact/untrusted";
 const UNTRUSTED_POINTER: &str = "/_meta/webmcp-redact~1untrusted";
 /// Spotlighting delimiters around untrusted text.
@@ -192,11 +204,17 @@ impl Run<'_> {
         self.take_with(pointer, reason, label, value, strings);
     }
 
+    /// An undeclared value's name is tool data the schema never declared: the agent sees a
+    /// generic label and a pointer that stops at the parent; the page's vault keeps the name.
     fn take_with(&mut self, pointer: String, reason: Reason, label: String, value: Value, strings: Vec<String>) {
+        let (pointer, shown) = match reason {
+            Reason::Undeclared => (parent(&pointer).to_string(), UNDECLARED_LABEL.to_string()),
+            _ => (pointer, label.clone()),
+        };
         for s in &strings {
-            self.known.note(s, &label);
+            self.known.note(s, &shown);
         }
-        self.collect.take(pointer, reason, label, value, strings);
+        self.collect.take(pointer, reason, shown, label, value, strings);
     }
 
     fn note(&mut self, pointer: String, reason: Reason, label: String) {
