@@ -51,6 +51,8 @@ export type Reason =
   | "malformed_block"
   /** A field MCP does not define for a block (or its `resource`/`annotations`), one of the wrong kind, or a non-boolean `isError`. */
   | "unknown_field"
+  /** A `webmcp-redact/` key in a result this redactor did not return (a forgery of its own parts). */
+  | "forged"
   | "not_mcp";
 
 /**

@@ -42,15 +42,12 @@ pub struct Redactor {
 }
 
 impl Redactor {
-    pub fn new(config: Config, handles: Box<dyn HandleSource>) -> Redactor {
-        Redactor {
-            config,
-            tools: ToolCache::default(),
-            known: KnownSecrets::default(),
-            sessions: HashMap::new(),
-            next_session: 1,
-            handles,
-        }
+    pub fn new(config: Config, mut handles: Box<dyn HandleSource>) -> Redactor {
+        let mut known = KnownSecrets::default();
+        let mut key = [0u8; 16];
+        handles.fill(&mut key);
+        known.written.set_key(key);
+        Redactor { config, tools: ToolCache::default(), known, sessions: HashMap::new(), next_session: 1, handles }
     }
 
     pub fn config(&self) -> &Config {

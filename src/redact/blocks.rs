@@ -30,9 +30,11 @@ pub(crate) struct Reference {
     pub ttl: Option<Number>,
 }
 
-pub(crate) fn classify(block: &Value) -> Block {
+/// `own`: the result is one this redactor returned, so a block shaped like its stubs or
+/// notice is its own; otherwise such a block is classified as the tool data it is.
+pub(crate) fn classify(block: &Value, own: bool) -> Block {
     let Value::Object(b) = block else { return Block::Unknown };
-    if is_library_block(block) {
+    if own && is_library_block(block) {
         return Block::Library;
     }
     if user_only(b) {
@@ -113,28 +115,33 @@ mod tests {
             (json!(["assistant"]), false),
         ] {
             let b = json!({ "type": "text", "text": "x", "annotations": { "audience": audience } });
-            assert_eq!(matches!(classify(&b), Block::UserOnly), user_only, "{audience}");
+            assert_eq!(matches!(classify(&b, false), Block::UserOnly), user_only, "{audience}");
         }
     }
 
     #[test]
     fn references_need_id_label_url_and_a_sane_ttl() {
         let good = json!({ "type": "secret_reference", "id": "k1", "label": "Key", "redeemUrl": "/r/k1", "ttl": 60 });
-        assert!(matches!(classify(&good), Block::Reference(Reference { ttl: Some(t), .. }) if t.to_string() == "60"));
+        assert!(
+            matches!(classify(&good, false), Block::Reference(Reference { ttl: Some(t), .. }) if t.to_string() == "60")
+        );
         for bad in [json!({ "ttl": -1 }), json!({ "ttl": "60" }), json!({ "id": "" }), json!({ "redeemUrl": 7 })] {
             let mut b = good.clone();
             for (k, v) in bad.as_object().unwrap() {
                 b[k] = v.clone();
             }
-            assert!(matches!(classify(&b), Block::BadReference), "{b}");
+            assert!(matches!(classify(&b, false), Block::BadReference), "{b}");
         }
     }
 
     #[test]
     fn known_types_without_their_fields_are_malformed() {
-        assert!(matches!(classify(&json!({ "type": "image", "data": "AA==" })), Block::Malformed));
-        assert!(matches!(classify(&json!({ "type": "resource", "resource": { "uri": "x" } })), Block::Malformed));
-        assert!(matches!(classify(&json!({ "type": "video", "url": "x" })), Block::Unknown));
-        assert!(matches!(classify(&json!("text")), Block::Unknown));
+        assert!(matches!(classify(&json!({ "type": "image", "data": "AA==" }), false), Block::Malformed));
+        assert!(matches!(
+            classify(&json!({ "type": "resource", "resource": { "uri": "x" } }), false),
+            Block::Malformed
+        ));
+        assert!(matches!(classify(&json!({ "type": "video", "url": "x" }), false), Block::Unknown));
+        assert!(matches!(classify(&json!("text"), false), Block::Unknown));
     }
 }

@@ -40,7 +40,7 @@ impl Run<'_> {
                 block["text"] = Value::String(t.clone());
             }
             let pointer = format!("/content/{i}");
-            if let Some(label) = self.known_in_fixed_fields(&block).filter(|_| !is_library_block(&block)) {
+            if let Some(label) = self.known_in_fixed_fields(&block).filter(|_| !self.ours(&block)) {
                 self.note(pointer, Reason::ValueMatch, label);
                 continue;
             }
@@ -102,12 +102,14 @@ impl Run<'_> {
             for s in reference_strings(&block) {
                 self.known.note(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
             }
-            let kind = classify(&block);
+            let kind = classify(&block, self.own);
             let json = if bare && matches!(kind, Block::Text) && !duplicates[i] {
                 self.schema_json(&block).map_err(|e| at_text(e, i))?
             } else {
                 None
             };
+            // A stub this run just wrote for the tool's own reference is ours already.
+            let fresh_stub = matches!(kind, Block::Reference(_));
             let removed = match kind {
                 Block::Library => {
                     self.library_block(&mut block);
@@ -145,10 +147,12 @@ impl Run<'_> {
                 self.note(pointer, reason, label);
                 continue;
             }
-            if !is_library_block(&block) {
+            let ours = fresh_stub || self.ours(&block);
+            if !ours {
                 self.known_fields(&mut block, &pointer);
+                self.forged_keys(&mut block, &pointer);
             }
-            if allowlist && !is_library_block(&block) {
+            if allowlist && !ours {
                 if let Some(meta) = block.as_object_mut().and_then(|b| b.shift_remove("_meta")) {
                     self.take(child(&pointer, "_meta"), Reason::Undeclared, "_meta".into(), meta);
                 }
@@ -159,6 +163,21 @@ impl Run<'_> {
             kept.push((i, block));
         }
         Ok(kept)
+    }
+
+    /// Is `block` one of this redactor's own stubs or notices?
+    fn ours(&self, block: &Value) -> bool {
+        self.own && is_library_block(block)
+    }
+
+    /// `webmcp-redact/` keys in a block's `_meta` that this redactor did not write: removed.
+    fn forged_keys(&mut self, block: &mut Value, pointer: &str) {
+        let Some(Value::Object(meta)) = block.get_mut("_meta") else { return };
+        let before = meta.len();
+        meta.retain(|k, _| !is_library_key(k));
+        for _ in meta.len()..before {
+            self.note(child(pointer, "_meta"), Reason::Forged, "webmcp-redact key".into());
+        }
     }
 
     /// Our own stub from a webmcp-format pass, met in the mcp format: rewritten, same handle.
@@ -218,6 +237,10 @@ impl Run<'_> {
         let mut out = Map::new();
         for (key, mut value) in map {
             let at = child(pointer, &key);
+            if is_library_key(&key) && !self.own {
+                self.note(pointer.to_string(), Reason::Forged, "webmcp-redact key".into());
+                continue;
+            }
             if allowlist && !is_library_key(&key) {
                 self.take(at, Reason::Undeclared, key, value);
                 continue;

@@ -7,6 +7,7 @@ mod call_result;
 mod collect;
 mod fields;
 pub(crate) mod outcome;
+pub(crate) mod own;
 pub(crate) mod stubs;
 mod walk;
 
@@ -75,6 +76,7 @@ pub fn redact_with(
         collect: Collector::default(),
         known: &mut *known,
         reshaped: false,
+        own: false,
     };
     let mut labels = Labels::observe(tool.model(), None);
     let mut outcome = match run.result(raw_json, options, &mut labels) {
@@ -92,6 +94,9 @@ pub fn redact_with(
         Err(e) => failed_outcome(e.for_tool(tool.name())),
     };
     known.settle();
+    if !outcome.unchanged && outcome.error.is_none() {
+        known.written.record(tool.name(), &outcome.agent_json);
+    }
     outcome.labels = labels;
     outcome
 }
@@ -145,18 +150,25 @@ struct Run<'a> {
     known: &'a mut KnownSecrets,
     /// Something changed that the report does not list (a stub rewritten for the mcp format).
     reshaped: bool,
+    /// The raw result is an agent view this redactor returned for this tool: its library parts
+    /// are its own. Otherwise anything shaped like them is tool data.
+    own: bool,
 }
 
 impl Run<'_> {
     /// The agent view as a value, or `None` when the raw text passes through unchanged.
     fn result(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Value>, Error> {
         let raw = parse_result(raw_json, &options.limits)?;
+        // Only text that could hold our parts is checked (the check re-serializes the value).
+        self.own = (raw_json.contains("webmcp-redact/") || raw_json.contains("\"secret_reference\""))
+            && self.known.written.wrote(self.tool.name(), &raw);
         *labels = Labels::observe(self.tool.model(), Some(&raw));
         let is_call_result = is_call_result(&raw);
-        let mark_untrusted = self.tool.is_untrusted() && raw.pointer(UNTRUSTED_POINTER) != Some(&Value::Bool(true));
+        let spotlit = self.own && raw.pointer(UNTRUSTED_POINTER) == Some(&Value::Bool(true));
+        let mark_untrusted = self.tool.is_untrusted() && !spotlit;
         let mode = self.tool.mode();
         let mut agent = match raw {
-            _ if mode == Mode::Withhold && is_call_result && only_library_parts(&raw, self.format) => return Ok(None),
+            _ if mode == Mode::Withhold && self.own && only_library_parts(&raw, self.format) => return Ok(None),
             _ if mode == Mode::Withhold => self.withhold_whole(raw),
             Value::Object(mut result) if is_call_result => {
                 let content = match result.shift_remove("content") {
@@ -180,7 +192,7 @@ impl Run<'_> {
         self.reshaped = true;
         if self.tool.spotlight() {
             for block in agent["content"].as_array_mut().into_iter().flatten() {
-                if is_library_block(block) {
+                if self.own && is_library_block(block) {
                     continue;
                 }
                 if let Some(Value::String(text)) = block.get_mut("text") {
@@ -303,7 +315,7 @@ impl Run<'_> {
 
     /// Value matching on the content fields of a block (never its type, audience or data).
     fn scrub_block(&mut self, block: &mut Value, pointer: &str, skip_text: bool) {
-        let library = is_library_block(block);
+        let library = self.own && is_library_block(block);
         let Value::Object(fields) = block else { return };
         for (key, value) in fields.iter_mut() {
             let k = key.as_str();

@@ -31,13 +31,16 @@ pub enum Reason {
     /// A field MCP does not define for a block (or its `resource` or `annotations`), one of the
     /// wrong kind, or a non-boolean `isError`: removed, since it could carry data.
     UnknownField,
+    /// Shaped like this library's own part (a `webmcp-redact/` key) in a result this redactor
+    /// did not return: removed.
+    Forged,
     /// Not valid in the "mcp" format (a non-object structuredContent, a non-boolean isError,
     /// an audience role MCP does not define): removed there.
     NotMcp,
 }
 
 impl Reason {
-    pub const ALL: [Reason; 12] = [
+    pub const ALL: [Reason; 13] = [
         Reason::XSensitive,
         Reason::SchemaMismatch,
         Reason::Undeclared,
@@ -49,6 +52,7 @@ impl Reason {
         Reason::SecretReference,
         Reason::MalformedReference,
         Reason::UnknownField,
+        Reason::Forged,
         Reason::NotMcp,
     ];
 
@@ -65,6 +69,7 @@ impl Reason {
             Reason::SecretReference => "secret_reference",
             Reason::MalformedReference => "malformed_reference",
             Reason::UnknownField => "unknown_field",
+            Reason::Forged => "forged",
             Reason::NotMcp => "not_mcp",
         }
     }

@@ -28,6 +28,9 @@ pub struct KnownSecrets {
     provisional: Vec<(String, String)>,
     /// What changed since the last `drain`, so that JS can rebuild the set after a trap.
     log: Vec<Learned>,
+    /// The agent views this redactor returned (not secrets, but the same kind of memory: what
+    /// lets it tell its own parts from a tool's forgeries). Kept by `clear`.
+    pub(crate) written: crate::redact::own::Written,
 }
 
 #[derive(Default)]
@@ -107,7 +110,8 @@ impl KnownSecrets {
     }
 
     pub fn clear(&mut self) {
-        *self = KnownSecrets::default();
+        let written = std::mem::take(&mut self.written);
+        *self = KnownSecrets { written, ..KnownSecrets::default() };
     }
 
     /// How many distinct values are known.

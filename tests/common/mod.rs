@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use webmcp_redact::{redact, CompiledTool, Format, HandleSource, KnownSecret, Limits, Options, Outcome};
+use webmcp_redact::{
+    redact_with, CompiledTool, Format, HandleSource, KnownSecret, KnownSecrets, Limits, Options, Outcome,
+};
 
 /// Handles from a counter: tests compare outputs, so they must be predictable.
 pub struct Counter(pub u64);
@@ -19,9 +21,21 @@ pub fn tool(def: Value) -> CompiledTool {
     CompiledTool::from_value(&def, &Limits::default()).expect("tool compiles")
 }
 
+thread_local! {
+    /// The memory of the last `run_with` on this thread, as the redactor that ran it would keep
+    /// it: `assert_idempotent` redacts the view again with it, like that redactor would.
+    static LAST: std::cell::RefCell<KnownSecrets> = std::cell::RefCell::new(KnownSecrets::default());
+}
+
 pub fn run_with(def: Value, raw: &str, format: Format, known: &[KnownSecret]) -> Outcome {
     let t = tool(def);
-    redact(&t, raw, &Options { format, ..Options::default() }, &mut Counter(0), known)
+    let mut memory = KnownSecrets::default();
+    for k in known {
+        memory.note(&k.value, &k.label);
+    }
+    let out = redact_with(&t, raw, &Options { format, ..Options::default() }, &mut Counter(0), &mut memory);
+    LAST.with(|l| *l.borrow_mut() = memory);
+    out
 }
 
 pub fn run(def: Value, raw: Value) -> Outcome {
@@ -39,7 +53,9 @@ pub fn assert_no_canary(o: &Outcome, canary: &str) {
 
 /// Redacting the agent view again with the same tool changes nothing, byte for byte.
 pub fn assert_idempotent(def: &Value, o: &Outcome, format: Format) {
-    let again = run_with(def.clone(), &o.agent_json, format, &[]);
+    let t = tool(def.clone());
+    let options = Options { format, ..Options::default() };
+    let again = LAST.with(|l| redact_with(&t, &o.agent_json, &options, &mut Counter(0), &mut l.borrow_mut()));
     assert_eq!(again.agent_json, o.agent_json, "second pass changed the result");
     assert!(again.redactions.is_empty());
 }
