@@ -1,25 +1,30 @@
 // Lint of tool definitions (see docs/lint.md for every code). Lint runs in the CLI and at build
-// time, not in pages, so it lives in a module of its own (the same core built with lint), loaded
-// on the first call; the page's module stays smaller. Lint keeps no state: after a trap the
-// module is simply reset.
+// time, not in pages, so it lives in a module of its own (the same core built with lint), whose
+// glue and wasm are loaded on the first call (a literal import() that bundlers split off): a
+// page that never lints loads neither. Lint keeps no state: after a trap the module is reset.
 
-import * as glue from "../pkg/webmcp_redact_lint.js";
 import { compileWasm } from "./engine.js";
 
 const LINT_URL = new URL("../pkg/webmcp_redact_lint_bg.wasm", import.meta.url);
-/** @type {Promise<void> | null} */
+/** @type {Promise<typeof import("../pkg/webmcp_redact_lint.js")> | null} */
 let ready = null;
+
+async function load() {
+  const glue = await import("../pkg/webmcp_redact_lint.js");
+  glue.initSync({ module: await compileWasm(LINT_URL) });
+  return glue;
+}
 
 /**
  * Lints tool definitions (one tool, an array, or a `tools/list` result; an object or JSON
  * text) and returns the findings.
  */
 export async function lintTools(definitions) {
-  ready ??= compileWasm(LINT_URL).then((module) => { glue.initSync({ module }); }, (err) => {
+  ready ??= load().catch((err) => {
     ready = null;
     throw err;
   });
-  await ready;
+  const glue = await ready;
   const text = typeof definitions === "string" ? definitions : JSON.stringify(definitions);
   try {
     return JSON.parse(glue.lintTools(text));
