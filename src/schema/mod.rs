@@ -3,6 +3,7 @@
 
 mod apply;
 mod compile;
+mod ecma;
 mod keywords;
 mod uri;
 
