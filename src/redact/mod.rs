@@ -16,6 +16,7 @@ use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, label_spans};
 use crate::redact::walk::walk;
+use crate::schema::Eval;
 use crate::scrub::known::{secret_strings, KnownSecrets};
 use crate::tool::Mode;
 use crate::{CompiledTool, Error, ErrorCode, Format, Options, Outcome, Reason};
@@ -66,7 +67,9 @@ pub fn redact_with(
     handles: &mut dyn HandleSource,
     known: &mut KnownSecrets,
 ) -> Outcome {
-    let mut run = Run { tool, format: options.format, handles, collect: Collector::default(), known, reshaped: false };
+    let eval = Eval::new(&options.limits);
+    let mut run =
+        Run { tool, format: options.format, handles, collect: Collector::default(), known, reshaped: false, eval };
     let mut labels = Labels::observe(tool.model(), None);
     let mut outcome = match run.result(raw_json, options, &mut labels) {
         Ok(Some(agent)) => run.finish(agent),
@@ -120,6 +123,8 @@ struct Run<'a> {
     known: &'a mut KnownSecrets,
     /// Something changed that the report does not list (a stub rewritten for the mcp format).
     reshaped: bool,
+    /// What applying the schema has worked out so far, its work count, and its error.
+    eval: Eval,
 }
 
 impl Run<'_> {
@@ -142,6 +147,9 @@ impl Run<'_> {
             }
             value => self.structured(value, mode == Mode::Allowlist),
         };
+        if let Some(e) = self.eval.take_error() {
+            return Err(e); // the work limit: nothing of this result goes out
+        }
         if mark_untrusted {
             self.mark_untrusted(&mut agent);
         }
@@ -219,7 +227,7 @@ impl Run<'_> {
     /// Walks a structured value with the schema, vaulting what it takes under `base`.
     fn walk_into(&mut self, value: &mut Value, base: &str, allowlist: bool) -> bool {
         let Some(schema) = self.tool.schema() else { return false };
-        let taken = walk(schema, value, allowlist);
+        let taken = walk(schema, value, allowlist, &mut self.eval, base);
         let any = !taken.is_empty();
         for t in taken {
             let strings = secret_strings(&t.value, t.secret_keys);

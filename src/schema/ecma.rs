@@ -12,9 +12,6 @@
 //! literals with anchors (`^x-`, `_secret$`, `^(id|key)$`, `token`) are also reported as such:
 //! the compiler looks those up by hash, trie or Aho-Corasick instead of running a regex.
 
-// Wired into the compiler by the next commit.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use std::fmt::Write;
 
 /// Largest program one pattern may compile to: NFA states plus class ranges (see [`Ast::size`]).
