@@ -51,8 +51,8 @@ pub struct Limits {
 impl Limits {
     /// Depth is capped so that no configuration can drive the parser into a stack overflow.
     pub const DEPTH_CEILING: usize = 512;
-    /// The default of `max_work` (2^24): about 1 to 2 seconds of work natively at the worst, and
-    /// more than ten times what 1 MB of the costliest linear cases measured takes.
+    /// The default of `max_work` (2^24): a few seconds of work natively at the worst, and more
+    /// than ten times what 1 MB of the costliest linear case measured takes.
     pub const DEFAULT_MAX_WORK: usize = 1 << 24;
 }
 
