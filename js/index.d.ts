@@ -19,6 +19,8 @@ export type ErrorCode =
   | "ref_limit"
   | "depth_limit"
   | "size_limit"
+  /** Applying `outputSchema` to the result took more than `limits.maxWork` units of work. */
+  | "work_limit"
   | "unserializable"
   | "invalid_json"
   /** An object in the result (or in JSON text inside it) repeats a key. */
@@ -69,6 +71,12 @@ export interface Limits {
   maxInputBytes?: number;
   /** Longest chain of `$ref`s followed without moving into the instance. Default 64. */
   maxRefHops?: number;
+  /**
+   * Most units of work applying `outputSchema` to one result may take (about 0.1 µs each
+   * natively; what was worked out before costs nothing); past it the result is withheld with
+   * `work_limit`. Default 16777216 (2^24).
+   */
+  maxWork?: number;
 }
 
 /**

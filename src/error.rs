@@ -15,6 +15,8 @@ pub enum ErrorCode {
     DepthLimit,
     /// Input larger than `Limits::max_input_bytes`.
     SizeLimit,
+    /// Applying the schema to the result took more than `Limits::max_work` units of work.
+    WorkLimit,
     /// The JS value could not be serialized (BigInt, cycle, throwing getter). Raised by the JS side.
     Unserializable,
     /// The result text is not JSON.
@@ -30,12 +32,13 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code, in the order the README lists them.
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 11] = [
         ErrorCode::SchemaInvalid,
         ErrorCode::RemoteRef,
         ErrorCode::RefLimit,
         ErrorCode::DepthLimit,
         ErrorCode::SizeLimit,
+        ErrorCode::WorkLimit,
         ErrorCode::Unserializable,
         ErrorCode::InvalidJson,
         ErrorCode::DuplicateKey,
@@ -54,6 +57,7 @@ impl ErrorCode {
             ErrorCode::RefLimit => "ref_limit",
             ErrorCode::DepthLimit => "depth_limit",
             ErrorCode::SizeLimit => "size_limit",
+            ErrorCode::WorkLimit => "work_limit",
             ErrorCode::Unserializable => "unserializable",
             ErrorCode::InvalidJson => "invalid_json",
             ErrorCode::DuplicateKey => "duplicate_key",

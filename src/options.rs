@@ -39,16 +39,31 @@ pub struct Limits {
     pub max_input_bytes: usize,
     /// Longest chain of `$ref`s followed without moving into the instance.
     pub max_ref_hops: usize,
+    /// Most units of work applying the schema to one result may take. A unit is about 0.1 µs
+    /// natively: one subschema visited or added to a set, one owner of properties scanned for a
+    /// key, one key character matched against literal patterns, 32 regex steps (a state or class
+    /// range for a character), 16 bytes of JSON inside a string parsed. What memoization answers
+    /// (a set of subschemas or a key seen before) costs nothing. Past it the result is withheld
+    /// (`work_limit`).
+    pub max_work: usize,
 }
 
 impl Limits {
     /// Depth is capped so that no configuration can drive the parser into a stack overflow.
     pub const DEPTH_CEILING: usize = 512;
+    /// The default of `max_work` (2^24): a few seconds of work natively at the worst, and more
+    /// than ten times what 1 MB of the costliest linear case measured takes.
+    pub const DEFAULT_MAX_WORK: usize = 1 << 24;
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_depth: 128, max_input_bytes: 64 * 1024 * 1024, max_ref_hops: 64 }
+        Limits {
+            max_depth: 128,
+            max_input_bytes: 64 * 1024 * 1024,
+            max_ref_hops: 64,
+            max_work: Limits::DEFAULT_MAX_WORK,
+        }
     }
 }
 

@@ -386,7 +386,7 @@ fn report_is_in_meta_and_names_no_values() {
 #[test]
 fn every_failure_withholds_the_raw_result() {
     let tool = CompiledTool::from_value(&key_tool(), &Limits::default()).unwrap();
-    let tight = Limits { max_depth: 3, max_input_bytes: 200, max_ref_hops: 64 };
+    let tight = Limits { max_depth: 3, max_input_bytes: 200, max_ref_hops: 64, ..Limits::default() };
     let cases = [
         (r#"{"secret":"CANARY_f""#.to_string(), ErrorCode::InvalidJson),
         (r#"{"a":[[[["CANARY_f"]]]]}"#.to_string(), ErrorCode::DepthLimit),

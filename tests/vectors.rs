@@ -11,7 +11,7 @@
 //!   raw | rawText,   // the raw result, as a JSON value or as exact JSON text
 //!   format?,         // "webmcp" (default) or "mcp"
 //!   known?,          // [{ label, value }]: strings the caller's vault already holds
-//!   limits?,         // { maxDepth?, maxInputBytes?, maxRefHops? }
+//!   limits?,         // { maxDepth?, maxInputBytes?, maxRefHops?, maxWork? }
 //!   expect: {
 //!     compileError?, errorPointer?,   // the tool does not compile: that code, at that pointer
 //!     passthrough?,                   // the agent view is the raw text, byte for byte
@@ -132,6 +132,9 @@ fn limits(v: &Value) -> Limits {
     }
     if let Some(n) = get("maxRefHops") {
         l.max_ref_hops = n;
+    }
+    if let Some(n) = get("maxWork") {
+        l.max_work = n;
     }
     l
 }

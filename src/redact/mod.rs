@@ -18,6 +18,7 @@ use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, wording_spans};
 use crate::redact::walk::walk;
+use crate::schema::Eval;
 use crate::scrub::known::{secret_strings, KnownSecrets};
 use crate::tool::Mode;
 use crate::{CompiledTool, Error, ErrorCode, Format, Limits, Options, Outcome, Reason};
@@ -77,6 +78,7 @@ pub fn redact_with(
         known: &mut *known,
         reshaped: false,
         own: false,
+        eval: Eval::new(&options.limits),
     };
     let mut labels = Labels::observe(tool.model(), None);
     let mut outcome = match run.result(raw_json, options, &mut labels) {
@@ -153,6 +155,8 @@ struct Run<'a> {
     /// The raw result is an agent view this redactor returned for this tool: its library parts
     /// are its own. Otherwise anything shaped like them is tool data.
     own: bool,
+    /// What applying the schema has worked out so far, its work count, and its error.
+    eval: Eval,
 }
 
 impl Run<'_> {
@@ -179,6 +183,9 @@ impl Run<'_> {
             }
             value => self.structured(value, mode == Mode::Allowlist),
         };
+        if let Some(e) = self.eval.take_error() {
+            return Err(e); // the work limit: nothing of this result goes out
+        }
         if mark_untrusted {
             self.mark_untrusted(&mut agent);
         }
@@ -262,7 +269,7 @@ impl Run<'_> {
     /// Walks a structured value with the schema, vaulting what it takes under `base`.
     fn walk_into(&mut self, value: &mut Value, base: &str, allowlist: bool) -> bool {
         let Some(schema) = self.tool.schema() else { return false };
-        let taken = walk(schema, value, allowlist);
+        let taken = walk(schema, value, allowlist, &mut self.eval, base);
         let any = !taken.is_empty();
         for t in taken {
             let strings = secret_strings(&t.value, t.secret_keys);

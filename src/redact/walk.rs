@@ -1,11 +1,21 @@
 //! Walks a structured value against the compiled schema and takes out what must not reach
 //! the agent: marked values, type mismatches under marks, and (allowlist) undeclared values.
+//! Which subschemas apply where is decided by [`Eval`], once per (set, kind of value) and per
+//! (closure, key); every step is counted, and past `Limits::max_work` the walk stops and the
+//! redaction fails closed with `work_limit`.
+//!
+//! A string with a `contentSchema` (JSON inside a string): when the schema marks something in
+//! it, the string is parsed and walked like any value; if something is taken, the agent gets
+//! the string written again from what is left (compact JSON), and every redaction inside it
+//! points at the string (a pointer cannot go inside a string). If the inner value is taken as a
+//! whole, or the string cannot be read as JSON (not JSON, too deep, or a `contentEncoding` /
+//! non-JSON `contentMediaType`), the whole string is taken.
 
 use serde_json::Value;
 
-use crate::json::push_token;
-use crate::schema::{NodeId, Schema};
-use crate::Reason;
+use crate::json::{parse_limited, push_token};
+use crate::schema::{Eval, Exhausted, Schema, SetId};
+use crate::{Error, ErrorCode, Limits, Reason};
 
 /// A value taken out of the structured result.
 pub(crate) struct Taken {
@@ -18,88 +28,133 @@ pub(crate) struct Taken {
     pub secret_keys: bool,
 }
 
-/// Walks `value` in place; returns what was taken, in document order.
+/// Walks `value` in place; returns what was taken, in document order. When the work limit is
+/// reached, `eval` records a `work_limit` error (at `base` plus the pointer where it happened)
+/// and the caller must withhold the result.
 /// Recursion is bounded by the depth limit that the parser already enforced.
-pub(crate) fn walk(schema: &Schema, value: &mut Value, allowlist: bool) -> Vec<Taken> {
-    let mut w = Walker { schema, allowlist, taken: Vec::new(), pointer: String::new() };
-    if let Some((reason, label, secret_keys)) = w.visit(value, &[schema.root()], None) {
-        let value = std::mem::take(value);
-        w.taken.push(Taken { pointer: String::new(), reason, label, value, secret_keys });
+pub(crate) fn walk(schema: &Schema, value: &mut Value, allowlist: bool, eval: &mut Eval, base: &str) -> Vec<Taken> {
+    if eval.has_failed() {
+        return Vec::new();
+    }
+    let mut w = Walker { schema, eval, allowlist, taken: Vec::new(), pointer: String::new(), depth: 0 };
+    let verdict = w.eval.root(schema).and_then(|root| w.visit(value, root, None));
+    match verdict {
+        Ok(Some((reason, label, secret_keys))) => {
+            let value = std::mem::take(value);
+            w.taken.push(Taken { pointer: String::new(), reason, label, value, secret_keys });
+        }
+        Ok(None) => {}
+        Err(Exhausted) => {
+            let detail = format!(
+                "applying the output schema took more than {} units of work (limits.maxWork)",
+                w.eval.max_work()
+            );
+            let pointer = format!("{base}{}", w.pointer);
+            w.eval.fail(Error::new(ErrorCode::WorkLimit, pointer, detail));
+        }
     }
     w.taken
 }
 
-struct Walker<'s> {
+struct Walker<'s, 'e> {
     schema: &'s Schema,
+    eval: &'e mut Eval,
     allowlist: bool,
     taken: Vec<Taken>,
+    /// Where the walk is; on [`Exhausted`] it is left where the limit was reached.
     pointer: String,
+    depth: usize,
 }
 
 type Verdict = Option<(Reason, String, bool)>;
 
-impl Walker<'_> {
+impl Walker<'_, '_> {
     /// Decides about `value`; descends into it when it stays. `name` is the nearest property
     /// name, the fallback label.
-    fn visit(&mut self, value: &mut Value, start: &[NodeId], name: Option<&str>) -> Verdict {
+    fn visit(&mut self, value: &mut Value, start: SetId, name: Option<&str>) -> Result<Verdict, Exhausted> {
         if value.is_null() {
-            return None; // nothing to hide, and re-redacting the nulls we leave stays stable
+            return Ok(None); // nothing to hide, and re-redacting the nulls we leave stays stable
         }
-        let applied = self.schema.apply(start, value);
-        let label = || applied.title.or(name).unwrap_or("value").to_string();
-        if applied.marked {
-            return Some((Reason::XSensitive, label(), false));
+        let (applied, summary) = self.eval.apply(self.schema, start, value)?;
+        let schema = self.schema;
+        let title = summary.title.and_then(|n| schema.node_title(n));
+        let label = || title.or(name).unwrap_or("value").to_string();
+        if summary.marked {
+            return Ok(Some((Reason::XSensitive, label(), false)));
         }
-        if applied.mismatch {
-            return Some((Reason::SchemaMismatch, label(), false));
+        if summary.mismatch {
+            return Ok(Some((Reason::SchemaMismatch, label(), false)));
         }
-        if applied.names_secret {
-            let title = applied.title.or(name).unwrap_or("value").to_string();
-            return Some((Reason::XSensitive, title, true));
+        if summary.names_secret {
+            return Ok(Some((Reason::XSensitive, label(), true)));
         }
         match value {
             Value::Object(map) => {
-                let keys: Vec<String> = map.keys().cloned().collect();
-                for key in keys {
-                    let child = self.schema.property(&applied.nodes, &key);
-                    let slot = map.get_mut(&key).expect("key listed above");
-                    if let Some(v) = self.decide(slot, child.nodes, child.declared, &key, Some(&key)) {
-                        map.shift_remove(&key);
+                let mut gone: Vec<bool> = Vec::new();
+                for (i, (key, slot)) in map.iter_mut().enumerate() {
+                    let (nodes, declared) = self.eval.property(self.schema, applied, key).inspect_err(|_| {
+                        push_token(&mut self.pointer, key); // where the limit was reached
+                    })?;
+                    if let Some(v) = self.decide(slot, nodes, declared, key, Some(key))? {
+                        gone.resize(i + 1, false);
+                        gone[i] = true;
                         self.taken.push(v);
                     }
+                }
+                if !gone.is_empty() {
+                    // One pass: removing keys one by one would shift the rest each time.
+                    let mut i = 0;
+                    map.retain(|_, _| {
+                        i += 1;
+                        !gone.get(i - 1).copied().unwrap_or(false)
+                    });
                 }
             }
             Value::Array(items) => {
                 for (i, slot) in items.iter_mut().enumerate() {
-                    let child = self.schema.item(&applied.nodes, i);
-                    if let Some(v) = self.decide(slot, child.nodes, child.declared, &i.to_string(), name) {
+                    let (nodes, declared) = self.eval.item(self.schema, applied, i).inspect_err(|_| {
+                        push_token(&mut self.pointer, &i.to_string());
+                    })?;
+                    if let Some(v) = self.decide(slot, nodes, declared, &i.to_string(), name)? {
                         self.taken.push(v); // the slot was left as null, so indexes keep their meaning
                     }
                 }
             }
+            Value::String(_) => {
+                if let Some((content, json)) = summary.content {
+                    return self.content(value, content, json, title.or(name));
+                }
+            }
             _ => {}
         }
-        None
+        Ok(None)
     }
 
     /// Visits one child; returns what to take out, leaving `null` in its slot.
     fn decide(
         &mut self,
         slot: &mut Value,
-        nodes: Vec<NodeId>,
+        nodes: SetId,
         declared: bool,
         token: &str,
         name: Option<&str>,
-    ) -> Option<Taken> {
+    ) -> Result<Option<Taken>, Exhausted> {
         let mark = self.pointer.len();
         push_token(&mut self.pointer, token);
         let verdict = if self.allowlist && !declared && !slot.is_null() {
             Some((Reason::Undeclared, name.unwrap_or("value").to_string(), false))
-        } else if nodes.is_empty() || (!self.allowlist && !self.schema.any_marks(&nodes)) {
+        } else if self.eval.is_empty(nodes) || (!self.allowlist && !self.eval.any_marks(self.schema, nodes)?) {
             None // nothing below can mark anything: skip the subtree
         } else {
-            self.visit(slot, &nodes, name)
+            self.depth += 1;
+            let verdict = self.visit(slot, nodes, name)?;
+            self.depth -= 1;
+            verdict
         };
+        if verdict.is_some() {
+            // Each report entry holds its pointer: long paths times many entries count.
+            self.eval.spend(1 + self.pointer.len() as u64 / 16)?;
+        }
         let taken = verdict.map(|(reason, label, secret_keys)| Taken {
             pointer: self.pointer.clone(),
             reason,
@@ -108,6 +163,293 @@ impl Walker<'_> {
             secret_keys,
         });
         self.pointer.truncate(mark);
-        taken
+        Ok(taken)
+    }
+
+    /// A string under a `contentSchema` (see the module documentation).
+    fn content(
+        &mut self,
+        value: &mut Value,
+        content: SetId,
+        json: bool,
+        name: Option<&str>,
+    ) -> Result<Verdict, Exhausted> {
+        let marks = self.eval.any_marks(self.schema, content)?;
+        if !marks && !self.allowlist {
+            return Ok(None);
+        }
+        let whole = || marks.then(|| (Reason::SchemaMismatch, name.unwrap_or("value").to_string(), false));
+        let Value::String(text) = value else { return Ok(None) };
+        if !json {
+            return Ok(whole());
+        }
+        self.eval.spend(text.len().div_ceil(16) as u64)?; // the parse: about 16 bytes a unit
+        let room = Limits { max_depth: self.eval.max_depth().saturating_sub(self.depth), ..Limits::default() };
+        let Ok(mut inner) = parse_limited(text, &Limits { max_input_bytes: usize::MAX, ..room }) else {
+            return Ok(whole());
+        };
+        let outer = std::mem::take(&mut self.taken);
+        let verdict = self.visit(&mut inner, content, name);
+        let found = std::mem::replace(&mut self.taken, outer);
+        match verdict? {
+            Some(verdict) => Ok(Some(verdict)),
+            None if found.is_empty() => Ok(None),
+            None => {
+                *value = Value::String(inner.to_string());
+                let at = self.pointer.clone();
+                self.eval.spend(found.len() as u64 * (1 + at.len() as u64 / 16))?;
+                self.taken.extend(found.into_iter().map(|t| Taken { pointer: at.clone(), ..t }));
+                Ok(None)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{compile, families};
+    use serde_json::json;
+
+    struct Walked {
+        taken: Vec<Taken>,
+        value: Value,
+        /// Compiling plus walking.
+        work: u64,
+        error: Option<Error>,
+    }
+
+    fn walk_with(schema: &Value, value: &Value, limits: &Limits, allowlist: bool) -> Walked {
+        let compiled = compile(schema, "", limits).unwrap_or_else(|e| panic!("{}", e.message()));
+        let mut eval = Eval::new(limits);
+        let mut value = value.clone();
+        let taken = walk(&compiled, &mut value, allowlist, &mut eval, "");
+        let work = compiled.compile_work() + eval.work();
+        Walked { taken, value, work, error: eval.take_error() }
+    }
+
+    fn run(schema: Value, value: Value) -> Walked {
+        walk_with(&schema, &value, &Limits::default(), false)
+    }
+
+    fn pointers(w: &Walked) -> Vec<&str> {
+        w.taken.iter().map(|t| t.pointer.as_str()).collect()
+    }
+
+    /// Doubling the input at most doubles the work (2.2x, for hash tables and rounding), on
+    /// every family that used to take seconds to minutes under 1 MB.
+    #[test]
+    fn work_grows_linearly_on_every_adversarial_family() {
+        for (name, family) in families::LINEAR {
+            let works: Vec<u64> = [250, 500, 1000, 2000]
+                .iter()
+                .map(|&n| {
+                    let (schema, value) = family(n);
+                    let w = run(schema, value);
+                    assert!(w.error.is_none(), "{name} at {n}: {:?}", w.error);
+                    assert!(!w.taken.is_empty(), "{name} at {n} takes something");
+                    w.work
+                })
+                .collect();
+            eprintln!("{name}: work {works:?}");
+            for pair in works.windows(2) {
+                let ratio = pair[1] as f64 / pair[0] as f64;
+                assert!(ratio <= 2.2, "{name}: doubling the input multiplied the work by {ratio:.2} ({works:?})");
+            }
+        }
+    }
+
+    /// Products no index or memo avoids (general regexes times keys, ...): the work limit bounds
+    /// them, failing closed where it ran out; smaller ones get through.
+    #[test]
+    fn products_hit_the_work_limit() {
+        let limits = Limits { max_work: 200_000, ..Limits::default() };
+        for (name, family) in families::PRODUCTS {
+            let (schema, value) = family(600);
+            let w = walk_with(&schema, &value, &limits, false);
+            let e = w.error.unwrap_or_else(|| panic!("{name}: no work_limit after {} units", w.work));
+            assert_eq!(e.code, ErrorCode::WorkLimit, "{name}");
+            assert!(e.detail.contains("200000 units of work (limits.maxWork)"), "{}", e.detail);
+            let (schema, value) = family(20);
+            let small = walk_with(&schema, &value, &limits, false);
+            assert!(small.error.is_none() && !small.taken.is_empty(), "{name}");
+        }
+        let (schema, value) = families::regex_patterns(600);
+        let e = walk_with(&schema, &value, &limits, false).error.unwrap();
+        assert!(e.pointer.starts_with("/k"), "the key where it ran out: {}", e.pointer);
+    }
+
+    #[test]
+    fn each_location_and_set_is_decided_once() {
+        // 2,000 identical records under a 1,000-branch anyOf: the branches are expanded once.
+        let any_of: Vec<Value> =
+            (0..1000).map(|i| json!({ "properties": { format!("p{i}"): { "x-sensitive": true } } })).collect();
+        let schema = json!({ "type": "array", "items": { "anyOf": any_of } });
+        let one = run(schema.clone(), json!(vec![json!({ "p7": "s", "q": 1 }); 1]));
+        let many = run(schema, json!(vec![json!({ "p7": "s", "q": 1 }); 2000]));
+        assert_eq!(many.taken.len(), 2000);
+        let per_record = (many.work - one.work) / 1999;
+        assert!(per_record < 40, "each further record costs {per_record} units");
+    }
+
+    #[test]
+    fn dynamic_ref_resolves_to_the_outermost_dynamic_anchor() {
+        let (schema, value) = families::dynamic_tree(8);
+        let w = run(schema, value);
+        // Every node's secret, at every depth, not just the root's.
+        assert!(pointers(&w).contains(&"/children/0/children/0/children/0/secret"), "{:?}", pointers(&w));
+        assert!(w.taken.iter().all(|t| t.pointer.ends_with("/secret")));
+        assert_eq!(w.taken.len(), 1 + 2 + 4 + 8);
+        // The base tree alone marks nothing: its $dynamicRef stays in its own resource.
+        let base = json!({
+            "$id": "https://example.com/tree", "$dynamicAnchor": "node", "type": "object",
+            "properties": { "children": { "type": "array", "items": { "$dynamicRef": "#node" } } },
+            "$defs": { "strict": { "$id": "strict", "$dynamicAnchor": "node", "$ref": "tree",
+                                   "properties": { "secret": { "x-sensitive": true } } } }
+        });
+        let w = run(base, json!({ "secret": "s", "children": [{ "secret": "s" }] }));
+        assert!(w.taken.is_empty(), "{:?}", pointers(&w));
+    }
+
+    #[test]
+    fn dynamic_ref_without_a_matching_dynamic_anchor_is_a_plain_ref() {
+        // Its target has `$anchor`, not `$dynamicAnchor`: no dynamic scope lookup.
+        let schema = json!({
+            "$id": "https://example.com/root", "$dynamicAnchor": "items",
+            "properties": { "list": { "type": "array", "items": { "$dynamicRef": "#items" } } },
+            "$defs": { "foo": { "$anchor": "items", "properties": { "k": { "x-sensitive": true } } } }
+        });
+        let w = run(schema, json!({ "list": [{ "k": "secret", "list": [] }] }));
+        assert_eq!(pointers(&w), ["/list/0/k"]);
+    }
+
+    #[test]
+    fn recursive_ref_resolves_to_the_outermost_recursive_anchor() {
+        let extended = |anchor: bool| {
+            json!({
+                "$id": "https://example.com/strict", "$recursiveAnchor": anchor, "$ref": "tree",
+                "properties": { "secret": { "x-sensitive": true } },
+                "$defs": { "tree": { "$id": "tree", "$recursiveAnchor": true, "type": "object",
+                    "properties": { "children": { "type": "array", "items": { "$recursiveRef": "#" } } } } }
+            })
+        };
+        let value = json!({ "secret": "a", "children": [{ "secret": "b", "children": [{ "secret": "c" }] }] });
+        let w = run(extended(true), value.clone());
+        assert_eq!(pointers(&w), ["/secret", "/children/0/secret", "/children/0/children/0/secret"]);
+        // Without `$recursiveAnchor` on the outer resource, recursion stays in the base tree.
+        let w = run(extended(false), value);
+        assert_eq!(pointers(&w), ["/secret"]);
+    }
+
+    #[test]
+    fn dynamic_anchors_must_be_strings_and_recursive_anchors_booleans() {
+        for (schema, at) in [
+            (json!({ "$dynamicAnchor": 5 }), "/$dynamicAnchor"),
+            (json!({ "$defs": { "a": { "$recursiveAnchor": "yes" } } }), "/$defs/a/$recursiveAnchor"),
+        ] {
+            let e = compile(&schema, "", &Limits::default()).err().unwrap();
+            assert_eq!((e.code, e.pointer.as_str()), (ErrorCode::SchemaInvalid, at));
+        }
+    }
+
+    #[test]
+    fn ecma_patterns_decide_which_properties_are_marked() {
+        let schema = json!({ "type": "object", "patternProperties": {
+            "^\\s": { "x-sensitive": true },
+            "^\\w+$": { "type": "string" },
+            "^x.y$": { "x-sensitive": true }
+        }});
+        let value =
+            json!({ "\u{a0}nbsp": "1", "\u{feff}bom": "2", "clé": 3, "x\u{2028}y": "4", "x-y": "5", "ok": "6" });
+        let w = run(schema.clone(), value.clone());
+        assert_eq!(pointers(&w), ["/\u{a0}nbsp", "/\u{feff}bom", "/x-y"]);
+        // In allowlist mode, a key no pattern matches is undeclared: `\w` is ASCII, `.` stops at U+2028.
+        let w = walk_with(&schema, &value, &Limits::default(), true);
+        let reasons: Vec<(&str, Reason)> = w.taken.iter().map(|t| (t.pointer.as_str(), t.reason)).collect();
+        assert!(
+            reasons.contains(&("/clé", Reason::Undeclared)) && reasons.contains(&("/x\u{2028}y", Reason::Undeclared))
+        );
+        assert_eq!(w.value, json!({ "ok": "6" }));
+    }
+
+    #[test]
+    fn unsupported_and_oversized_patterns_are_schema_invalid() {
+        for (pattern, why) in
+            [("^(?!public_)", "look-ahead"), ("(a{1,1000}){1,1000}", "over the limit of 10000"), ("\\p{L}", "property")]
+        {
+            let schema =
+                json!({ "properties": { "p": { "patternProperties": { pattern: { "x-sensitive": true } } } } });
+            let e = compile(&schema, "/outputSchema", &Limits::default()).err().unwrap();
+            assert_eq!(e.code, ErrorCode::SchemaInvalid);
+            assert_eq!(
+                e.pointer,
+                format!("/outputSchema/properties/p/patternProperties/{}", pattern.replace('/', "~1"))
+            );
+            assert!(e.detail.contains(why) && e.detail.contains("ECMA-262"), "{}", e.detail);
+        }
+        // All the patterns of a schema together are bounded too.
+        let many: serde_json::Map<String, Value> =
+            (0..250).map(|i| (format!("^k{i}(?:a{{1,1000}})$"), json!({ "x-sensitive": true }))).collect();
+        let e = compile(&json!({ "patternProperties": many }), "", &Limits::default()).err().unwrap();
+        assert!(e.detail.contains("1000000 states and class ranges in all"), "{}", e.detail);
+    }
+
+    #[test]
+    fn content_schema_marks_inside_a_json_string() {
+        let schema = json!({ "type": "object", "properties": { "payload": {
+            "type": "string", "contentMediaType": "application/json",
+            "contentSchema": { "type": "object", "properties": { "token": { "title": "Token", "x-sensitive": true }, "list": { "items": { "x-sensitive": true } } } }
+        }}});
+        let w =
+            run(schema.clone(), json!({ "payload": "{\"user\": \"ana\", \"token\": \"tk_1\", \"list\": [\"a\"]}" }));
+        assert_eq!(w.value, json!({ "payload": "{\"user\":\"ana\",\"list\":[null]}" }));
+        assert_eq!(pointers(&w), ["/payload", "/payload"]);
+        assert_eq!((w.taken[0].label.as_str(), &w.taken[0].value), ("Token", &json!("tk_1")));
+        // Again: nothing inside is marked any more, so the string stays byte for byte.
+        let again = run(schema.clone(), w.value.clone());
+        assert!(again.taken.is_empty() && again.value == w.value);
+        // Not JSON: the whole string, as a mismatch.
+        let w = run(schema.clone(), json!({ "payload": "token=tk_1" }));
+        assert_eq!((pointers(&w), w.taken[0].reason), (vec!["/payload"], Reason::SchemaMismatch));
+        assert_eq!(w.value, json!({}));
+        // JSON of the wrong type inside: the whole string, as the mismatch it is.
+        let w = run(schema.clone(), json!({ "payload": "[\"tk_1\"]" }));
+        assert_eq!((pointers(&w), w.taken[0].reason), (vec!["/payload"], Reason::SchemaMismatch));
+        // A string nested deeper than the depth limit allows inside is taken whole.
+        let deep = format!("{{\"token\": {}1{}}}", "[".repeat(200), "]".repeat(200));
+        let w = run(schema, json!({ "payload": deep }));
+        assert_eq!(w.taken.len(), 1);
+    }
+
+    #[test]
+    fn content_that_cannot_be_decoded_is_taken_whole_when_it_holds_marks() {
+        let schema = |extra: Value| {
+            let mut s =
+                json!({ "type": "string", "contentSchema": { "properties": { "k": { "x-sensitive": true } } } });
+            s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            json!({ "properties": { "p": s } })
+        };
+        let value = json!({ "p": "{\"k\":\"v\",\"o\":1}" });
+        for extra in [json!({ "contentEncoding": "base64" }), json!({ "contentMediaType": "text/plain" })] {
+            let w = run(schema(extra.clone()), value.clone());
+            assert_eq!((pointers(&w), w.taken[0].reason), (vec!["/p"], Reason::SchemaMismatch), "{extra}");
+        }
+        for extra in [json!({}), json!({ "contentMediaType": "application/vnd.api+json; charset=utf-8" })] {
+            let w = run(schema(extra.clone()), value.clone());
+            assert_eq!(w.value, json!({ "p": "{\"o\":1}" }), "{extra}");
+        }
+        // Without marks below, nothing is decoded at all.
+        let plain =
+            json!({ "properties": { "p": { "contentEncoding": "base64", "contentSchema": { "type": "object" } } } });
+        assert!(run(plain, value).taken.is_empty());
+    }
+
+    #[test]
+    fn removing_many_keys_keeps_the_rest_in_order() {
+        let (schema, value) = families::many_properties(30);
+        let w = run(schema, value);
+        let kept: Vec<&String> = w.value.as_object().unwrap().keys().collect();
+        assert_eq!(kept.len(), 20);
+        assert_eq!(kept[..3], ["p1", "p2", "p4"]);
     }
 }

@@ -1,12 +1,18 @@
-//! Builds the node arena from a schema document without recursion: a work queue of
-//! (document pointer, base URI) pairs, then `$ref` resolution, then graph checks.
+//! Builds the node arena from a schema document without recursion, in time linear in the
+//! document: an index pass (where each `$id`, `$anchor` and `$dynamicAnchor` lives), a work
+//! queue of subschemas, `$ref` resolution, then graph passes that each visit every edge once.
+//! Subschemas are known by their address in the document, never by a pointer string: pointers
+//! are spelled out only for an error message.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use regex_lite::RegexBuilder;
 use serde_json::{Map, Value};
 
-use super::keywords::{is_mark, keyword, Implies, Kind, Place, MARK};
-use super::{uri, Kinds, Node, NodeId, Schema};
+use super::ecma::{self, MAX_PATTERN_SIZE};
+use super::keywords::{is_mark, keyword, Implies, Kind, Place, Resolve, MARK};
+use super::patterns::{Form, PatternIndex, Program};
+use super::{uri, DynRef, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
 use crate::error::SchemaFault;
 use crate::json::child;
 use crate::{Error, ErrorCode, Limits};
@@ -14,146 +20,363 @@ use crate::{Error, ErrorCode, Limits};
 /// Compiles `doc` (the `outputSchema`). `at` is the pointer of the schema inside the tool
 /// definition, used only to make error pointers point into what the author wrote.
 pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, Error> {
-    let mut c = Compiler {
-        doc,
-        at,
-        nodes: Vec::new(),
-        by_pointer: HashMap::new(),
-        queue: Vec::new(),
-        refs: Vec::new(),
-        resources: HashMap::new(),
-        anchors: HashMap::new(),
-    };
-    c.index_resources()?;
-    let root = c.node_for("", "");
+    let mut c = Compiler::new(doc, at);
+    c.index()?;
+    let root = c.node_for(doc, 0, None);
     loop {
-        while let Some((id, pointer, base)) = c.queue.pop() {
-            c.build(id, &pointer, &base)?;
+        while let Some(id) = c.queue.pop() {
+            c.build(id)?;
         }
-        if c.refs.is_empty() {
+        if !c.refs.is_empty() {
+            for r in std::mem::take(&mut c.refs) {
+                c.resolve(r)?;
+            }
+            continue;
+        }
+        if !c.materialize_anchors() {
             break;
         }
-        for (id, reference, base, pointer) in std::mem::take(&mut c.refs) {
-            let target = c.resolve(&reference, &base, &pointer)?;
-            c.nodes[id].refs.push(target);
-        }
     }
-    check_ref_chains(&c.nodes, limits.max_ref_hops).map_err(|(node, detail)| {
-        let pointer = c.by_pointer.iter().find(|(_, &n)| n == node).map(|(p, _)| p.as_str()).unwrap_or("");
-        Error::new(ErrorCode::RefLimit, format!("{at}{pointer}"), detail)
-    })?;
-    let reaches_mark = reaches_mark(&c.nodes);
-    let names_marked = c.nodes.iter().map(|n| names_marked(&c.nodes, n)).collect();
-    Ok(Schema { nodes: c.nodes, root, reaches_mark, names_marked })
+    let candidates = c.dynamic_candidates();
+    let graph = Graph::new(&c.nodes, &candidates);
+    c.work += graph.edges() as u64;
+    graph
+        .check_ref_chains(limits.max_ref_hops)
+        .map_err(|(node, detail)| Error::new(ErrorCode::RefLimit, format!("{at}{}", c.pointer_of(node)), detail))?;
+    let reaches_mark = graph.reaches(&c.nodes, true);
+    let marks_in_place = graph.reaches(&c.nodes, false);
+    let names_marked = c.nodes.iter().map(|n| n.property_names.iter().any(|&p| marks_in_place[p])).collect();
+    let fit = graph.fit(&c.nodes);
+    let mut anchors = c.resource_anchors;
+    anchors.iter_mut().for_each(|a| a.sort_unstable());
+    Ok(Schema {
+        nodes: c.nodes,
+        root,
+        reaches_mark,
+        names_marked,
+        fit,
+        anchors,
+        programs: c.programs,
+        compile_work: c.work,
+    })
+}
+
+/// Where a subschema sits, for error messages: its parent in the index and the pointer from
+/// there. Spelled out only when an error needs it.
+struct Trail {
+    parent: usize,
+    suffix: String,
+}
+
+const NO_PARENT: usize = usize::MAX;
+
+struct Resource<'a> {
+    uri: String,
+    value: &'a Value,
+}
+
+/// A reference waiting for every subschema to be known.
+struct PendingRef<'a> {
+    node: NodeId,
+    reference: &'a str,
+    how: Resolve,
+    keyword: &'a str,
 }
 
 struct Compiler<'a> {
     doc: &'a Value,
     at: &'a str,
     nodes: Vec<Node>,
-    by_pointer: HashMap<String, NodeId>,
-    queue: Vec<(NodeId, String, String)>,
-    /// Unresolved `$ref`s: (node, reference, base URI, pointer of the keyword).
-    refs: Vec<(NodeId, String, String, String)>,
-    /// Absolute URI of each schema resource (`$id`) -> its document pointer.
-    resources: HashMap<String, String>,
-    /// `uri#anchor` -> document pointer.
-    anchors: HashMap<String, String>,
+    /// The document value of each node.
+    values: Vec<&'a Value>,
+    by_address: HashMap<usize, NodeId>,
+    queue: Vec<NodeId>,
+    refs: Vec<PendingRef<'a>>,
+    /// Every subschema the index pass saw, by address: its trail and its resource.
+    indexed: HashMap<usize, (usize, u32)>,
+    trails: Vec<Trail>,
+    /// Pointers of nodes the index never saw (a `$ref` into a non-schema keyword).
+    stray: HashMap<NodeId, String>,
+    resources: Vec<Resource<'a>>,
+    by_uri: HashMap<String, u32>,
+    /// (resource, name) -> subschema, for `$anchor`, `$dynamicAnchor` and draft-07 `$id: "#name"`.
+    anchors: HashMap<(u32, &'a str), &'a Value>,
+    /// `$dynamicAnchor` name -> every (resource, subschema) declaring it.
+    dynamic_anchors: HashMap<&'a str, Vec<(u32, &'a Value)>>,
+    /// Resources whose root has `$recursiveAnchor: true`.
+    recursive: Vec<u32>,
+    /// Interned anchor names; 0 is [`RECURSIVE`].
+    names: HashMap<&'a str, u32>,
+    /// Names some dynamic reference uses, and whether their anchors are nodes yet.
+    used_names: Vec<(u32, &'a str, bool)>,
+    resource_anchors: Vec<Vec<(u32, NodeId)>>,
+    forms: HashMap<&'a str, Form>,
+    programs: Vec<Program>,
+    program_total: usize,
+    work: u64,
 }
 
-impl Compiler<'_> {
+impl<'a> Compiler<'a> {
+    fn new(doc: &'a Value, at: &'a str) -> Compiler<'a> {
+        Compiler {
+            doc,
+            at,
+            nodes: Vec::new(),
+            values: Vec::new(),
+            by_address: HashMap::new(),
+            queue: Vec::new(),
+            refs: Vec::new(),
+            indexed: HashMap::new(),
+            trails: Vec::new(),
+            stray: HashMap::new(),
+            resources: Vec::new(),
+            by_uri: HashMap::new(),
+            anchors: HashMap::new(),
+            dynamic_anchors: HashMap::new(),
+            recursive: Vec::new(),
+            names: HashMap::from([("", RECURSIVE)]),
+            used_names: Vec::new(),
+            resource_anchors: Vec::new(),
+            forms: HashMap::new(),
+            programs: Vec::new(),
+            program_total: 0,
+            work: 0,
+        }
+    }
+
     fn error(&self, pointer: &str, detail: impl Into<String>) -> Error {
         Error::new(ErrorCode::SchemaInvalid, format!("{}{pointer}", self.at), detail)
     }
 
-    fn node_for(&mut self, pointer: &str, base: &str) -> NodeId {
-        if let Some(&id) = self.by_pointer.get(pointer) {
-            return id;
+    /// The document pointer of an indexed subschema.
+    fn trail_pointer(&self, mut i: usize) -> String {
+        let mut parts = Vec::new();
+        while i != NO_PARENT {
+            parts.push(self.trails[i].suffix.as_str());
+            i = self.trails[i].parent;
         }
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
-        self.by_pointer.insert(pointer.to_string(), id);
-        self.queue.push((id, pointer.to_string(), base.to_string()));
+        parts.reverse();
+        parts.concat()
+    }
+
+    /// The document pointer of a node.
+    fn pointer_of(&self, node: NodeId) -> String {
+        match self.indexed.get(&address(self.values[node])) {
+            Some(&(trail, _)) => self.trail_pointer(trail),
+            None => self.stray.get(&node).cloned().unwrap_or_default(),
+        }
+    }
+
+    fn new_resource(&mut self, uri: String, value: &'a Value) -> u32 {
+        let id = self.resources.len() as u32;
+        self.by_uri.entry(uri.clone()).or_insert(id);
+        self.resources.push(Resource { uri, value });
+        self.resource_anchors.push(Vec::new());
         id
     }
 
-    /// First pass: where each `$id` and `$anchor` lives, so that `$ref`s can be resolved
-    /// whatever order subschemas are built in.
-    fn index_resources(&mut self) -> Result<(), Error> {
-        self.resources.insert(String::new(), String::new());
-        let mut stack = vec![(String::new(), String::new())];
-        while let Some((pointer, base)) = stack.pop() {
-            let Some(Value::Object(obj)) = self.doc.pointer(&pointer) else { continue };
-            let base = self.scope(obj, &base, &pointer)?;
-            for word in ["$anchor", "$dynamicAnchor"] {
-                if let Some(Value::String(a)) = obj.get(word) {
-                    self.anchors.insert(format!("{base}#{a}"), pointer.clone());
+    /// First pass, over every subschema (those under `not` too, which a `$ref` may name): the
+    /// schema resources and anchors, so that references resolve whatever order subschemas are
+    /// built in.
+    fn index(&mut self) -> Result<(), Error> {
+        self.new_resource(String::new(), self.doc);
+        let mut stack: Vec<(&'a Value, u32, usize, String)> = vec![(self.doc, 0, NO_PARENT, String::new())];
+        while let Some((value, parent_resource, parent, suffix)) = stack.pop() {
+            self.work += 1;
+            let trail = self.trails.len();
+            self.trails.push(Trail { parent, suffix });
+            let Value::Object(obj) = value else {
+                self.indexed.insert(address(value), (trail, parent_resource));
+                continue;
+            };
+            let resource = self.scope(obj, value, parent_resource, trail)?;
+            self.indexed.insert(address(value), (trail, resource));
+            if let Some(a) = obj.get("$anchor").and_then(Value::as_str) {
+                self.anchors.insert((resource, a), value);
+            }
+            match obj.get("$dynamicAnchor") {
+                None => {}
+                Some(Value::String(a)) => {
+                    self.anchors.insert((resource, a), value);
+                    self.dynamic_anchors.entry(a).or_default().push((resource, value));
+                }
+                Some(_) => {
+                    let at = format!("{}/$dynamicAnchor", self.trail_pointer(trail));
+                    return Err(self.error(&at, "`$dynamicAnchor` must be a string"));
                 }
             }
-            for sub in subschemas(obj) {
-                stack.push((format!("{pointer}{sub}"), base.clone()));
+            match obj.get("$recursiveAnchor") {
+                None | Some(Value::Bool(false)) => {}
+                Some(Value::Bool(true)) => {
+                    if std::ptr::eq(self.resources[resource as usize].value, value)
+                        && !self.recursive.contains(&resource)
+                    {
+                        self.recursive.push(resource);
+                    }
+                }
+                Some(_) => {
+                    let at = format!("{}/$recursiveAnchor", self.trail_pointer(trail));
+                    return Err(self.error(&at, "`$recursiveAnchor` must be a boolean"));
+                }
+            }
+            for (word, v) in obj {
+                let Some(members) = keyword(word).and_then(|k| k.kind.members(v).ok()) else { continue };
+                for m in members {
+                    stack.push((m.value, resource, trail, format!("{}{}", child("", word), m.suffix)));
+                }
             }
         }
         Ok(())
     }
 
-    /// The base URI inside `obj`, registering it (and a draft-07 `$id: "#name"` anchor).
-    fn scope(&mut self, obj: &Map<String, Value>, base: &str, pointer: &str) -> Result<String, Error> {
-        let Some(id) = obj.get("$id") else { return Ok(base.to_string()) };
-        let Value::String(id) = id else { return Err(self.error(&child(pointer, "$id"), "`$id` must be a string")) };
+    /// The resource `obj` is in: a new one when its `$id` has a URI part (a draft-07
+    /// `$id: "#name"` is an anchor).
+    fn scope(
+        &mut self,
+        obj: &'a Map<String, Value>,
+        value: &'a Value,
+        parent: u32,
+        trail: usize,
+    ) -> Result<u32, Error> {
+        let Some(id) = obj.get("$id") else { return Ok(parent) };
+        let Value::String(id) = id else {
+            let at = format!("{}/$id", self.trail_pointer(trail));
+            return Err(self.error(&at, "`$id` must be a string"));
+        };
         let (uri_part, fragment) = id.split_once('#').unwrap_or((id, ""));
-        let scoped = if uri_part.is_empty() { base.to_string() } else { uri::resolve(base, uri_part) };
-        if uri_part.is_empty() && !fragment.is_empty() {
-            self.anchors.insert(format!("{scoped}#{fragment}"), pointer.to_string());
-        } else {
-            self.resources.entry(scoped.clone()).or_insert_with(|| pointer.to_string());
+        if uri_part.is_empty() {
+            if !fragment.is_empty() {
+                self.anchors.insert((parent, fragment), value);
+            }
+            return Ok(parent);
         }
-        Ok(scoped)
+        let uri = uri::resolve(&self.resources[parent as usize].uri, uri_part);
+        if std::ptr::eq(value, self.doc) {
+            // The root's own `$id` names the document resource.
+            self.by_uri.entry(uri.clone()).or_insert(0);
+            self.resources[0].uri = uri;
+            return Ok(0);
+        }
+        Ok(self.new_resource(uri, value))
     }
 
-    fn build(&mut self, id: NodeId, pointer: &str, base: &str) -> Result<(), Error> {
-        let obj = match self.doc.pointer(pointer) {
-            Some(Value::Object(obj)) => obj,
-            Some(Value::Bool(b)) => {
+    /// The node for a subschema, queued for building the first time it is asked for.
+    fn node_for(&mut self, value: &'a Value, fallback_resource: u32, stray: Option<String>) -> NodeId {
+        if let Some(&id) = self.by_address.get(&address(value)) {
+            return id;
+        }
+        let resource = self.indexed.get(&address(value)).map_or(fallback_resource, |&(_, r)| r);
+        let id = self.nodes.len();
+        self.nodes.push(Node { resource, ..Node::default() });
+        self.values.push(value);
+        self.by_address.insert(address(value), id);
+        if let Some(p) = stray.filter(|_| !self.indexed.contains_key(&address(value))) {
+            self.stray.insert(id, p);
+        }
+        self.queue.push(id);
+        id
+    }
+
+    fn build(&mut self, id: NodeId) -> Result<(), Error> {
+        self.work += 1;
+        let value = self.values[id];
+        let resource = self.nodes[id].resource;
+        let obj = match value {
+            Value::Object(obj) => obj,
+            Value::Bool(b) => {
                 (self.nodes[id].trivial, self.nodes[id].never) = (*b, !*b);
                 return Ok(());
             }
-            _ => return Err(self.error(pointer, "a schema must be an object or a boolean")),
+            _ => return Err(self.error(&self.pointer_of(id), "a schema must be an object or a boolean")),
         };
-        let base = self.scope(obj, base, pointer)?;
-        let mut node = Node { mark: self.mark(obj, pointer)?, kinds: self.kinds(obj, pointer)?, ..Node::default() };
-        node.title = obj.get("title").and_then(Value::as_str).map(str::to_string);
-        node.trivial = describes_nothing(obj);
-        for (word, value) in obj {
+        let mut node = Node {
+            mark: self.mark(obj, id)?,
+            kinds: self.kinds(obj, id)?,
+            resource,
+            title: obj.get("title").and_then(Value::as_str).map(str::to_string),
+            trivial: describes_nothing(obj),
+            content_json: decodes_as_json(obj),
+            ..Node::default()
+        };
+        let mut forms = Vec::new();
+        for (word, v) in obj {
             let Some(kind) = keyword(word).map(|k| k.kind) else { continue };
-            let here = child(pointer, word);
-            let members = kind.members(value).map_err(|want| self.error(&here, format!("`{word}` {want}")))?;
-            if let (Kind::Ref, Value::String(r)) = (kind, value) {
-                self.refs.push((id, r.clone(), base.clone(), here.clone()));
+            let members = kind
+                .members(v)
+                .map_err(|want| self.error(&child(&self.pointer_of(id), word), format!("`{word}` {want}")))?;
+            if let (Kind::Ref(how), Value::String(r)) = (kind, v) {
+                self.refs.push(PendingRef { node: id, reference: r, how, keyword: word });
             }
             for m in members.into_iter().filter(|m| m.place != Place::Negated) {
-                let n = self.node_for(&format!("{here}{}", m.suffix), &base);
+                self.work += 1;
+                if m.place == Place::Pattern {
+                    forms.push(self.pattern(m.key, id)?);
+                }
+                let n = self.node_for(m.value, resource, None);
                 node.add(m.place, m.key, n);
             }
+        }
+        for (i, (key, _)) in node.dependent.iter().enumerate() {
+            node.dependent_index.entry(key.clone()).or_default().push(i);
+        }
+        if !forms.is_empty() {
+            self.work += forms.len() as u64;
+            node.pattern_index = Some(Box::new(PatternIndex::new(&forms)));
         }
         self.nodes[id] = node;
         Ok(())
     }
 
-    fn mark(&self, obj: &Map<String, Value>, pointer: &str) -> Result<bool, Error> {
+    /// How a `patternProperties` key is matched: as literals, or by a regex compiled once per
+    /// distinct pattern.
+    fn pattern(&mut self, source: &'a str, id: NodeId) -> Result<Form, Error> {
+        self.work += 1 + source.len() as u64;
+        if let Some(form) = self.forms.get(source) {
+            return Ok(form.clone());
+        }
+        let pointer = |c: &Self| format!("{}/patternProperties{}", c.pointer_of(id), child("", source));
+        let translated = ecma::translate(source).map_err(|why| {
+            self.error(&pointer(self), format!("pattern \"{source}\" cannot be evaluated as ECMA-262 requires: {why}"))
+        })?;
+        let form = match translated.literals {
+            Some(literals) => Form::Literals(literals),
+            None => {
+                self.program_total += translated.size;
+                if self.program_total > MAX_TOTAL_PATTERN_SIZE {
+                    let detail = format!("the patterns of this schema would compile to more than {MAX_TOTAL_PATTERN_SIZE} states and class ranges in all");
+                    return Err(self.error(&pointer(self), detail));
+                }
+                self.work += translated.size as u64;
+                // regex-lite counts bytes: every estimated unit is far below 64 of them.
+                let regex = RegexBuilder::new(&translated.source)
+                    .size_limit(MAX_PATTERN_SIZE * 64)
+                    .nest_limit(1000)
+                    .build()
+                    .map_err(|e| self.error(&pointer(self), format!("pattern \"{source}\" cannot be compiled: {e}")))?;
+                self.programs.push(Program { regex, size: translated.size });
+                Form::Regex(self.programs.len() - 1)
+            }
+        };
+        self.forms.insert(source, form.clone());
+        Ok(form)
+    }
+
+    fn mark(&self, obj: &Map<String, Value>, id: NodeId) -> Result<bool, Error> {
         match obj.get(MARK) {
             None => Ok(false),
             Some(v) if is_mark(v) => Ok(true),
             Some(v) if v == false => Ok(false),
             Some(_) => {
                 let detail = "`x-sensitive` must be true, false or a non-empty class name such as \"credentials\"";
-                Err(self.error(&child(pointer, MARK), detail).with_fault(SchemaFault::InvalidMark))
+                Err(self.error(&child(&self.pointer_of(id), MARK), detail).with_fault(SchemaFault::InvalidMark))
             }
         }
     }
 
-    fn kinds(&self, obj: &Map<String, Value>, pointer: &str) -> Result<Option<Kinds>, Error> {
-        let bad = || self.error(&child(pointer, "type"), "`type` must be a JSON Schema type name or a list of them");
+    fn kinds(&self, obj: &Map<String, Value>, id: NodeId) -> Result<Option<Kinds>, Error> {
+        let bad = || {
+            self.error(&child(&self.pointer_of(id), "type"), "`type` must be a JSON Schema type name or a list of them")
+        };
         let named = |v: &Value| v.as_str().and_then(Kinds::from_name);
         match obj.get("type") {
             Some(Value::String(_)) => Ok(Some(named(&obj["type"]).ok_or_else(bad)?)),
@@ -178,33 +401,109 @@ impl Compiler<'_> {
         }
     }
 
-    /// Resolves a `$ref` to a node, refusing anything outside this document.
-    fn resolve(&mut self, reference: &str, base: &str, pointer: &str) -> Result<NodeId, Error> {
+    /// Resolves a reference, refusing anything outside this document. A `$dynamicRef` or
+    /// `$recursiveRef` whose target declares the anchor it names becomes a [`DynRef`].
+    fn resolve(&mut self, r: PendingRef<'a>) -> Result<(), Error> {
+        self.work += 1 + r.reference.len() as u64;
+        let reference = r.reference;
+        let at = || format!("{}{}", self.pointer_of(r.node), child("", r.keyword));
         let (uri_part, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-        let target = if uri_part.is_empty() { base.to_string() } else { uri::resolve(base, uri_part) };
-        let Some(resource) = self.resources.get(&target).cloned() else {
+        let from = self.nodes[r.node].resource;
+        let base = &self.resources[from as usize].uri;
+        let target_uri = if uri_part.is_empty() { base.clone() } else { uri::resolve(base, uri_part) };
+        let Some(&resource) = self.by_uri.get(&target_uri) else {
             return Err(Error::new(
                 ErrorCode::RemoteRef,
-                format!("{}{pointer}", self.at),
-                format!("`$ref` \"{reference}\" leaves the schema document; remote schemas are never fetched: move the definition under `$defs`"),
+                format!("{}{}", self.at, at()),
+                format!("`{}` \"{reference}\" leaves the schema document; remote schemas are never fetched: move the definition under `$defs`", r.keyword),
             ));
         };
         let dangling = || {
-            let detail = format!("`$ref` \"{reference}\" points at nothing in the schema");
-            self.error(pointer, detail).with_fault(SchemaFault::DanglingRef)
+            let detail = format!("`{}` \"{reference}\" points at nothing in the schema", r.keyword);
+            self.error(&at(), detail).with_fault(SchemaFault::DanglingRef)
         };
-        let location = if fragment.is_empty() {
-            resource
+        let root = self.resources[resource as usize].value;
+        let (target, stray) = if fragment.is_empty() {
+            (root, None)
         } else if fragment.starts_with('/') {
-            format!("{resource}{}", percent_decode(fragment).ok_or_else(dangling)?)
+            let decoded = percent_decode(fragment).ok_or_else(dangling)?;
+            let target = root.pointer(&decoded).ok_or_else(dangling)?;
+            let base_pointer =
+                self.indexed.get(&address(root)).map(|&(t, _)| self.trail_pointer(t)).unwrap_or_default();
+            (target, Some(format!("{base_pointer}{decoded}")))
         } else {
-            self.anchors.get(&format!("{target}#{fragment}")).cloned().ok_or_else(dangling)?
+            (*self.anchors.get(&(resource, fragment)).ok_or_else(dangling)?, None)
         };
-        if self.doc.pointer(&location).is_none() {
-            return Err(dangling());
+        let node = self.node_for(target, resource, stray);
+        let dynamic_name = match r.how {
+            Resolve::Static => None,
+            Resolve::Dynamic => {
+                let declares = target.get("$dynamicAnchor").and_then(Value::as_str) == Some(fragment);
+                (declares && !fragment.is_empty() && !fragment.starts_with('/')).then_some(fragment)
+            }
+            Resolve::Recursive => {
+                let declares = target.get("$recursiveAnchor") == Some(&Value::Bool(true)) && std::ptr::eq(target, root);
+                declares.then_some("")
+            }
+        };
+        match dynamic_name {
+            None => self.nodes[r.node].refs.push(node),
+            Some(name) => {
+                let next = self.names.len() as u32;
+                let id = *self.names.entry(name).or_insert(next);
+                if !self.used_names.iter().any(|&(n, _, _)| n == id) {
+                    self.used_names.push((id, name, false));
+                }
+                self.nodes[r.node].dynamic.push(DynRef { name: id, fallback: node });
+            }
         }
-        Ok(self.node_for(&location, &target))
+        Ok(())
     }
+
+    /// Makes nodes of the anchors that newly used dynamic names stand for. Returns whether
+    /// there is anything new to build.
+    fn materialize_anchors(&mut self) -> bool {
+        let mut any = false;
+        for i in 0..self.used_names.len() {
+            let (id, name, done) = self.used_names[i];
+            if done {
+                continue;
+            }
+            self.used_names[i].2 = true;
+            let declared: Vec<(u32, &'a Value)> = if id == RECURSIVE {
+                self.recursive.iter().map(|&r| (r, self.resources[r as usize].value)).collect()
+            } else {
+                self.dynamic_anchors.get(name).cloned().unwrap_or_default()
+            };
+            for (resource, value) in declared {
+                self.work += 1;
+                let before = self.queue.len();
+                let node = self.node_for(value, resource, None);
+                any |= self.queue.len() > before;
+                let list = &mut self.resource_anchors[resource as usize];
+                if !list.iter().any(|&(n, _)| n == id) {
+                    list.push((id, node));
+                }
+            }
+        }
+        any || !self.refs.is_empty()
+    }
+
+    /// Every subschema each dynamic name may stand for, for the passes that must hold whatever
+    /// the path (reachability of marks, reference chains).
+    fn dynamic_candidates(&self) -> HashMap<u32, Vec<NodeId>> {
+        let mut out: HashMap<u32, Vec<NodeId>> = HashMap::new();
+        for anchors in &self.resource_anchors {
+            for &(name, node) in anchors {
+                out.entry(name).or_default().push(node);
+            }
+        }
+        out
+    }
+}
+
+fn address(v: &Value) -> usize {
+    v as *const Value as usize
 }
 
 /// A schema of annotations only (and no mark) is like `true`.
@@ -216,15 +515,16 @@ fn describes_nothing(obj: &Map<String, Value>) -> bool {
     })
 }
 
-/// The pointer suffix of each subschema directly inside `obj`, whatever its shape errors:
-/// building the nodes reports those.
-fn subschemas(obj: &Map<String, Value>) -> Vec<String> {
-    let mut out = Vec::new();
-    for (word, value) in obj {
-        let members = keyword(word).and_then(|k| k.kind.members(value).ok()).unwrap_or_default();
-        out.extend(members.into_iter().map(|m| format!("{}{}", child("", word), m.suffix)));
-    }
-    out
+/// Can the string a `contentSchema` describes be read as JSON? Its `contentMediaType` is absent
+/// or a JSON type (`application/json`, `…+json`, parameters ignored), and it has no
+/// `contentEncoding` (base64 and the like are not decoded).
+fn decodes_as_json(obj: &Map<String, Value>) -> bool {
+    let media = match obj.get("contentMediaType") {
+        None => return obj.get("contentEncoding").is_none(),
+        Some(Value::String(m)) => m.split(';').next().unwrap_or("").trim().to_ascii_lowercase(),
+        Some(_) => return false,
+    };
+    obj.get("contentEncoding").is_none() && (media == "application/json" || media.ends_with("+json"))
 }
 
 fn percent_decode(s: &str) -> Option<String> {
@@ -244,90 +544,141 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Fails on a loop of in-place edges that contains a `$ref` (it never consumes input), or a
-/// chain of more than `max` `$ref`s at one instance location. Iterative DFS, O(nodes + edges).
-fn check_ref_chains(nodes: &[Node], max: usize) -> Result<(), (NodeId, String)> {
-    const NEW: u8 = 0;
-    const OPEN: u8 = 1;
-    const DONE: u8 = 2;
-    let mut state = vec![NEW; nodes.len()];
-    let mut hops = vec![0usize; nodes.len()];
-    for start in 0..nodes.len() {
-        if state[start] != NEW {
-            continue;
+/// The edges of the node graph, flattened once: in place (`allOf`, `$ref`s, branches,
+/// `dependentSchemas`, every subschema a dynamic reference may stand for) and into the instance.
+struct Graph {
+    /// `in_place[start[n]..start[n + 1]]`: (target, 1 for a reference hop).
+    start: Vec<usize>,
+    in_place: Vec<(NodeId, usize)>,
+    /// The other edges: properties, items, content...
+    deeper: Vec<Vec<NodeId>>,
+}
+
+impl Graph {
+    fn new(nodes: &[Node], candidates: &HashMap<u32, Vec<NodeId>>) -> Graph {
+        let mut start = Vec::with_capacity(nodes.len() + 1);
+        let mut in_place = Vec::new();
+        let mut deeper = Vec::with_capacity(nodes.len());
+        for node in nodes {
+            start.push(in_place.len());
+            in_place.extend(node.refs.iter().map(|&m| (m, 1)));
+            for d in &node.dynamic {
+                in_place.push((d.fallback, 1));
+                in_place.extend(candidates.get(&d.name).into_iter().flatten().map(|&m| (m, 1)));
+            }
+            let zero = node.all_of.iter().chain(&node.alternatives).chain(node.dependent.iter().map(|(_, m)| m));
+            in_place.extend(zero.map(|&m| (m, 0)));
+            let mut d: Vec<NodeId> = node.properties.values().copied().collect();
+            d.extend(node.patterns.iter().chain(&node.additional).chain(&node.property_names));
+            d.extend(node.prefix_items.iter().chain(&node.items).chain(&node.contains).chain(&node.content));
+            deeper.push(d);
         }
-        let mut stack: Vec<(NodeId, usize)> = vec![(start, 0)];
-        state[start] = OPEN;
-        while let Some(&mut (n, ref mut next)) = stack.last_mut() {
-            let edges: Vec<(NodeId, usize)> = in_place_weighted(&nodes[n]);
-            if let Some(&(m, _)) = edges.get(*next) {
-                *next += 1;
-                match state[m] {
-                    NEW => {
-                        state[m] = OPEN;
-                        stack.push((m, 0));
-                    }
-                    OPEN => return Err((m, "`$ref` loops back to itself without moving into the result".into())),
-                    _ => {}
-                }
+        start.push(in_place.len());
+        Graph { start, in_place, deeper }
+    }
+
+    fn edges(&self) -> usize {
+        self.in_place.len() + self.deeper.iter().map(Vec::len).sum::<usize>()
+    }
+
+    fn in_place(&self, n: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        self.in_place[self.start[n]..self.start[n + 1]].iter().map(|&(m, _)| m)
+    }
+
+    /// Fails on a loop of in-place edges (it never consumes input), or a chain of more than
+    /// `max` reference hops at one location. Iterative DFS, each edge once.
+    fn check_ref_chains(&self, max: usize) -> Result<(), (NodeId, String)> {
+        const NEW: u8 = 0;
+        const OPEN: u8 = 1;
+        const DONE: u8 = 2;
+        let n = self.start.len() - 1;
+        let mut state = vec![NEW; n];
+        let mut hops = vec![0usize; n];
+        for root in 0..n {
+            if state[root] != NEW {
                 continue;
             }
-            hops[n] = edges.iter().map(|&(m, w)| hops[m] + w).max().unwrap_or(0);
-            if hops[n] > max {
-                return Err((n, format!("more than {max} `$ref` hops at one location")));
-            }
-            state[n] = DONE;
-            stack.pop();
-        }
-    }
-    Ok(())
-}
-
-/// In-place edges, weighted 1 for a `$ref` and 0 otherwise.
-fn in_place_weighted(node: &Node) -> Vec<(NodeId, usize)> {
-    let refs = node.refs.iter().map(|&m| (m, 1));
-    refs.chain(
-        node.all_of.iter().chain(&node.alternatives).chain(node.dependent.iter().map(|(_, m)| m)).map(|&m| (m, 0)),
-    )
-    .collect()
-}
-
-/// For every node, whether a mark is reachable from it: a breadth-first walk backwards from
-/// the marked nodes.
-fn reaches_mark(nodes: &[Node]) -> Vec<bool> {
-    let mut parents: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
-    for (n, node) in nodes.iter().enumerate() {
-        for m in node.edges() {
-            parents[m].push(n);
-        }
-    }
-    let mut reach: Vec<bool> = nodes.iter().map(|n| n.mark).collect();
-    let mut queue: Vec<NodeId> = (0..nodes.len()).filter(|&n| reach[n]).collect();
-    while let Some(n) = queue.pop() {
-        for &p in &parents[n] {
-            if !reach[p] {
-                reach[p] = true;
-                queue.push(p);
+            let mut stack: Vec<(NodeId, usize)> = vec![(root, self.start[root])];
+            state[root] = OPEN;
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                if *next < self.start[node + 1] {
+                    let (m, _) = self.in_place[*next];
+                    *next += 1;
+                    match state[m] {
+                        NEW => {
+                            state[m] = OPEN;
+                            stack.push((m, self.start[m]));
+                        }
+                        OPEN => return Err((m, "`$ref` loops back to itself without moving into the result".into())),
+                        _ => {}
+                    }
+                    continue;
+                }
+                let edges = &self.in_place[self.start[node]..self.start[node + 1]];
+                hops[node] = edges.iter().map(|&(m, w)| hops[m] + w).max().unwrap_or(0);
+                if hops[node] > max {
+                    return Err((node, format!("more than {max} `$ref` hops at one location")));
+                }
+                state[node] = DONE;
+                stack.pop();
             }
         }
+        Ok(())
     }
-    reach
-}
 
-/// Is a mark reachable in place from `node`'s `propertyNames`?
-fn names_marked(nodes: &[Node], node: &Node) -> bool {
-    let mut seen = vec![false; nodes.len()];
-    let mut stack: Vec<NodeId> = node.property_names.clone();
-    while let Some(n) = stack.pop() {
-        if std::mem::replace(&mut seen[n], true) {
-            continue;
+    /// For every node, whether a mark is reachable from it (along every edge, or only in
+    /// place): a breadth-first walk backwards from the marked nodes.
+    fn reaches(&self, nodes: &[Node], every_edge: bool) -> Vec<bool> {
+        let mut parents: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
+        for n in 0..nodes.len() {
+            let deeper = if every_edge { self.deeper[n].as_slice() } else { &[] };
+            for m in self.in_place(n).chain(deeper.iter().copied()) {
+                parents[m].push(n);
+            }
         }
-        if nodes[n].mark {
-            return true;
+        let mut reach: Vec<bool> = nodes.iter().map(|n| n.mark).collect();
+        let mut queue: Vec<NodeId> = (0..nodes.len()).filter(|&n| reach[n]).collect();
+        while let Some(n) = queue.pop() {
+            for &p in &parents[n] {
+                if !reach[p] {
+                    reach[p] = true;
+                    queue.push(p);
+                }
+            }
         }
-        stack.extend(nodes[n].in_place());
+        reach
     }
-    false
+
+    /// `fit[n]`: the kinds of value `n` and what it always applies (`allOf`, static `$ref`s)
+    /// could accept. Those edges form no loop (checked above), so one post-order pass does.
+    fn fit(&self, nodes: &[Node]) -> Vec<u8> {
+        let own = |n: &Node| if n.never { 0 } else { n.kinds.map_or(Kinds::ANY, Kinds::mask) };
+        let mut fit: Vec<Option<u8>> = vec![None; nodes.len()];
+        let always = |n: NodeId| nodes[n].all_of.iter().chain(&nodes[n].refs).copied();
+        let mut done: HashSet<NodeId> = HashSet::new();
+        for root in 0..nodes.len() {
+            if fit[root].is_some() {
+                continue;
+            }
+            let mut stack = vec![(root, false)];
+            while let Some((n, expanded)) = stack.pop() {
+                if fit[n].is_some() {
+                    continue;
+                }
+                if expanded {
+                    let mask = always(n).fold(own(&nodes[n]), |m, c| m & fit[c].unwrap_or(Kinds::ANY));
+                    fit[n] = Some(mask);
+                    continue;
+                }
+                if !done.insert(n) {
+                    continue;
+                }
+                stack.push((n, true));
+                stack.extend(always(n).filter(|&c| fit[c].is_none()).map(|c| (c, false)));
+            }
+        }
+        fit.into_iter().map(|f| f.unwrap_or(Kinds::ANY)).collect()
+    }
 }
 
 #[cfg(test)]

@@ -36,6 +36,8 @@ pub(crate) enum Place {
     PrefixItem,
     /// Every element past the `PrefixItem`s.
     Item,
+    /// The JSON document inside a string (`contentSchema`).
+    Content,
     /// Any element: it may be the one that matches.
     AnyItem,
     /// Nowhere, unless a `$ref` leads to it.
@@ -54,7 +56,7 @@ pub(crate) enum Kind {
     /// Constrains the value without holding a subschema.
     Assertion,
     /// A string naming another subschema, which applies to the same value.
-    Ref,
+    Ref(Resolve),
     /// One subschema.
     Single(Place),
     /// An array of subschemas; `non_empty` when an empty one is an error.
@@ -65,6 +67,19 @@ pub(crate) enum Kind {
     Map(Place),
     /// An object whose values are subschemas or (draft-07 `dependencies`) lists of property names.
     MapOrNames(Place),
+}
+
+/// How a reference keyword finds its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Resolve {
+    /// `$ref`: where the URI points.
+    Static,
+    /// `$dynamicRef` (2020-12): when the target it points at declares a `$dynamicAnchor` of the
+    /// same name, the outermost schema resource on the evaluation path that declares one wins.
+    Dynamic,
+    /// `$recursiveRef` (2019-09): when the resource it points at has `$recursiveAnchor: true`,
+    /// the outermost resource on the evaluation path with `$recursiveAnchor: true` wins.
+    Recursive,
 }
 
 /// The type a keyword implies when a schema has no `type`.
@@ -98,10 +113,15 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     word("$schema", Kind::Annotation, Implies::Nothing),
     word("$id", Kind::Annotation, Implies::Nothing),
     word("$anchor", Kind::Annotation, Implies::Nothing),
+    word("$dynamicAnchor", Kind::Annotation, Implies::Nothing),
+    word("$recursiveAnchor", Kind::Annotation, Implies::Nothing),
+    // Read by compile beside `contentSchema`: whether the string can be decoded as JSON.
+    word("contentMediaType", Kind::Annotation, Implies::Nothing),
+    word("contentEncoding", Kind::Annotation, Implies::Nothing),
     word(MARK, Kind::Mark, Implies::Nothing),
-    word("$ref", Kind::Ref, Implies::Nothing),
-    word("$dynamicRef", Kind::Ref, Implies::Nothing),
-    word("$recursiveRef", Kind::Ref, Implies::Nothing),
+    word("$ref", Kind::Ref(Resolve::Static), Implies::Nothing),
+    word("$dynamicRef", Kind::Ref(Resolve::Dynamic), Implies::Nothing),
+    word("$recursiveRef", Kind::Ref(Resolve::Recursive), Implies::Nothing),
     word("allOf", Kind::List { place: Place::Here, non_empty: true }, Implies::Nothing),
     word("anyOf", Kind::List { place: Place::Branch, non_empty: true }, Implies::Nothing),
     word("oneOf", Kind::List { place: Place::Branch, non_empty: true }, Implies::Nothing),
@@ -127,6 +147,8 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     word("unevaluatedItems", Kind::Single(Place::Item), Implies::Array),
     word("contains", Kind::Single(Place::AnyItem), Implies::Array),
     word("minItems", Kind::Assertion, Implies::Array),
+    // A string's content: applies to the JSON document the string holds, not to the string.
+    word("contentSchema", Kind::Single(Place::Content), Implies::Nothing),
     word("maxItems", Kind::Assertion, Implies::Array),
     // Compiled, though they apply nowhere, so that their errors surface.
     word("$defs", Kind::Map(Place::Defined), Implies::Nothing),
@@ -135,6 +157,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
 
 /// The keyword called `name`, if the compiler reads it.
 pub(crate) fn keyword(name: &str) -> Option<&'static Keyword> {
+    // A short table read once per keyword of the schema: a scan costs less than hashing.
     KEYWORDS.iter().find(|k| k.name == name)
 }
 
@@ -145,16 +168,18 @@ pub(crate) struct Member<'v> {
     pub key: &'v str,
     /// The pointer from the keyword to the subschema: empty, `/0` or `/key`.
     pub suffix: String,
+    /// The subschema itself.
+    pub value: &'v Value,
 }
 
 impl Kind {
     /// The subschemas in `value`, in document order, or what the value should have been.
     /// A member is not checked to be a schema: compiling it says so where it is.
     pub fn members(self, value: &Value) -> Result<Vec<Member<'_>>, &'static str> {
-        let whole = |place| vec![Member { place, key: "", suffix: String::new() }];
+        let whole = |place| vec![Member { place, key: "", suffix: String::new(), value }];
         Ok(match (self, value) {
-            (Kind::Annotation | Kind::Mark | Kind::Assertion, _) | (Kind::Ref, Value::String(_)) => Vec::new(),
-            (Kind::Ref, _) => return Err("must be a string"),
+            (Kind::Annotation | Kind::Mark | Kind::Assertion, _) | (Kind::Ref(_), Value::String(_)) => Vec::new(),
+            (Kind::Ref(_), _) => return Err("must be a string"),
             (Kind::Single(place), _) => whole(place),
             (Kind::List { non_empty: true, .. }, Value::Array(list)) if list.is_empty() => {
                 return Err("must not be empty")
@@ -170,13 +195,13 @@ impl Kind {
     }
 }
 
-fn listed(place: Place, list: &[Value]) -> Vec<Member<'static>> {
-    (0..list.len()).map(|i| Member { place, key: "", suffix: format!("/{i}") }).collect()
+fn listed(place: Place, list: &[Value]) -> Vec<Member<'_>> {
+    list.iter().enumerate().map(|(i, value)| Member { place, key: "", suffix: format!("/{i}"), value }).collect()
 }
 
 fn keyed(place: Place, map: &Map<String, Value>, schema: impl Fn(&Value) -> bool) -> Vec<Member<'_>> {
     let schemas = map.iter().filter(|(_, v)| schema(v));
-    schemas.map(|(key, _)| Member { place, key, suffix: child("", key) }).collect()
+    schemas.map(|(key, value)| Member { place, key, suffix: child("", key), value }).collect()
 }
 
 #[cfg(test)]

@@ -1,23 +1,43 @@
 //! A compiled `outputSchema`: an arena of nodes, one per subschema, with `$ref`s resolved to
 //! node ids. Cycles are edges, not recursion, so recursive schemas cost nothing extra.
+//!
+//! Cost. Compiling is linear in the schema's size (pointers are built only for errors, base URIs
+//! and anchors are interned, every graph pass is one linear walk). Applying it to a result is
+//! done by [`Eval`], which decides each (set of subschemas, kind of value) pair once, looks
+//! properties up by hash, runs each regex in time linear in the key (regex-lite's PikeVM, with a
+//! bounded program), and counts every step against `Limits::max_work`.
 
 mod apply;
 mod compile;
+mod ecma;
 mod keywords;
+mod patterns;
 mod uri;
 
+#[cfg(test)]
+pub(crate) mod families;
+
+pub(crate) use apply::{Eval, Exhausted, SetId};
 pub(crate) use compile::compile;
 #[cfg(feature = "lint")]
 pub(crate) use keywords::is_mark;
 
-use regex_lite::Regex;
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 use keywords::Place;
+use patterns::{PatternIndex, Program};
 
 pub(crate) type NodeId = usize;
 
-/// The JSON types a subschema expects (from `type`, or implied by its keywords).
+/// The most, in estimated NFA states plus class ranges, that all the regexes of one schema
+/// may compile to together (each one is at most [`ecma::MAX_PATTERN_SIZE`]).
+pub(crate) const MAX_TOTAL_PATTERN_SIZE: usize = 1_000_000;
+
+/// The JSON types a subschema expects (from `type`, or implied by its keywords). The same bits
+/// name the kind of one value (see [`Kinds::of`]), with `NUMBER` for a number that is not an
+/// integer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Kinds(u8);
 
@@ -29,6 +49,8 @@ impl Kinds {
     const NUMBER: u8 = 16;
     const INTEGER: u8 = 32;
     const STRING: u8 = 64;
+    /// Every kind of value.
+    pub const ANY: u8 = 127;
 
     pub fn object() -> Kinds {
         Kinds(Self::OBJECT)
@@ -55,21 +77,30 @@ impl Kinds {
         Kinds(self.0 | other.0)
     }
 
-    pub fn fits(self, v: &Value) -> bool {
-        let bit = match v {
+    /// The kinds of value this accepts, as a mask of [`Kinds::of`] bits ("number" takes integers).
+    pub fn mask(self) -> u8 {
+        if self.0 & Self::NUMBER != 0 {
+            self.0 | Self::INTEGER
+        } else {
+            self.0
+        }
+    }
+
+    /// The one bit that names the kind of `v`.
+    pub fn of(v: &Value) -> u8 {
+        match v {
             Value::Null => Self::NULL,
             Value::Bool(_) => Self::BOOLEAN,
             Value::Object(_) => Self::OBJECT,
             Value::Array(_) => Self::ARRAY,
             Value::String(_) => Self::STRING,
-            Value::Number(n) => {
-                if self.0 & Self::NUMBER != 0 || (self.0 & Self::INTEGER != 0 && is_integer(n)) {
-                    return true;
-                }
-                Self::NUMBER
-            }
-        };
-        self.0 & bit != 0
+            Value::Number(n) if is_integer(n) => Self::INTEGER,
+            Value::Number(_) => Self::NUMBER,
+        }
+    }
+
+    pub fn is_object(kind: u8) -> bool {
+        kind == Self::OBJECT
     }
 }
 
@@ -82,18 +113,18 @@ fn is_integer(n: &serde_json::Number) -> bool {
     n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
-/// A `patternProperties` key. A pattern our engine cannot compile (ECMA-262 look-around, say)
-/// is `Opaque`: it may apply to any property for marking, and declares none in allowlist mode.
-pub(crate) enum Pattern {
-    Regex(Regex),
-    Opaque,
+/// A `$dynamicRef` or `$recursiveRef` whose static target declares the anchor it names: which
+/// subschema it reaches depends on the schema resources evaluation went through.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DynRef {
+    /// The interned anchor name ([`RECURSIVE`] for `$recursiveAnchor`).
+    pub name: u32,
+    /// Where it points when no resource on the path declares the anchor.
+    pub fallback: NodeId,
 }
 
-impl Pattern {
-    fn new(source: &str) -> Pattern {
-        Regex::new(source).map_or(Pattern::Opaque, Pattern::Regex)
-    }
-}
+/// The anchor name `$recursiveRef` / `$recursiveAnchor: true` stand for (2019-09).
+pub(crate) const RECURSIVE: u32 = 0;
 
 /// One subschema. Vectors hold child node ids by the [`Place`] they apply at.
 #[derive(Default)]
@@ -106,8 +137,13 @@ pub(crate) struct Node {
     pub mark: bool,
     pub title: Option<String>,
     pub kinds: Option<Kinds>,
-    pub properties: Vec<(String, NodeId)>,
-    pub patterns: Vec<(Pattern, NodeId)>,
+    /// The schema resource (`$id`) this subschema belongs to.
+    pub resource: u32,
+    /// By property name.
+    pub properties: HashMap<String, NodeId>,
+    /// One per `patternProperties` entry, in document order; `pattern_index` finds them.
+    pub patterns: Vec<NodeId>,
+    pub pattern_index: Option<Box<PatternIndex>>,
     /// [`Place::OtherProperties`].
     pub additional: Vec<NodeId>,
     pub property_names: Vec<NodeId>,
@@ -118,52 +154,53 @@ pub(crate) struct Node {
     pub contains: Vec<NodeId>,
     /// [`Place::Here`]: always applies at the same location.
     pub all_of: Vec<NodeId>,
-    /// `$ref` targets: like `all_of`, but each one is a hop of a reference chain.
+    /// `$ref` targets (and dynamic references that resolve statically): like `all_of`, but
+    /// each one is a hop of a reference chain.
     pub refs: Vec<NodeId>,
+    /// Dynamic references, resolved during evaluation.
+    pub dynamic: Vec<DynRef>,
     /// [`Place::Branch`]: apply when their type fits the value.
     pub alternatives: Vec<NodeId>,
-    /// [`Place::IfKey`]: apply when the key is present.
+    /// [`Place::IfKey`]: apply when the key is present, in document order...
     pub dependent: Vec<(String, NodeId)>,
+    /// ...and their positions there by key.
+    pub dependent_index: HashMap<String, Vec<usize>>,
+    /// [`Place::Content`]: applies to the JSON a string holds.
+    pub content: Vec<NodeId>,
+    /// The string can be decoded as JSON: `contentMediaType` absent or a JSON type, and no
+    /// `contentEncoding`. Otherwise marks in `content` take the whole string.
+    pub content_json: bool,
 }
 
 impl Node {
     /// Adds the subschema `n`, found under `key` (empty outside maps), where it applies.
+    /// (`Place::Pattern` is added by the compiler, which also indexes the pattern.)
     fn add(&mut self, place: Place, key: &str, n: NodeId) {
         match place {
             Place::Here => self.all_of.push(n),
             Place::Branch => self.alternatives.push(n),
             Place::IfKey => self.dependent.push((key.to_string(), n)),
-            Place::Property => self.properties.push((key.to_string(), n)),
-            Place::Pattern => self.patterns.push((Pattern::new(key), n)),
+            Place::Property => {
+                self.properties.insert(key.to_string(), n);
+            }
+            Place::Pattern => self.patterns.push(n),
             Place::OtherProperties => self.additional.push(n),
             Place::Names => self.property_names.push(n),
             Place::PrefixItem => self.prefix_items.push(n),
             Place::Item => self.items.push(n),
             Place::AnyItem => self.contains.push(n),
+            Place::Content => self.content.push(n),
             Place::Defined | Place::Negated => {}
         }
     }
 
-    /// Every edge that stays at the same instance location.
-    fn in_place(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.all_of
-            .iter()
-            .chain(&self.refs)
-            .chain(&self.alternatives)
-            .chain(self.dependent.iter().map(|(_, n)| n))
-            .copied()
+    /// Does a property of an object get subschemas from this node?
+    fn has_object_children(&self) -> bool {
+        !self.properties.is_empty() || !self.patterns.is_empty() || !self.additional.is_empty()
     }
 
-    /// Every edge, in place or into the instance.
-    fn edges(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.in_place()
-            .chain(self.properties.iter().map(|(_, n)| *n))
-            .chain(self.patterns.iter().map(|(_, n)| *n))
-            .chain(self.additional.iter().copied())
-            .chain(self.property_names.iter().copied())
-            .chain(self.prefix_items.iter().copied())
-            .chain(self.items.iter().copied())
-            .chain(self.contains.iter().copied())
+    fn has_array_children(&self) -> bool {
+        !self.prefix_items.is_empty() || !self.items.is_empty() || !self.contains.is_empty()
     }
 }
 
@@ -175,13 +212,19 @@ pub(crate) struct Schema {
     reaches_mark: Vec<bool>,
     /// `names_marked[n]`: `n`'s `propertyNames` is marked, so the keys themselves are secret.
     names_marked: Vec<bool>,
+    /// `fit[n]`: the kinds of value (a [`Kinds::of`] mask) that `n` and everything it always
+    /// applies could accept, judging by types alone.
+    fit: Vec<u8>,
+    /// For each schema resource, the dynamic anchors it declares that some dynamic reference
+    /// names: (name, subschema), sorted by name.
+    anchors: Vec<Vec<(u32, NodeId)>>,
+    programs: Vec<Program>,
+    /// Units of work compiling took (see `Limits::max_work`), for tests.
+    #[cfg_attr(not(test), allow(dead_code))]
+    compile_work: u64,
 }
 
 impl Schema {
-    pub fn root(&self) -> NodeId {
-        self.root
-    }
-
     /// Does the schema mark anything a result could reach?
     pub fn has_marks(&self) -> bool {
         self.reaches_mark[self.root]
@@ -191,8 +234,18 @@ impl Schema {
         self.nodes[self.root].title.as_deref()
     }
 
-    /// Could any node of `set`, or anything below it, mark a value?
-    pub fn any_marks(&self, set: &[NodeId]) -> bool {
-        set.iter().any(|&n| self.reaches_mark[n])
+    pub fn node_title(&self, n: NodeId) -> Option<&str> {
+        self.nodes[n].title.as_deref()
+    }
+
+    /// Units of work compiling this schema took.
+    #[cfg(test)]
+    pub fn compile_work(&self) -> u64 {
+        self.compile_work
+    }
+
+    /// `true` and `false` as catch-alls describe nothing.
+    fn describes(&self, n: NodeId) -> bool {
+        !self.nodes[n].never && !self.nodes[n].trivial
     }
 }

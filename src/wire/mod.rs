@@ -17,7 +17,7 @@ use crate::{Config, Format, Limits};
 pub const DEFAULT_VAULT_TTL: f64 = 600.0;
 /// A `secret_reference`'s own `ttl` is capped at this (seconds); also the lifetime of one without.
 pub const DEFAULT_MAX_REFERENCE_TTL: f64 = 600.0;
-/// `maxInputBytes` and `maxRefHops` fit a 32-bit `usize` (wasm32).
+/// `maxInputBytes`, `maxRefHops` and `maxWork` fit a 32-bit `usize` (wasm32).
 pub const COUNT_CEILING: usize = u32::MAX as usize;
 
 /// A redactor's validated options: the core's configuration and the JS vault's.
@@ -103,6 +103,7 @@ fn read_limits(v: &Value) -> Result<Limits, OptionError> {
             "maxDepth" => (&mut limits.max_depth, Limits::DEPTH_CEILING),
             "maxInputBytes" => (&mut limits.max_input_bytes, COUNT_CEILING),
             "maxRefHops" => (&mut limits.max_ref_hops, COUNT_CEILING),
+            "maxWork" => (&mut limits.max_work, COUNT_CEILING),
             _ => return Err(OptionError::Type(format!("{WHO}: unknown limit {key}"))),
         };
         *slot = whole_number(value, max)
@@ -179,10 +180,10 @@ mod tests {
 
     #[test]
     fn every_option_is_read() {
-        let s = read_options(&json!({ "format": "mcp", "limits": { "maxDepth": 512, "maxInputBytes": 10, "maxRefHops": 3 },
+        let s = read_options(&json!({ "format": "mcp", "limits": { "maxDepth": 512, "maxInputBytes": 10, "maxRefHops": 3, "maxWork": 7 },
             "policy": { "withholdAt": "medium" }, "vault": { "ttl": 1.5 }, "redeem": { "maxTtl": 30, "allowedPaths": ["/r/"] } }))
         .unwrap();
-        assert_eq!(s.config.limits, Limits { max_depth: 512, max_input_bytes: 10, max_ref_hops: 3 });
+        assert_eq!(s.config.limits, Limits { max_depth: 512, max_input_bytes: 10, max_ref_hops: 3, max_work: 7 });
         assert_eq!((s.config.format, s.config.policy.withhold_at), (Format::Mcp, Level::Medium));
         assert_eq!((s.vault.ttl, s.redeem.max_ttl), (1.5, 30.0));
         assert_eq!(s.redeem.allowed_paths, Some(vec!["/r/".to_string()]));
@@ -207,6 +208,7 @@ mod tests {
             json!({ "limits": { "maxDepth": 0 } }),
             json!({ "limits": { "maxDepth": 513 } }),
             json!({ "limits": { "maxRefHops": 1.5 } }),
+            json!({ "limits": { "maxWork": 0 } }),
             json!({ "vault": { "ttl": -1 } }),
             json!({ "redeem": { "maxTtl": "10" } }),
         ] {

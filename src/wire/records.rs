@@ -158,6 +158,7 @@ pub fn vocabulary_json() -> String {
             range(l, "maxDepth", d.max_depth, Limits::DEPTH_CEILING);
             range(l, "maxInputBytes", d.max_input_bytes, COUNT_CEILING);
             range(l, "maxRefHops", d.max_ref_hops, COUNT_CEILING);
+            range(l, "maxWork", d.max_work, COUNT_CEILING);
         });
         o.raw("toolCacheSize", &crate::TOOL_CACHE_SIZE.to_string());
     });

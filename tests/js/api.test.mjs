@@ -173,6 +173,7 @@ test("createRedactor rejects bad options with plain JS errors", async () => {
   await assert.rejects(createRedactor({ limits: { maxDepth: 0 } }), RangeError);
   await assert.rejects(createRedactor({ limits: { maxDepth: 513 } }), RangeError);
   await assert.rejects(createRedactor({ limits: { maxRefHops: 1.5 } }), RangeError);
+  await assert.rejects(createRedactor({ limits: { maxWork: 0 } }), RangeError);
   await assert.rejects(createRedactor({ limits: { maxdepth: 4 } }), TypeError);
   await assert.rejects(createRedactor({ formats: "mcp" }), TypeError);
   const ok = await createRedactor({ limits: { maxDepth: 512, maxRefHops: 1 } });

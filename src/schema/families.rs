@@ -1,0 +1,200 @@
+//! Adversarial (schema, result) families whose cost used to grow faster than their size. Each
+//! takes a scale `n` and grows linearly in it. Shared by the work-count tests
+//! (`src/redact/walk.rs`) and the benchmark (`examples/worst_cases.rs`, which includes this file),
+//! so it uses nothing but serde_json.
+
+use serde_json::{json, Map, Value};
+
+/// One family: its name, and (schema, result) at scale `n`.
+pub type Family = (&'static str, fn(usize) -> (Value, Value));
+
+/// Every family the work limit must keep linear.
+pub const LINEAR: &[Family] = &[
+    ("bounded-repetition pattern over many keys", bounded_repetition),
+    ("many literal patternProperties times many keys", literal_patterns),
+    ("wide anyOf fan-out over many items", fan_out),
+    ("one very wide anyOf", wide_any_of),
+    ("many declared properties times many keys", many_properties),
+    ("many dependentSchemas times many objects", many_dependents),
+    ("dynamic-ref tree, wide", dynamic_tree),
+    ("JSON in strings (contentSchema)", content_strings),
+];
+
+/// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
+/// bounds them. At about 1 MB each ends with `work_limit`.
+pub const PRODUCTS: &[Family] = &[
+    ("many general regexes times many keys", regex_patterns),
+    ("many pattern owners times many keys", pattern_owners),
+    ("wide anyOf grown by a distinct dependentSchemas per item", grown_closures),
+];
+
+/// `n` object branches of an `anyOf`, each with its own pattern, times `n` distinct keys.
+pub fn pattern_owners(n: usize) -> (Value, Value) {
+    let any_of: Vec<Value> = (0..n)
+        .map(|i| json!({ "type": "object", "patternProperties": { format!("^o{i}_"): { "x-sensitive": true } } }))
+        .collect();
+    let mut raw = Map::new();
+    for i in 0..n {
+        raw.insert(format!("o{i}_k"), json!(i));
+    }
+    (json!({ "anyOf": any_of }), Value::Object(raw))
+}
+
+/// `n` items under an `anyOf` of `n` branches, each item naming its own `dependentSchemas` key:
+/// every item's closure differs, and each holds the `n` branches.
+pub fn grown_closures(n: usize) -> (Value, Value) {
+    let any_of: Vec<Value> = (0..n).map(|i| json!({ "type": "object", "title": format!("b{i}") })).collect();
+    let mut dependents = Map::new();
+    for i in 0..n {
+        dependents.insert(format!("d{i}"), json!({ "properties": { "s": { "x-sensitive": true } } }));
+    }
+    let items: Vec<Value> = (0..n).map(|i| json!({ format!("d{i}"): 1, "s": "x" })).collect();
+    (json!({ "type": "array", "items": { "anyOf": any_of, "dependentSchemas": dependents } }), Value::Array(items))
+}
+
+/// `^(?:a{1,30}){1,30}[0-9]*$` (a program of about 4,500 states) over `n` keys, half of
+/// which almost match.
+pub fn bounded_repetition(n: usize) -> (Value, Value) {
+    let schema = json!({
+        "type": "object",
+        "patternProperties": { "^(?:a{1,30}){1,30}[0-9]*$": { "x-sensitive": true } }
+    });
+    let mut raw = Map::new();
+    for i in 0..n {
+        let almost = if i % 2 == 0 { "" } else { "b" };
+        raw.insert(format!("{}{almost}{i}", "a".repeat(24)), json!(i));
+    }
+    (schema, Value::Object(raw))
+}
+
+/// `n` literal patterns (prefixes, suffixes, substrings, exact names), `n` keys.
+pub fn literal_patterns(n: usize) -> (Value, Value) {
+    let mut patterns = Map::new();
+    let mut raw = Map::new();
+    for i in 0..n {
+        let (pattern, key) = match i % 4 {
+            0 => (format!("^k{i}_"), format!("k{i}_v")),
+            1 => (format!("_s{i}$"), format!("v_s{i}")),
+            2 => (format!("-t{i}-"), format!("x-t{i}-x")),
+            _ => (format!("^(?:id|key){i}$"), format!("key{i}")),
+        };
+        patterns.insert(pattern, json!({ "x-sensitive": i % 2 == 0 }));
+        raw.insert(key, json!(format!("value {i}")));
+        raw.insert(format!("plain{i}"), json!(i));
+    }
+    (json!({ "type": "object", "patternProperties": patterns }), Value::Object(raw))
+}
+
+/// `n` general regexes times `n` keys: a product no index avoids, which the work limit bounds.
+pub fn regex_patterns(n: usize) -> (Value, Value) {
+    let mut patterns = Map::new();
+    let mut raw = Map::new();
+    for i in 0..n {
+        patterns.insert(format!("^k{i}[a-z]*$"), json!({ "x-sensitive": true }));
+        raw.insert(format!("k{i}abc"), json!(i));
+    }
+    (json!({ "type": "object", "patternProperties": patterns }), Value::Object(raw))
+}
+
+/// An array of `n` objects under `items: { anyOf: [n / 4 object branches] }`, each item with
+/// its own key.
+pub fn fan_out(n: usize) -> (Value, Value) {
+    let branches = (n / 4).max(1);
+    let any_of: Vec<Value> = (0..branches)
+        .map(|b| json!({ "type": "object", "properties": { format!("f{b}"): { "x-sensitive": b % 3 == 0 }, "id": { "type": "integer" } } }))
+        .collect();
+    let items: Vec<Value> =
+        (0..n).map(|i| json!({ "id": i, format!("f{}", i % branches): "v", format!("u{i}"): i })).collect();
+    (json!({ "type": "array", "items": { "anyOf": any_of } }), Value::Array(items))
+}
+
+/// One `anyOf` of `n` branches of every type, applied to `n` elements of every type.
+pub fn wide_any_of(n: usize) -> (Value, Value) {
+    let any_of: Vec<Value> = (0..n)
+        .map(|i| match i % 4 {
+            0 => json!({ "type": "string", "title": format!("s{i}") }),
+            1 => json!({ "type": "integer" }),
+            2 => json!({ "type": "object", "properties": { "secret": { "x-sensitive": i % 8 == 2 } } }),
+            _ => json!({ "allOf": [{ "type": ["array", "null"] }, { "items": { "type": "string" } }] }),
+        })
+        .collect();
+    let items: Vec<Value> = (0..n)
+        .map(|i| match i % 3 {
+            0 => json!(format!("text {i}")),
+            1 => json!(i),
+            _ => json!({ "secret": format!("s{i}"), "other": i }),
+        })
+        .collect();
+    (
+        json!({ "type": "object", "properties": { "list": { "type": "array", "items": { "anyOf": any_of } } } }),
+        json!({ "list": items }),
+    )
+}
+
+/// `n` declared properties, an object with `n` keys.
+pub fn many_properties(n: usize) -> (Value, Value) {
+    let mut properties = Map::new();
+    let mut raw = Map::new();
+    for i in 0..n {
+        properties.insert(format!("p{i}"), json!({ "type": "string", "x-sensitive": i % 3 == 0 }));
+        raw.insert(format!("p{i}"), json!(format!("v{i}")));
+    }
+    (json!({ "type": "object", "properties": properties }), Value::Object(raw))
+}
+
+/// `n` `dependentSchemas`, `n` objects each holding one of their keys.
+pub fn many_dependents(n: usize) -> (Value, Value) {
+    let mut dependents = Map::new();
+    for i in 0..n {
+        dependents.insert(format!("d{i}"), json!({ "properties": { format!("s{i}"): { "x-sensitive": true } } }));
+    }
+    let items: Vec<Value> = (0..n).map(|i| json!({ format!("d{i}"): 1, format!("s{i}"): "x", "k": i })).collect();
+    (json!({ "type": "array", "items": { "type": "object", "dependentSchemas": dependents } }), Value::Array(items))
+}
+
+/// The 2020-12 "extend a recursive schema" pattern, with a tree of `n` nodes three levels deep.
+pub fn dynamic_tree(n: usize) -> (Value, Value) {
+    let schema = json!({
+        "$id": "https://example.com/strict-tree",
+        "$dynamicAnchor": "node",
+        "$ref": "tree",
+        "properties": { "secret": { "x-sensitive": true } },
+        "$defs": {
+            "tree": {
+                "$id": "tree",
+                "$dynamicAnchor": "node",
+                "type": "object",
+                "properties": {
+                    "data": true,
+                    "children": { "type": "array", "items": { "$dynamicRef": "#node" } }
+                }
+            }
+        }
+    });
+    let width = (n as f64).cbrt().ceil() as usize;
+    let leaf = |i: usize| json!({ "data": i, "secret": format!("s{i}") });
+    let mut made = 0;
+    let mut level2 = Vec::new();
+    while made < n {
+        let leaves: Vec<Value> = (0..width).map(|j| leaf(made + j)).collect();
+        made += width;
+        level2.push(json!({ "data": made, "secret": "m", "children": leaves }));
+    }
+    let level1: Vec<Value> =
+        level2.chunks(width).map(|c| json!({ "data": 0, "secret": "t", "children": c.to_vec() })).collect();
+    (schema, json!({ "data": "root", "secret": "r", "children": level1 }))
+}
+
+/// `n` strings holding JSON, each with a marked member inside.
+pub fn content_strings(n: usize) -> (Value, Value) {
+    let schema = json!({
+        "type": "array",
+        "items": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": { "type": "object", "properties": { "token": { "x-sensitive": true } } }
+        }
+    });
+    let items: Vec<Value> = (0..n).map(|i| json!(json!({ "id": i, "token": format!("t{i}") }).to_string())).collect();
+    (schema, Value::Array(items))
+}
