@@ -1,37 +1,78 @@
 //! Value matching: a redacted string must not come back through another string of the result
 //! (a text block, a URI, `_meta`, error text), verbatim or in the encodings it commonly takes.
+//!
+//! # The matcher and its bounds
+//!
+//! Needles live in two hand-written Aho–Corasick automata (`automaton.rs`): a *main* one and a
+//! *side* one for the needles added since the main one was built. Writing `S` for the needle
+//! bytes of the main automaton, `P` for the live needle bytes waiting in the side one and `n`
+//! for the length of a scanned text:
+//!
+//! - `scrub` is O(n + k), k the number of positions where a needle ends (at most 2n): one pass
+//!   of each automaton, one lookup per position for short values, then a merge of the matches
+//!   by end position (a stack, each match pushed and popped once). This holds whatever the
+//!   number, length and overlap of the needles. The first scan after the set changed first
+//!   rebuilds the side automaton: O(P), and P < S/8 (below).
+//! - `add` is O(bytes of the value's forms), plus a rebuild of the main automaton when the
+//!   pending bytes exceed S/8: that rebuild costs O(S + P) < O(9P), so O(1) amortized per
+//!   added byte.
+//! - `remove` is O(bytes of the value's forms): a removed needle stays in its automaton as a
+//!   tombstone, skipped (and pointed past, once) by the scans. The main automaton is rebuilt
+//!   when tombstones reach half its bytes or half the slots: O(1) amortized per removed byte.
+//!
+//! Every cost above is counted in `work` (scans) and `build_work` (rebuilds), which the tests
+//! read instead of timing anything.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
 use crate::json::push_token;
 
+mod automaton;
 mod forms;
 pub mod known;
 
+use automaton::Automaton;
 use forms::{escape_json, escape_unicode, lower_hex, percent, COMPONENT, FORM, URI};
 
 /// Shorter values would match innocent text everywhere.
 pub(crate) const MIN_LEN: usize = 4;
 
+/// The main automaton is rebuilt once the pending bytes reach this fraction of it.
+const PENDING_FRACTION: usize = 8;
+
 /// The redacted strings, in every form we look for, each with the label of its value.
 ///
-/// The index is kept up to date on every `add` and `remove`, so a long-lived set (a redactor's
-/// known secrets) costs nothing to keep between calls. Every needle is at least 4 bytes, so one
-/// pass over a string finds them all: a bitset of first byte pairs skips most positions, and a
-/// map from the first 4 bytes names the candidates. (The aho-corasick crate does this too, but
-/// costs 84 KiB of a ~280 KiB module.)
+/// A long-lived set (a redactor's known secrets) is updated in place by `add` and `remove`;
+/// see the module documentation for what each costs.
 #[derive(Default)]
 pub(crate) struct Needles {
-    /// Slot per form; a slot whose `refs` fell to 0 is free (listed in `free`).
+    /// Slot per form. A slot whose `refs` fell to 0 is a tombstone until the next rebuild.
     forms: Vec<Form>,
-    by_text: HashMap<Box<str>, usize>,
-    free: Vec<usize>,
+    /// Live forms only.
+    by_text: HashMap<Box<str>, u32>,
     labels: Vec<String>,
     label_index: HashMap<String, usize>,
-    pairs: Vec<u64>,
-    by_prefix: HashMap<[u8; 4], Vec<usize>>,
+    /// Slots below this are in the main automaton, the others in the side one.
+    main_end: u32,
+    /// Live bytes of the slots at or above `main_end`.
+    pending_bytes: usize,
+    /// Bytes and slots of tombstones in the main automaton, and dead slots anywhere.
+    main_dead_bytes: usize,
+    dead_slots: usize,
+    index: RefCell<Index>,
+    work: Cell<u64>,
+    build_work: Cell<u64>,
+}
+
+#[derive(Default)]
+struct Index {
+    main: Automaton,
+    side: Automaton,
+    /// The side automaton no longer matches the pending slots.
+    side_stale: bool,
 }
 
 struct Form {
@@ -63,69 +104,104 @@ impl Needles {
         for form in forms {
             self.push(form, index);
         }
+        if self.pending_bytes * PENDING_FRACTION > self.index.get_mut().main.bytes() {
+            self.rebuild();
+        }
     }
 
     /// Takes back one `add` of `value`: a form another added value also produced stays.
     pub fn remove(&mut self, value: &str) {
         for form in forms_of(value).into_iter().flatten() {
             let Some(&slot) = self.by_text.get(form.as_str()) else { continue };
-            self.forms[slot].refs -= 1;
-            if self.forms[slot].refs > 0 {
+            let f = &mut self.forms[slot as usize];
+            f.refs -= 1;
+            if f.refs > 0 {
                 continue;
             }
             self.by_text.remove(form.as_str());
-            if let Some(bucket) = self.by_prefix.get_mut(&prefix(form.as_bytes())) {
-                bucket.retain(|&i| i != slot);
+            f.text = Box::from("");
+            self.dead_slots += 1;
+            if slot < self.main_end {
+                self.main_dead_bytes += form.len();
+            } else {
+                self.pending_bytes -= form.len();
+                self.index.get_mut().side_stale = true;
             }
-            self.forms[slot].text = Box::from("");
-            self.free.push(slot);
+        }
+        let main_bytes = self.index.get_mut().main.bytes();
+        if self.main_dead_bytes * 2 > main_bytes || self.dead_slots * 2 > self.forms.len() {
+            self.rebuild();
         }
     }
 
     fn push(&mut self, text: String, label: usize) {
         if let Some(&slot) = self.by_text.get(text.as_str()) {
-            self.forms[slot].refs += 1;
+            self.forms[slot as usize].refs += 1;
             return;
         }
-        let b = text.as_bytes();
-        let pair = usize::from(b[0]) << 8 | usize::from(b[1]);
-        if self.pairs.is_empty() {
-            self.pairs = vec![0; 1 << 10];
-        }
-        self.pairs[pair >> 6] |= 1 << (pair & 63);
-        let form = Form { text: text.into_boxed_str(), label, refs: 1 };
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.forms[slot] = form;
-                slot
-            }
-            None => {
-                self.forms.push(form);
-                self.forms.len() - 1
-            }
-        };
-        self.by_prefix.entry(prefix(self.forms[slot].text.as_bytes())).or_default().push(slot);
-        self.by_text.insert(self.forms[slot].text.clone(), slot);
+        let slot = self.forms.len() as u32;
+        self.pending_bytes += text.len();
+        let text = text.into_boxed_str();
+        self.by_text.insert(text.clone(), slot);
+        self.forms.push(Form { text, label, refs: 1 });
+        self.index.get_mut().side_stale = true;
     }
 
-    /// Every (start, end, label) match in `s`, overlapping ones included.
-    fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
-        let b = s.as_bytes();
-        let mut out = Vec::new();
-        for at in 0..b.len().saturating_sub(3) {
-            let pair = usize::from(b[at]) << 8 | usize::from(b[at + 1]);
-            if self.pairs[pair >> 6] & (1 << (pair & 63)) == 0 {
-                continue;
-            }
-            let Some(candidates) = self.by_prefix.get(&prefix(&b[at..])) else { continue };
-            for &i in candidates {
-                let form = &self.forms[i];
-                if b[at..].starts_with(form.text.as_bytes()) {
-                    out.push((at, at + form.text.len(), form.label));
-                }
+    /// One main automaton of every live form; the tombstones' slots are reclaimed.
+    fn rebuild(&mut self) {
+        let mut renumber = vec![u32::MAX; self.forms.len()];
+        let mut live = Vec::with_capacity(self.forms.len() - self.dead_slots);
+        for (old, form) in std::mem::take(&mut self.forms).into_iter().enumerate() {
+            if form.refs > 0 {
+                renumber[old] = live.len() as u32;
+                live.push(form);
             }
         }
-        out
+        for slot in self.by_text.values_mut() {
+            *slot = renumber[*slot as usize];
+        }
+        self.forms = live;
+        let mut work = 0;
+        let main =
+            Automaton::build(self.forms.iter().enumerate().map(|(i, f)| (i as u32, f.text.as_bytes())), &mut work);
+        self.build_work.set(self.build_work.get() + work);
+        *self.index.get_mut() = Index { main, side: Automaton::default(), side_stale: false };
+        self.main_end = self.forms.len() as u32;
+        self.pending_bytes = 0;
+        self.main_dead_bytes = 0;
+        self.dead_slots = 0;
+    }
+
+    /// The matches in `s`, overlapping ones merged: (start, end, label) in order, the label
+    /// being that of the leftmost match of the group, the longest one if several start there.
+    fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
+        let mut index = self.index.borrow_mut();
+        let Index { main, side, side_stale } = &mut *index;
+        let mut build = 0;
+        if *side_stale {
+            let pending = (self.main_end as usize..self.forms.len()).filter(|&i| self.forms[i].refs > 0);
+            *side = Automaton::build(pending.map(|i| (i as u32, self.forms[i].text.as_bytes())), &mut build);
+            *side_stale = false;
+            self.build_work.set(self.build_work.get() + build);
+        }
+        let mut work = 0;
+        let live = |slot: u32| self.forms[slot as usize].refs > 0;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        main.scan(
+            s.as_bytes(),
+            live,
+            |start, end, slot| a.push((start, end, self.forms[slot as usize].label)),
+            &mut work,
+        );
+        side.scan(
+            s.as_bytes(),
+            live,
+            |start, end, slot| b.push((start, end, self.forms[slot as usize].label)),
+            &mut work,
+        );
+        let groups = merge(&[a, b], &mut work);
+        self.work.set(self.work.get() + work);
+        groups
     }
 
     /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
@@ -134,22 +210,14 @@ impl Needles {
         if self.is_empty() {
             return None;
         }
-        let mut spans = self.find(s);
-        if spans.is_empty() {
+        let groups = self.find(s);
+        if groups.is_empty() {
             return None;
-        }
-        spans.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
-        let mut merged: Vec<(usize, usize, usize)> = Vec::new();
-        for span in spans {
-            match merged.last_mut() {
-                Some(last) if span.0 < last.1 => last.1 = last.1.max(span.1),
-                _ => merged.push(span),
-            }
         }
         let mut out = String::with_capacity(s.len());
         let mut labels: Vec<String> = Vec::new();
         let mut at = 0;
-        for (start, end, label) in merged {
+        for (start, end, label) in groups {
             let label = &self.labels[label];
             out.push_str(&s[at..start]);
             out.push_str(&format!("[redacted: {label}]"));
@@ -160,6 +228,19 @@ impl Needles {
         }
         out.push_str(&s[at..]);
         Some((out, labels))
+    }
+
+    /// Steps taken by every scan so far (transitions, failure hops, tombstones skipped,
+    /// matches merged).
+    #[cfg(test)]
+    pub(crate) fn work(&self) -> u64 {
+        self.work.get()
+    }
+
+    /// Steps taken by every automaton build so far.
+    #[cfg(test)]
+    pub(crate) fn build_work(&self) -> u64 {
+        self.build_work.get()
     }
 
     /// Scrubs every string in `value`, recording where. `pointer` is its location. A key that
@@ -217,8 +298,45 @@ impl Needles {
     }
 }
 
-fn prefix(b: &[u8]) -> [u8; 4] {
-    [b[0], b[1], b[2], b[3]]
+/// Merges match lists, each sorted by end with at most one match per end, into groups of
+/// overlapping matches, in order: (start, end, label of the leftmost-longest match). Linear:
+/// the lists are merged by end, and each match is pushed on and popped off a stack once.
+fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut u64) -> Vec<(usize, usize, usize)> {
+    // (start, end, label start, label length, label)
+    let mut groups: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
+    let mut at = vec![0; lists.len()];
+    loop {
+        // The next end; at equal ends the longest match.
+        let mut next: Option<(usize, usize, usize)> = None;
+        for (list, i) in lists.iter().zip(&at) {
+            if let Some(&m) = list.get(*i) {
+                if next.map_or(true, |n| m.1 < n.1 || (m.1 == n.1 && m.0 < n.0)) {
+                    next = Some(m);
+                }
+            }
+        }
+        let Some((start, end, label)) = next else { break };
+        for (list, i) in lists.iter().zip(at.iter_mut()) {
+            if list.get(*i).is_some_and(|m| m.1 == end) {
+                *i += 1;
+            }
+        }
+        *work += 1;
+        let mut g = (start, end, start, end - start, label);
+        while let Some(&top) = groups.last() {
+            if g.0 >= top.1 {
+                break;
+            }
+            *work += 1;
+            g.0 = g.0.min(top.0);
+            if top.2 < g.2 || (top.2 == g.2 && top.3 > g.3) {
+                (g.2, g.3, g.4) = (top.2, top.3, top.4);
+            }
+            groups.pop();
+        }
+        groups.push(g);
+    }
+    groups.into_iter().map(|(start, end, _, _, label)| (start, end, label)).collect()
 }
 
 /// Every form of `value` that value matching looks for, or `None` for a value too short to
@@ -309,6 +427,169 @@ mod tests {
         let (clean, labels) = n.scrub("xxabcdefyy").unwrap();
         assert_eq!(clean, "xx[redacted: one]yy");
         assert_eq!(labels, ["one"]);
+    }
+
+    /// The merged matches by brute force, as the matcher before the automaton found them.
+    fn brute(values: &[(String, &str)], s: &str) -> Vec<(usize, usize, String)> {
+        let mut spans = Vec::new();
+        for (v, label) in values {
+            for form in forms_of(v).into_iter().flatten() {
+                spans.extend(s.match_indices(form.as_str()).map(|(i, _)| (i, i + form.len(), label.to_string())));
+                // match_indices skips overlapping occurrences: add them.
+                let mut at = 0;
+                while let Some(i) = s[at..].find(form.as_str()) {
+                    spans.push((at + i, at + i + form.len(), label.to_string()));
+                    at += i + s[at + i..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+        }
+        spans.sort_by_key(|(start, end, _)| (*start, std::cmp::Reverse(*end)));
+        let mut merged: Vec<(usize, usize, String)> = Vec::new();
+        for span in spans {
+            match merged.last_mut() {
+                Some(last) if span.0 < last.1 => last.1 = last.1.max(span.1),
+                _ => merged.push(span),
+            }
+        }
+        merged
+    }
+
+    #[test]
+    fn updates_in_place_agree_with_brute_force() {
+        // A small LCG drives adds, removes and scans over a tiny alphabet, so that needles
+        // nest and overlap, and every path is taken: main and side automata, tombstones in
+        // both, rebuilds.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % m
+        };
+        let labels = ["one", "two", "three"];
+        let mut n = Needles::default();
+        let mut model: Vec<(String, &str)> = Vec::new();
+        for round in 0..3000 {
+            match next(10) {
+                0..=4 => {
+                    let len = 4 + next(6) as usize;
+                    let v: String = (0..len).map(|_| char::from(b'a' + next(3) as u8)).collect();
+                    let label = labels[next(3) as usize];
+                    n.add(&v, label);
+                    model.push((v, label));
+                }
+                5..=6 if !model.is_empty() => {
+                    let (v, _) = model.remove(next(model.len() as u64) as usize);
+                    n.remove(&v);
+                }
+                _ => {
+                    let text: String = (0..40).map(|_| char::from(b'a' + next(4) as u8)).collect();
+                    // A value added twice under two labels keeps its first label: the model
+                    // does the same by keeping the first entry.
+                    let mut firsts: Vec<(String, &str)> = Vec::new();
+                    for (v, l) in &model {
+                        if !firsts.iter().any(|(f, _)| f == v) {
+                            firsts.push((v.clone(), l));
+                        }
+                    }
+                    let want: Vec<(usize, usize, String)> = brute(&firsts, &text);
+                    let got: Vec<(usize, usize, String)> =
+                        n.find(&text).into_iter().map(|(s, e, l)| (s, e, n.labels[l].clone())).collect();
+                    let spans = |v: &[(usize, usize, String)]| v.iter().map(|(s, e, _)| (*s, *e)).collect::<Vec<_>>();
+                    assert_eq!(spans(&got), spans(&want), "round {round}: {text}");
+                }
+            }
+        }
+    }
+
+    /// The work of one scrub of `text`.
+    fn work_of(n: &Needles, text: &str) -> u64 {
+        n.scrub("warm up: builds the side automaton if it is stale");
+        let before = n.work();
+        n.scrub(text);
+        n.work() - before
+    }
+
+    /// Doubling the text at most doubles the work (plus a little), and the work stays within
+    /// a constant number of steps per byte, whatever the needles: per byte, a transition and
+    /// at most one failure hop in each of the two automata, and at most one match pushed and
+    /// popped.
+    fn assert_linear(n: &Needles, text: impl Fn(usize) -> String, family: &str) -> (u64, u64) {
+        let (small, large) = (text(100_000), text(200_000));
+        let (w1, w2) = (work_of(n, &small), work_of(n, &large));
+        assert!(w2 as f64 <= 2.2 * w1 as f64, "{family}: {w1} then {w2} steps");
+        assert!(w2 <= 8 * large.len() as u64, "{family}: {w2} steps for {} bytes", large.len());
+        eprintln!("{family}: {} bytes {w1} steps, {} bytes {w2} steps", small.len(), large.len());
+        (w1, w2)
+    }
+
+    #[test]
+    fn work_is_linear_for_thousands_of_values_sharing_a_prefix() {
+        let mut n = Needles::default();
+        for i in 0..5000 {
+            n.add(&format!("sk_live_{i:05}Z"), "key");
+        }
+        assert_linear(&n, |len| "sk_live_0".repeat(len / 9), "5000 values sharing sk_live_");
+        let text = format!("{} sk_live_04999Z", "sk_live_0".repeat(100));
+        assert!(n.scrub(&text).unwrap().0.ends_with(" [redacted: key]"));
+    }
+
+    #[test]
+    fn work_is_linear_for_long_values_sharing_a_long_prefix() {
+        let mut n = Needles::default();
+        let prefix = "x".repeat(20_000);
+        for i in 0..5 {
+            n.add(&format!("{prefix}{i}"), "long");
+        }
+        assert_linear(&n, |len| "x".repeat(len), "5 values of 20 KB sharing 20 KB");
+        assert_linear(&n, |len| format!("{prefix}3").repeat(len / 20_001 + 1), "the same, matching");
+    }
+
+    #[test]
+    fn work_is_linear_for_hundreds_of_nested_values() {
+        let mut n = Needles::default();
+        for len in 4..404 {
+            n.add(&"A".repeat(len), &format!("A{len}"));
+        }
+        assert_linear(&n, |len| "A".repeat(len), "400 nested values over a run of A");
+        let (clean, labels) = n.scrub("xAAAAAAy").unwrap();
+        assert_eq!((clean.as_str(), labels), ("x[redacted: A6]y", vec!["A6".to_string()]));
+    }
+
+    #[test]
+    fn work_does_not_depend_on_the_number_of_values() {
+        let text: String = (0..64).map(|i| format!("word{i:02} v{:07} ", i * 1000)).collect::<String>()[..1024].into();
+        let mut works = Vec::new();
+        for count in [1_000, 100_000] {
+            let mut n = Needles::default();
+            for i in 0..count {
+                n.add(&format!("v{i:07}"), "v");
+            }
+            let (clean, _) = n.scrub(&text).unwrap();
+            assert!(!clean.contains("v0000000"), "{clean}");
+            works.push(work_of(&n, &text));
+        }
+        eprintln!("1 KB text: {} steps with 1,000 values, {} with 100,000", works[0], works[1]);
+        assert!(works[1] <= 3 * 1024 && works[1] as f64 <= 1.2 * works[0] as f64, "{works:?}");
+    }
+
+    #[test]
+    fn adding_costs_amortized_constant_work_per_byte() {
+        let mut per_byte = Vec::new();
+        for count in [5_000, 20_000] {
+            let mut n = Needles::default();
+            let mut bytes = 0;
+            for i in 0..count {
+                let v = format!("secret-{i}-value");
+                bytes += forms_of(&v).unwrap().iter().map(String::len).sum::<usize>();
+                n.add(&v, "s");
+            }
+            per_byte.push(n.build_work() as f64 / bytes as f64);
+            for i in 0..count {
+                n.remove(&format!("secret-{i}-value"));
+            }
+            assert!(n.is_empty() && n.forms.is_empty());
+        }
+        eprintln!("build steps per added byte: {per_byte:.1?} for 5,000 and 20,000 values");
+        assert!(per_byte[1] < 1.3 * per_byte[0] && per_byte[1] < 40.0, "{per_byte:?}");
     }
 
     #[test]

@@ -1,0 +1,314 @@
+//! A static Aho–Corasick automaton over bytes, written by hand: the aho-corasick crate was
+//! measured at 84 KiB of the module; this one, with the two-level set in `mod.rs`, replaced
+//! the prefix-map matcher for 6.3 KiB of the release `.wasm` before wasm-opt (1,127,163 ->
+//! 1,133,598 bytes).
+//!
+//! It answers one question per position of a text: which is the longest live needle that ends
+//! here? That is all value matching needs: every shorter needle ending at the same place lies
+//! inside it, so the union of the matches, and the leftmost-longest match of each overlapping
+//! group, are the same as with every match listed.
+//!
+//! Build: O(total needle bytes) (the trie, then failure links in breadth-first order; a state's
+//! children are scanned or binary-searched, at most 256 of them). Scan: O(text bytes): each
+//! byte is one transition, and failure hops never outnumber transitions (the depth of the
+//! state rises by one per byte and falls by at least one per hop). A removed needle stays in
+//! the automaton as a tombstone: the first time a scan meets it as the longest needle of a
+//! state, the state (and every dead needle on the way) is pointed past it to the next live
+//! one, so each tombstone is walked over a bounded number of times, not once per position.
+
+/// No state, no needle.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// States are numbered in breadth-first order, the root is 0.
+#[derive(Default)]
+pub(super) struct Automaton {
+    /// Transitions from the root, dense (0: stay at the root).
+    root: Vec<u32>,
+    /// The edges of state `s` are `first[s]..first[s + 1]`, sorted by byte.
+    first: Vec<u32>,
+    edge_byte: Vec<u8>,
+    edge_to: Vec<u32>,
+    fail: Vec<u32>,
+    /// The longest live needle that is a suffix of the state's string, or NONE.
+    out: Vec<u32>,
+    /// Per needle: its slot in the set, its length, and the longest needle that is a proper
+    /// suffix of it (skipping known tombstones), or NONE.
+    slot: Vec<u32>,
+    len: Vec<u32>,
+    shorter: Vec<u32>,
+    /// Needle bytes in this automaton, live or not.
+    bytes: usize,
+}
+
+impl Automaton {
+    /// Builds the automaton of `needles` (slot, text); texts are distinct and not empty.
+    /// Adds its work (trie steps, sibling comparisons, failure hops) to `work`.
+    pub fn build<'a>(needles: impl Iterator<Item = (u32, &'a [u8])>, work: &mut u64) -> Automaton {
+        // 1. The trie, children as sibling lists (the root's as a dense table).
+        let mut root = vec![NONE; 256];
+        let mut child = vec![NONE];
+        let mut sibling = vec![NONE];
+        let mut byte = vec![0u8];
+        let mut term = vec![NONE];
+        let (mut slot, mut len) = (Vec::new(), Vec::new());
+        let mut bytes = 0;
+        for (s, text) in needles {
+            let mut state = 0u32;
+            for &b in text {
+                *work += 1;
+                let mut next = if state == 0 { root[usize::from(b)] } else { child[state as usize] };
+                if state != 0 {
+                    while next != NONE && byte[next as usize] != b {
+                        *work += 1;
+                        next = sibling[next as usize];
+                    }
+                }
+                if next == NONE {
+                    next = child.len() as u32;
+                    child.push(NONE);
+                    byte.push(b);
+                    term.push(NONE);
+                    if state == 0 {
+                        sibling.push(NONE);
+                        root[usize::from(b)] = next;
+                    } else {
+                        sibling.push(child[state as usize]);
+                        child[state as usize] = next;
+                    }
+                }
+                state = next;
+            }
+            if term[state as usize] == NONE {
+                term[state as usize] = slot.len() as u32;
+                slot.push(s);
+                len.push(text.len() as u32);
+                bytes += text.len();
+            }
+        }
+        let states = child.len();
+        *work += states as u64;
+
+        // 2. Renumber breadth-first into flat, byte-sorted edge lists.
+        let mut a = Automaton {
+            root: vec![0; 256],
+            first: Vec::with_capacity(states + 1),
+            edge_byte: Vec::with_capacity(states),
+            edge_to: Vec::with_capacity(states),
+            fail: vec![0; states],
+            out: vec![NONE; states],
+            shorter: vec![NONE; slot.len()],
+            slot,
+            len,
+            bytes,
+        };
+        let mut order = Vec::with_capacity(states); // new id -> trie node
+        order.push(0u32);
+        let mut kids: Vec<(u8, u32)> = Vec::new();
+        let mut at = 0;
+        while at < order.len() {
+            let node = order[at] as usize;
+            a.first.push(a.edge_to.len() as u32);
+            kids.clear();
+            if node == 0 {
+                kids.extend((0..=255u8).filter_map(|b| Some((b, root[usize::from(b)])).filter(|&(_, n)| n != NONE)));
+            } else {
+                let mut c = child[node];
+                while c != NONE {
+                    kids.push((byte[c as usize], c));
+                    c = sibling[c as usize];
+                }
+                kids.sort_unstable_by_key(|&(b, _)| b);
+            }
+            for &(b, c) in &kids {
+                let id = order.len() as u32;
+                a.edge_byte.push(b);
+                a.edge_to.push(id);
+                order.push(c);
+                if node == 0 {
+                    a.root[usize::from(b)] = id;
+                }
+            }
+            at += 1;
+        }
+        a.first.push(a.edge_to.len() as u32);
+
+        // 3. Failure links and outputs, breadth-first: a state's failure target is shallower,
+        // so it is complete when the state is reached.
+        for s in 0..states {
+            let (from, to) = (a.first[s] as usize, a.first[s + 1] as usize);
+            for e in from..to {
+                let (b, c) = (a.edge_byte[e], a.edge_to[e] as usize);
+                let target = if s == 0 {
+                    0
+                } else {
+                    let mut f = a.fail[s];
+                    loop {
+                        if let Some(t) = a.goto(f, b) {
+                            break t;
+                        }
+                        if f == 0 {
+                            break 0;
+                        }
+                        *work += 1;
+                        f = a.fail[f as usize];
+                    }
+                };
+                a.fail[c] = target;
+                let needle = term[order[c] as usize];
+                let inherited = a.out[target as usize];
+                if needle == NONE {
+                    a.out[c] = inherited;
+                } else {
+                    a.out[c] = needle;
+                    a.shorter[needle as usize] = inherited;
+                }
+            }
+        }
+        a
+    }
+
+    /// Needle bytes in this automaton, tombstones included.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn goto(&self, s: u32, b: u8) -> Option<u32> {
+        if s == 0 {
+            return Some(self.root[usize::from(b)]).filter(|&t| t != 0);
+        }
+        let (from, to) = (self.first[s as usize] as usize, self.first[s as usize + 1] as usize);
+        let edges = &self.edge_byte[from..to];
+        let i = if edges.len() <= 8 { edges.iter().position(|&e| e == b)? } else { edges.binary_search(&b).ok()? };
+        Some(self.edge_to[from + i])
+    }
+
+    /// Calls `emit(start, end, slot)` for every position of `text` where a live needle ends,
+    /// with the longest one, in increasing `end`. `live(slot)` tells tombstones apart; what it
+    /// says of a slot must never go from false back to true. Adds its steps to `work`.
+    pub fn scan(
+        &mut self,
+        text: &[u8],
+        live: impl Fn(u32) -> bool,
+        mut emit: impl FnMut(usize, usize, u32),
+        work: &mut u64,
+    ) {
+        if self.slot.is_empty() {
+            return;
+        }
+        let mut state = 0u32;
+        for (i, &b) in text.iter().enumerate() {
+            *work += 1;
+            state = loop {
+                if let Some(t) = self.goto(state, b) {
+                    break t;
+                }
+                if state == 0 {
+                    break 0;
+                }
+                *work += 1;
+                state = self.fail[state as usize];
+            };
+            let mut o = self.out[state as usize];
+            if o == NONE {
+                continue;
+            }
+            if !live(self.slot[o as usize]) {
+                o = self.skip_dead(o, &live, work);
+                self.out[state as usize] = o;
+                if o == NONE {
+                    continue;
+                }
+            }
+            let end = i + 1;
+            emit(end - self.len[o as usize] as usize, end, self.slot[o as usize]);
+        }
+    }
+
+    /// The first live needle on `dead`'s chain of shorter needles; every tombstone on the way
+    /// is pointed straight at it.
+    fn skip_dead(&mut self, dead: u32, live: &impl Fn(u32) -> bool, work: &mut u64) -> u32 {
+        let mut found = self.shorter[dead as usize];
+        while found != NONE && !live(self.slot[found as usize]) {
+            *work += 1;
+            found = self.shorter[found as usize];
+        }
+        let mut d = dead;
+        while d != found {
+            let next = self.shorter[d as usize];
+            self.shorter[d as usize] = found;
+            d = next;
+        }
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(needles: &[&str], text: &str, dead: &[u32]) -> Vec<(usize, usize, u32)> {
+        let mut work = 0;
+        let mut a = Automaton::build(needles.iter().enumerate().map(|(i, n)| (i as u32, n.as_bytes())), &mut work);
+        let mut out = Vec::new();
+        a.scan(text.as_bytes(), |s| !dead.contains(&s), |s, e, slot| out.push((s, e, slot)), &mut work);
+        out
+    }
+
+    /// Every (start, end) with the longest live needle ending at `end`, by brute force.
+    fn brute(needles: &[&str], text: &str, dead: &[u32]) -> Vec<(usize, usize, u32)> {
+        let mut out = Vec::new();
+        for end in 1..=text.len() {
+            let best = (0..needles.len() as u32)
+                .filter(|i| !dead.contains(i))
+                .filter(|&i| text.as_bytes()[..end].ends_with(needles[i as usize].as_bytes()))
+                .max_by_key(|&i| needles[i as usize].len());
+            if let Some(i) = best {
+                out.push((end - needles[i as usize].len(), end, i));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn longest_needle_per_end_matches_brute_force() {
+        let cases: &[(&[&str], &str)] = &[
+            (&["he", "she", "his", "hers"], "ushers and his sheep"),
+            (&["abcd", "bcd", "cd", "d", "abcdx"], "abcdabcdxabcd"),
+            (&["aaaa", "aaaaa", "aaaaaa", "ab"], "aaaaaaaaaabaaaa"),
+            (&["a%40b", "%40", "40b", "%4"], "x a%40b %40%4"),
+            (&["\u{e9}t\u{e9}", "t\u{e9}"], "\u{e9}t\u{e9} \u{e9}t\u{e9}t\u{e9}"),
+        ];
+        for (needles, text) in cases {
+            assert_eq!(matches(needles, text, &[]), brute(needles, text, &[]), "{needles:?} in {text:?}");
+            for dead in 0..needles.len() as u32 {
+                assert_eq!(matches(needles, text, &[dead]), brute(needles, text, &[dead]), "{dead} dead");
+            }
+            let all_but_last: Vec<u32> = (0..needles.len() as u32 - 1).collect();
+            assert_eq!(matches(needles, text, &all_but_last), brute(needles, text, &all_but_last));
+        }
+    }
+
+    #[test]
+    fn many_children_per_state_use_the_sorted_edges() {
+        let needles: Vec<String> = (0..=255u8).map(|b| format!("x{}", char::from(b))).collect();
+        let refs: Vec<&str> = needles.iter().map(String::as_str).collect();
+        let text = "xAxzx~x\u{7f}";
+        assert_eq!(matches(&refs, text, &[]), brute(&refs, text, &[]));
+    }
+
+    #[test]
+    fn tombstones_found_again_cost_nothing_more() {
+        // Nested needles, all but the shortest dead: the first position walks the chain once.
+        let needles: Vec<String> = (4..200).map(|n| "A".repeat(n)).collect();
+        let refs: Vec<&str> = needles.iter().map(String::as_str).collect();
+        let dead: Vec<u32> = (1..refs.len() as u32).collect();
+        let mut work = 0;
+        let mut a = Automaton::build(refs.iter().enumerate().map(|(i, n)| (i as u32, n.as_bytes())), &mut work);
+        let text = "A".repeat(10_000);
+        let (mut first, mut second) = (0, 0);
+        a.scan(text.as_bytes(), |s| !dead.contains(&s), |_, _, _| {}, &mut first);
+        a.scan(text.as_bytes(), |s| !dead.contains(&s), |_, _, _| {}, &mut second);
+        assert!(first < 2 * 10_000 + 400, "{first}");
+        assert!(second <= 2 * 10_000, "{second}");
+    }
+}
