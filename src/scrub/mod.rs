@@ -37,8 +37,14 @@ pub mod known;
 use automaton::Automaton;
 use forms::{escape_json, escape_unicode, lower_hex, percent, COMPONENT, FORM, URI};
 
-/// Shorter values would match innocent text everywhere.
+/// Values of at least this many characters are matched wherever they occur. Shorter ones
+/// would match innocent text everywhere.
 pub(crate) const MIN_LEN: usize = 4;
+
+/// Values of `MIN_SHORT` to `MIN_LEN - 1` characters (a CVV, a short PIN) are matched only where
+/// they stand alone as a token: "CVV 737" is caught, "17370" is not. A single character is
+/// not: it would erase every "a", "I" and digit, and hides nothing a guess would not find.
+pub(crate) const MIN_SHORT: usize = 2;
 
 /// The main automaton is rebuilt once the pending bytes reach this fraction of it.
 const PENDING_FRACTION: usize = 8;
@@ -55,6 +61,8 @@ pub(crate) struct Needles {
     by_text: HashMap<Box<str>, u32>,
     labels: Vec<String>,
     label_index: HashMap<String, usize>,
+    /// Values of `MIN_SHORT..MIN_LEN` characters, matched as whole tokens: value -> (label, refs).
+    short: HashMap<Box<str>, (usize, u32)>,
     /// Slots below this are in the main automaton, the others in the side one.
     main_end: u32,
     /// Live bytes of the slots at or above `main_end`.
@@ -90,17 +98,25 @@ pub(crate) struct Hit {
 
 impl Needles {
     pub fn is_empty(&self) -> bool {
-        self.by_text.is_empty()
+        self.by_text.is_empty() && self.short.is_empty()
     }
 
     /// Adds a redacted string under `label`, with its JSON-escaped and percent-encoded forms.
     pub fn add(&mut self, value: &str, label: &str) {
-        let Some(forms) = forms_of(value) else { return };
+        let chars = value.chars().count();
+        if chars < MIN_SHORT {
+            return;
+        }
         let next = self.labels.len();
         let index = *self.label_index.entry(label.to_string()).or_insert(next);
         if index == next {
             self.labels.push(label.to_string());
         }
+        if chars < MIN_LEN {
+            self.short.entry(value.into()).or_insert((index, 0)).1 += 1;
+            return;
+        }
+        let Some(forms) = forms_of(value) else { return };
         for form in forms {
             self.push(form, index);
         }
@@ -111,6 +127,13 @@ impl Needles {
 
     /// Takes back one `add` of `value`: a form another added value also produced stays.
     pub fn remove(&mut self, value: &str) {
+        if let Some((_, refs)) = self.short.get_mut(value) {
+            *refs -= 1;
+            if *refs == 0 {
+                self.short.remove(value);
+            }
+            return;
+        }
         for form in forms_of(value).into_iter().flatten() {
             let Some(&slot) = self.by_text.get(form.as_str()) else { continue };
             let f = &mut self.forms[slot as usize];
@@ -199,9 +222,76 @@ impl Needles {
             |start, end, slot| b.push((start, end, self.forms[slot as usize].label)),
             &mut work,
         );
-        let groups = merge(&[a, b], &mut work);
+        let c = self.short_matches(s, &mut work);
+        let groups = merge(&[a, b, c], &mut work);
         self.work.set(self.work.get() + work);
         groups
+    }
+
+    /// The short values standing alone as a token in `s`: (start, end, label), the longest per
+    /// end, in order of end. One pass: at each place a token can end (before a character that
+    /// is not alphanumeric, or at the end), the last one to three characters are looked up,
+    /// when a token can start before them. Our own `[redacted: <label>]` markers are left
+    /// alone, so that a second pass changes nothing when a short value is a word of a label.
+    fn short_matches(&self, s: &str, work: &mut u64) -> Vec<(usize, usize, usize)> {
+        let mut out = Vec::new();
+        if self.short.is_empty() {
+            return out;
+        }
+        let markers = self.markers(s, work);
+        let mut m = 0;
+        // The last four characters: (byte offset, alphanumeric), by count modulo 4.
+        let mut last = [(0usize, false); 4];
+        let mut count = 0usize;
+        let ends = s.char_indices().map(|(i, c)| (i, c.is_alphanumeric())).chain([(s.len(), false)]);
+        for (j, alnum) in ends {
+            *work += 1;
+            if !alnum {
+                for k in (1..MIN_LEN.min(count + 1)).rev() {
+                    let start = last[(count - k) % 4].0;
+                    if count > k && last[(count - k - 1) % 4].1 {
+                        continue;
+                    }
+                    *work += 1;
+                    let Some(&(label, _)) = self.short.get(&s[start..j]) else { continue };
+                    while markers.get(m).is_some_and(|&(_, end)| end <= start) {
+                        m += 1;
+                    }
+                    if !markers.get(m).is_some_and(|&(ms, me)| ms <= start && j <= me) {
+                        out.push((start, j, label));
+                    }
+                    break;
+                }
+            }
+            if j < s.len() {
+                last[count % 4] = (j, alnum);
+                count += 1;
+            }
+        }
+        out
+    }
+
+    /// The `[redacted: <label>]` markers in `s` whose label is one of ours, in order.
+    fn markers(&self, s: &str, work: &mut u64) -> Vec<(usize, usize)> {
+        const OPEN: &str = "[redacted: ";
+        let mut out = Vec::new();
+        let (mut from, mut close) = (0, 0);
+        while let Some(k) = s[from..].find(OPEN) {
+            let body = from + k + OPEN.len();
+            if close < body {
+                // The first ']' at or after `body`, found once per stretch of text.
+                let Some(c) = s[body..].find(']') else { break };
+                close = body + c;
+            }
+            *work += (body - from) as u64;
+            if self.label_index.contains_key(&s[body..close]) {
+                out.push((body - OPEN.len(), close + 1));
+                from = close + 1;
+            } else {
+                from = body - OPEN.len() + 1;
+            }
+        }
+        out
     }
 
     /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
@@ -415,10 +505,72 @@ mod tests {
     }
 
     #[test]
-    fn short_values_are_not_matched() {
-        let n = needles(&[("abc", "pin")]);
+    fn a_single_character_is_not_matched() {
+        let n = needles(&[("7", "digit")]);
         assert!(n.is_empty());
-        assert!(n.scrub("abcabc").is_none());
+        assert!(n.scrub("7 7").is_none());
+    }
+
+    #[test]
+    fn short_values_are_matched_as_whole_tokens() {
+        let n = needles(&[("737", "CVV"), ("42", "PIN"), ("a-b", "code"), ("é1", "x")]);
+        for (text, clean) in [
+            ("CVV 737", "CVV [redacted: CVV]"),
+            ("737", "[redacted: CVV]"),
+            ("(737), 737.", "([redacted: CVV]), [redacted: CVV]."),
+            ("cvv=737&pin=42", "cvv=[redacted: CVV]&pin=[redacted: PIN]"),
+            (r#"{"cvv":"737"}"#, r#"{"cvv":"[redacted: CVV]"}"#),
+            ("x a-b y", "x [redacted: code] y"),
+            ("é1 é1", "[redacted: x] [redacted: x]"),
+        ] {
+            assert_eq!(n.scrub(text).map(|(c, _)| c).as_deref(), Some(clean), "{text}");
+        }
+        for text in ["17370", "7370", "1737", "v737", "CVV737", "a-bc", "xa-b", "42nd", "é12", "\u{e0}é1"] {
+            assert!(n.scrub(text).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_short_value_inside_a_longer_one_merges_with_it() {
+        let n = needles(&[("737", "CVV"), ("card 737 ok", "note")]);
+        assert_eq!(n.scrub("a card 737 ok").unwrap().0, "a [redacted: note]");
+        assert_eq!(n.scrub("737 card 737 ok").unwrap().0, "[redacted: CVV] [redacted: note]");
+    }
+
+    #[test]
+    fn our_own_markers_are_left_alone_by_short_values() {
+        let n = needles(&[("PIN", "PIN"), ("key", "API key")]);
+        let (clean, _) = n.scrub("key PIN").unwrap();
+        assert_eq!(clean, "[redacted: API key] [redacted: PIN]");
+        assert!(n.scrub(&clean).is_none(), "a second pass changes nothing");
+        // A marker with a label we never wrote is text like any other.
+        assert_eq!(n.scrub("[redacted: key]").unwrap().0, "[redacted: [redacted: API key]]");
+        // An unclosed marker and many openings stay linear.
+        let many = "[redacted: ".repeat(10_000) + "key";
+        let before = n.work();
+        assert!(n.scrub(&many).is_some());
+        assert!(n.work() - before < 8 * many.len() as u64);
+    }
+
+    #[test]
+    fn short_values_are_removed_like_the_others() {
+        let mut n = needles(&[("737", "CVV")]);
+        n.add("737", "CVV");
+        n.remove("737");
+        assert!(n.scrub("CVV 737").is_some(), "added twice, removed once");
+        n.remove("737");
+        assert!(n.is_empty() && n.scrub("CVV 737").is_none());
+    }
+
+    #[test]
+    fn work_is_linear_for_short_values() {
+        let mut n = Needles::default();
+        for i in 0..1000 {
+            n.add(&format!("{i:03}"), "short");
+        }
+        n.add("a-b", "short");
+        assert_linear(&n, |len| "1 22 333 a-b-a-b ".repeat(len / 17), "1000 short values over short tokens");
+        assert_linear(&n, |len| "-".repeat(len), "1000 short values over punctuation");
     }
 
     #[test]
