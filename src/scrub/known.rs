@@ -8,9 +8,10 @@
 //! withheld, or a reference the agent never got a stub for) stays until `clear`: scrubbing a
 //! value too many is the safe side.
 //!
-//! Memory grows with the number of distinct values (each kept in up to twelve encoded forms,
-//! see `forms_of`) until `forget`/`clear`; nothing expires on its own, since an expired vault
-//! entry's value must still never reach the agent.
+//! Memory grows with the number of distinct values (each kept in its encoded forms, see
+//! `forms_of`: 4 to 10 for a token of letters, digits, `-`, `_` and `.`, about 40 for a value
+//! with every character HTML, JSON and URLs escape) until `forget`/`clear`; nothing expires on
+//! its own, since an expired vault entry's value must still never reach the agent.
 
 use std::collections::HashMap;
 

@@ -35,7 +35,10 @@ mod forms;
 pub mod known;
 
 use automaton::Automaton;
-use forms::{escape_json, escape_unicode, lower_hex, percent, COMPONENT, FORM, URI};
+use forms::{
+    base64_forms, escape_dotnet, escape_json, escape_some, escape_unicode, html, html_forms, lower_hex, percent,
+    COMPONENT, FORM, HTML_34, HTML_QUOT, URI,
+};
 
 /// Values of at least this many characters are matched wherever they occur. Shorter ones
 /// would match innocent text everywhere.
@@ -101,7 +104,8 @@ impl Needles {
         self.by_text.is_empty() && self.short.is_empty()
     }
 
-    /// Adds a redacted string under `label`, with its JSON-escaped and percent-encoded forms.
+    /// Adds a redacted string under `label`, with its encoded forms (see `forms.rs`: what is
+    /// caught, and what is not).
     pub fn add(&mut self, value: &str, label: &str) {
         let chars = value.chars().count();
         if chars < MIN_SHORT {
@@ -172,18 +176,20 @@ impl Needles {
 
     /// One main automaton of every live form; the tombstones' slots are reclaimed.
     fn rebuild(&mut self) {
-        let mut renumber = vec![u32::MAX; self.forms.len()];
-        let mut live = Vec::with_capacity(self.forms.len() - self.dead_slots);
-        for (old, form) in std::mem::take(&mut self.forms).into_iter().enumerate() {
-            if form.refs > 0 {
-                renumber[old] = live.len() as u32;
-                live.push(form);
+        if self.dead_slots > 0 {
+            let mut renumber = vec![u32::MAX; self.forms.len()];
+            let mut live = Vec::with_capacity(self.forms.len() - self.dead_slots);
+            for (old, form) in std::mem::take(&mut self.forms).into_iter().enumerate() {
+                if form.refs > 0 {
+                    renumber[old] = live.len() as u32;
+                    live.push(form);
+                }
             }
+            for slot in self.by_text.values_mut() {
+                *slot = renumber[*slot as usize];
+            }
+            self.forms = live;
         }
-        for slot in self.by_text.values_mut() {
-            *slot = renumber[*slot as usize];
-        }
-        self.forms = live;
         let mut work = 0;
         let main =
             Automaton::build(self.forms.iter().enumerate().map(|(i, f)| (i as u32, f.text.as_bytes())), &mut work);
@@ -296,6 +302,12 @@ impl Needles {
 
     /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
     /// merged so that no part of a value survives between two replacements.
+    ///
+    /// The base64 forms are found inside any string, so this also answers for a content
+    /// block's `data` (image, audio) or a resource's `blob`. There a hit must not be spliced
+    /// in (the marker would corrupt the media, and the groups at the edges of the value would
+    /// stay): the caller removes the whole field's block and reports it as a `value_match`
+    /// with the labels returned here.
     pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
         if self.is_empty() {
             return None;
@@ -430,27 +442,44 @@ fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut u64) -> Vec<(usize, us
 }
 
 /// Every form of `value` that value matching looks for, or `None` for a value too short to
-/// match safely. `add` and `remove` both use it, so they always agree.
+/// match safely. `add` and `remove` both use it, so they always agree. What is looked for, and
+/// what is not, is listed in `forms.rs`.
 fn forms_of(value: &str) -> Option<Vec<String>> {
     if value.chars().count() < MIN_LEN {
         return None;
     }
-    // Letters, digits, '-', '_' and '.' look the same in every encoding: most tokens.
-    if value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
-        return Some(vec![value.to_string()]);
-    }
-    let json = escape_json(value);
-    let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
     let mut forms = vec![value.to_string()];
-    forms.extend(encoded.iter().map(|f| lower_hex(f)));
-    forms.extend(encoded);
-    forms.extend([
-        escape_json(&json),           // JSON text inside a JSON string
-        json.replace('/', "\\/"),     // encoders that escape the solidus
-        escape_unicode(&json, false), // Python's ensure_ascii
-        escape_unicode(&json, true),  // Go's HTML-safe encoding
-        json,
-    ]);
+    forms.extend(base64_forms(value.as_bytes()));
+    // Letters, digits, '-', '_' and '.' look the same in every text encoding: most tokens.
+    if !value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
+        let json = escape_json(value);
+        let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
+        forms.extend(encoded.iter().map(|f| lower_hex(f)));
+        // Percent-encoded twice (`%2540` for `@`), the inner hex in either case.
+        forms.push(percent(&lower_hex(&encoded[0]), COMPONENT, false));
+        forms.push(percent(&encoded[0], COMPONENT, false));
+        forms.push(percent(&encoded[1], URI, false));
+        forms.push(percent(&encoded[2], FORM, true));
+        forms.extend(encoded);
+        forms.extend(html_forms(value));
+        // JSON in an HTML attribute: `\&quot;` for a quote in the value.
+        if json != value {
+            forms.extend([html(&json, &HTML_QUOT), html(&json, &HTML_34)]);
+        }
+        forms.extend([
+            escape_json(&json),                        // JSON text inside a JSON string
+            json.replace('/', "\\/"),                  // encoders that escape the solidus
+            escape_unicode(&json, false),              // Python's ensure_ascii
+            escape_unicode(&json, true),               // ensure_ascii and HTML-safe
+            escape_some(&json, "<>&\u{2028}\u{2029}"), // Go's encoding/json
+            escape_some(&json, "<>&='"),               // Gson
+            escape_some(&json, "<>&'\""),              // Newtonsoft's EscapeHtml
+            escape_dotnet(value),                      // System.Text.Json
+            json,
+        ]);
+    }
+    forms.sort_unstable();
+    forms.dedup();
     Some(forms)
 }
 
@@ -586,8 +615,6 @@ mod tests {
         let mut spans = Vec::new();
         for (v, label) in values {
             for form in forms_of(v).into_iter().flatten() {
-                spans.extend(s.match_indices(form.as_str()).map(|(i, _)| (i, i + form.len(), label.to_string())));
-                // match_indices skips overlapping occurrences: add them.
                 let mut at = 0;
                 while let Some(i) = s[at..].find(form.as_str()) {
                     spans.push((at + i, at + i + form.len(), label.to_string()));
@@ -619,37 +646,34 @@ mod tests {
         let labels = ["one", "two", "three"];
         let mut n = Needles::default();
         let mut model: Vec<(String, &str)> = Vec::new();
+        let mut scans = 0;
         for round in 0..3000 {
-            match next(10) {
-                0..=4 => {
+            let op = next(10);
+            match op {
+                0..=4 if model.len() < 30 => {
                     let len = 4 + next(6) as usize;
                     let v: String = (0..len).map(|_| char::from(b'a' + next(3) as u8)).collect();
-                    let label = labels[next(3) as usize];
-                    n.add(&v, label);
-                    model.push((v, label));
+                    if !model.iter().any(|(m, _)| *m == v) {
+                        let label = labels[next(3) as usize];
+                        n.add(&v, label);
+                        model.push((v, label));
+                    }
                 }
-                5..=6 if !model.is_empty() => {
+                0..=6 if !model.is_empty() => {
                     let (v, _) = model.remove(next(model.len() as u64) as usize);
                     n.remove(&v);
                 }
                 _ => {
                     let text: String = (0..40).map(|_| char::from(b'a' + next(4) as u8)).collect();
-                    // A value added twice under two labels keeps its first label: the model
-                    // does the same by keeping the first entry.
-                    let mut firsts: Vec<(String, &str)> = Vec::new();
-                    for (v, l) in &model {
-                        if !firsts.iter().any(|(f, _)| f == v) {
-                            firsts.push((v.clone(), l));
-                        }
-                    }
-                    let want: Vec<(usize, usize, String)> = brute(&firsts, &text);
+                    let want = brute(&model, &text);
                     let got: Vec<(usize, usize, String)> =
                         n.find(&text).into_iter().map(|(s, e, l)| (s, e, n.labels[l].clone())).collect();
-                    let spans = |v: &[(usize, usize, String)]| v.iter().map(|(s, e, _)| (*s, *e)).collect::<Vec<_>>();
-                    assert_eq!(spans(&got), spans(&want), "round {round}: {text}");
+                    assert_eq!(got, want, "round {round}: {text}");
+                    scans += 1;
                 }
             }
         }
+        assert!(scans > 500 && n.build_work() > 0, "{scans} scans");
     }
 
     /// The work of one scrub of `text`.
@@ -726,7 +750,7 @@ mod tests {
     #[test]
     fn adding_costs_amortized_constant_work_per_byte() {
         let mut per_byte = Vec::new();
-        for count in [5_000, 20_000] {
+        for count in [2_000, 8_000] {
             let mut n = Needles::default();
             let mut bytes = 0;
             for i in 0..count {
@@ -740,7 +764,7 @@ mod tests {
             }
             assert!(n.is_empty() && n.forms.is_empty());
         }
-        eprintln!("build steps per added byte: {per_byte:.1?} for 5,000 and 20,000 values");
+        eprintln!("build steps per added byte: {per_byte:.1?} for 2,000 and 8,000 values");
         assert!(per_byte[1] < 1.3 * per_byte[0] && per_byte[1] < 40.0, "{per_byte:?}");
     }
 
