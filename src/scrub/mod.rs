@@ -39,7 +39,7 @@ mod automaton;
 mod forms;
 pub mod known;
 
-use automaton::Automaton;
+use automaton::{Automaton, Steps};
 use forms::{
     base64_forms, escape_dotnet, escape_json, escape_some, escape_unicode, html, html_forms, lower_hex, percent,
     COMPONENT, FORM, HTML_34, HTML_QUOT, URI,
@@ -63,21 +63,23 @@ const PENDING_FRACTION: usize = 8;
 /// see the module documentation for what each costs.
 #[derive(Default)]
 pub(crate) struct Needles {
-    /// Slot per form. A slot whose `refs` fell to 0 is a tombstone until the next rebuild.
+    /// Slot per form, and per short value. A slot whose `refs` fell to 0 is a tombstone until
+    /// the next rebuild.
     forms: Vec<Form>,
-    /// Live forms only.
+    /// Live slots only.
     by_text: HashMap<Box<str>, u32>,
     labels: Vec<String>,
     label_index: HashMap<String, usize>,
-    /// Values of `MIN_SHORT..MIN_LEN` characters, matched as whole tokens: value -> (label, refs).
-    short: HashMap<Box<str>, (usize, u32)>,
+    /// Live short values (`MIN_SHORT..MIN_LEN` characters): they are in no automaton, and are
+    /// looked up as whole tokens.
+    short: usize,
     /// Tombstones, in either automaton or not yet in one.
     dead_slots: usize,
     /// The automata. They catch up with `add` at the next scan, so that the many values one
     /// result adds cost one build.
     index: RefCell<Index>,
-    work: Cell<u64>,
-    build_work: Cell<u64>,
+    work: Cell<Steps>,
+    build_work: Cell<Steps>,
 }
 
 #[derive(Default)]
@@ -97,13 +99,14 @@ struct Index {
 impl Index {
     /// Before a scan: after a change, the side automaton is rebuilt, or, once the pending
     /// bytes pass 1/`PENDING_FRACTION` of the main automaton, the main one with everything.
-    fn catch_up(&mut self, forms: &[Form], work: &mut u64) {
+    fn catch_up(&mut self, forms: &[Form], work: &mut Steps) {
         if !self.side_stale {
             return;
         }
-        let from = if self.pending_bytes * PENDING_FRACTION > self.main.bytes() { 0 } else { self.main_end as usize };
-        let live = (from..forms.len()).filter(|&i| forms[i].refs > 0);
-        let built = Automaton::build(live.map(|i| (i as u32, forms[i].text.as_bytes())), work);
+        let main = self.main_end == 0 || self.pending_bytes * PENDING_FRACTION > self.main.bytes();
+        let from = if main { 0 } else { self.main_end as usize };
+        let live = (from..forms.len()).filter(|&i| forms[i].refs > 0 && !forms[i].short);
+        let built = Automaton::build(&mut live.map(|i| (i as u32, forms[i].text.as_bytes())), work);
         if from == 0 {
             *self = Index { main: built, main_end: forms.len() as u32, ..Index::default() };
         } else {
@@ -118,6 +121,8 @@ struct Form {
     label: usize,
     /// How many added values produced this form; it is matched while this is above 0.
     refs: u32,
+    /// A short value, matched as a token.
+    short: bool,
 }
 
 /// A string that was changed, and the labels of what was found in it.
@@ -128,7 +133,7 @@ pub(crate) struct Hit {
 
 impl Needles {
     pub fn is_empty(&self) -> bool {
-        self.by_text.is_empty() && self.short.is_empty()
+        self.by_text.is_empty()
     }
 
     /// Adds a redacted string under `label`, with its encoded forms (see `forms.rs`: what is
@@ -143,26 +148,14 @@ impl Needles {
         if index == next {
             self.labels.push(label.to_string());
         }
-        if chars < MIN_LEN {
-            self.short.entry(value.into()).or_insert((index, 0)).1 += 1;
-            return;
-        }
-        let Some(forms) = forms_of(value) else { return };
-        for form in forms {
-            self.push(form, index);
+        for form in forms_or_token(value) {
+            self.push(form, index, chars < MIN_LEN);
         }
     }
 
     /// Takes back one `add` of `value`: a form another added value also produced stays.
     pub fn remove(&mut self, value: &str) {
-        if let Some((_, refs)) = self.short.get_mut(value) {
-            *refs -= 1;
-            if *refs == 0 {
-                self.short.remove(value);
-            }
-            return;
-        }
-        for form in forms_of(value).into_iter().flatten() {
+        for form in forms_or_token(value) {
             let Some(&slot) = self.by_text.get(form.as_str()) else { continue };
             let f = &mut self.forms[slot as usize];
             f.refs -= 1;
@@ -173,7 +166,9 @@ impl Needles {
             f.text = Box::from("");
             self.dead_slots += 1;
             let index = self.index.get_mut();
-            if slot < index.main_end {
+            if f.short {
+                self.short -= 1;
+            } else if slot < index.main_end {
                 index.main_dead_bytes += form.len();
             } else {
                 index.pending_bytes -= form.len();
@@ -186,21 +181,26 @@ impl Needles {
         }
     }
 
-    fn push(&mut self, text: String, label: usize) {
+    fn push(&mut self, text: String, label: usize, short: bool) {
         if let Some(&slot) = self.by_text.get(text.as_str()) {
             self.forms[slot as usize].refs += 1;
             return;
         }
         let slot = self.forms.len() as u32;
-        let index = self.index.get_mut();
-        index.pending_bytes += text.len();
-        index.side_stale = true;
+        if short {
+            self.short += 1;
+        } else {
+            let index = self.index.get_mut();
+            index.pending_bytes += text.len();
+            index.side_stale = true;
+        }
         let text = text.into_boxed_str();
         self.by_text.insert(text.clone(), slot);
-        self.forms.push(Form { text, label, refs: 1 });
+        self.forms.push(Form { text, label, refs: 1, short });
     }
 
-    /// Now: one main automaton of every live form; the tombstones' slots are reclaimed.
+    /// The tombstones' slots are reclaimed, and the next scan builds one main automaton of
+    /// every live form.
     fn rebuild(&mut self) {
         if self.dead_slots > 0 {
             let mut renumber = vec![u32::MAX; self.forms.len()];
@@ -216,11 +216,8 @@ impl Needles {
             }
             self.forms = live;
         }
-        let mut work = 0;
-        let main =
-            Automaton::build(self.forms.iter().enumerate().map(|(i, f)| (i as u32, f.text.as_bytes())), &mut work);
-        self.build_work.set(self.build_work.get() + work);
-        *self.index.get_mut() = Index { main, main_end: self.forms.len() as u32, ..Index::default() };
+        let pending_bytes = self.forms.iter().filter(|f| !f.short).map(|f| f.text.len()).sum();
+        *self.index.get_mut() = Index { side_stale: true, pending_bytes, ..Index::default() };
         self.dead_slots = 0;
     }
 
@@ -228,28 +225,22 @@ impl Needles {
     /// being that of the leftmost match of the group, the longest one if several start there.
     fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
         let mut index = self.index.borrow_mut();
-        let mut build = 0;
+        let mut build = self.build_work.get();
         index.catch_up(&self.forms, &mut build);
-        self.build_work.set(self.build_work.get() + build);
+        self.build_work.set(build);
         let Index { main, side, .. } = &mut *index;
-        let mut work = 0;
+        let mut work = self.work.get();
         let live = |slot: u32| self.forms[slot as usize].refs > 0;
         let (mut a, mut b) = (Vec::new(), Vec::new());
-        main.scan(
-            s.as_bytes(),
-            live,
-            |start, end, slot| a.push((start, end, self.forms[slot as usize].label)),
-            &mut work,
-        );
-        side.scan(
-            s.as_bytes(),
-            live,
-            |start, end, slot| b.push((start, end, self.forms[slot as usize].label)),
-            &mut work,
-        );
+        main.scan(s.as_bytes(), &live, &mut a, &mut work);
+        side.scan(s.as_bytes(), &live, &mut b, &mut work);
+        let labelled = |v: Vec<(usize, usize, u32)>| -> Vec<(usize, usize, usize)> {
+            v.into_iter().map(|(start, end, slot)| (start, end, self.forms[slot as usize].label)).collect()
+        };
+        let (a, b) = (labelled(a), labelled(b));
         let c = self.short_matches(s, &mut work);
         let groups = merge(&[a, b, c], &mut work);
-        self.work.set(self.work.get() + work);
+        self.work.set(work);
         groups
     }
 
@@ -258,9 +249,9 @@ impl Needles {
     /// is not alphanumeric, or at the end), the last one to three characters are looked up,
     /// when a token can start before them. Our own `[redacted: <label>]` markers are left
     /// alone, so that a second pass changes nothing when a short value is a word of a label.
-    fn short_matches(&self, s: &str, work: &mut u64) -> Vec<(usize, usize, usize)> {
+    fn short_matches(&self, s: &str, work: &mut Steps) -> Vec<(usize, usize, usize)> {
         let mut out = Vec::new();
-        if self.short.is_empty() {
+        if self.short == 0 {
             return out;
         }
         let markers = self.markers(s, work);
@@ -278,7 +269,13 @@ impl Needles {
                         continue;
                     }
                     *work += 1;
-                    let Some(&(label, _)) = self.short.get(&s[start..j]) else { continue };
+                    let Some(form) = self.by_text.get(&s[start..j]).map(|&slot| &self.forms[slot as usize]) else {
+                        continue;
+                    };
+                    if !form.short {
+                        continue;
+                    }
+                    let label = form.label;
                     while markers.get(m).is_some_and(|&(_, end)| end <= start) {
                         m += 1;
                     }
@@ -297,7 +294,7 @@ impl Needles {
     }
 
     /// The `[redacted: <label>]` markers in `s` whose label is one of ours, in order.
-    fn markers(&self, s: &str, work: &mut u64) -> Vec<(usize, usize)> {
+    fn markers(&self, s: &str, work: &mut Steps) -> Vec<(usize, usize)> {
         const OPEN: &str = "[redacted: ";
         let mut out = Vec::new();
         let (mut from, mut close) = (0, 0);
@@ -355,13 +352,13 @@ impl Needles {
     /// matches merged).
     #[cfg(test)]
     pub(crate) fn work(&self) -> u64 {
-        self.work.get()
+        self.work.get().0
     }
 
     /// Steps taken by every automaton build so far.
     #[cfg(test)]
     pub(crate) fn build_work(&self) -> u64 {
-        self.build_work.get()
+        self.build_work.get().0
     }
 
     /// Scrubs every string in `value`, recording where. `pointer` is its location. A key that
@@ -422,7 +419,7 @@ impl Needles {
 /// Merges match lists, each sorted by end with at most one match per end, into groups of
 /// overlapping matches, in order: (start, end, label of the leftmost-longest match). Linear:
 /// the lists are merged by end, and each match is pushed on and popped off a stack once.
-fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut u64) -> Vec<(usize, usize, usize)> {
+fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut Steps) -> Vec<(usize, usize, usize)> {
     // (start, end, label start, label length, label)
     let mut groups: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
     let mut at = vec![0; lists.len()];
@@ -497,9 +494,22 @@ fn forms_of(value: &str) -> Option<Vec<String>> {
             json,
         ]);
     }
-    forms.sort_unstable();
-    forms.dedup();
-    Some(forms)
+    let mut distinct = Vec::with_capacity(forms.len());
+    for form in forms {
+        if !distinct.contains(&form) {
+            distinct.push(form);
+        }
+    }
+    Some(distinct)
+}
+
+/// What `add` and `remove` store for `value`: its forms, or a short value itself.
+fn forms_or_token(value: &str) -> Vec<String> {
+    let chars = value.chars().count();
+    if (MIN_SHORT..MIN_LEN).contains(&chars) {
+        return vec![value.to_string()];
+    }
+    forms_of(value).unwrap_or_default()
 }
 
 #[cfg(test)]
