@@ -1,5 +1,52 @@
-//! The encodings a value takes on its way into another string: JSON escaping (and JSON inside
-//! JSON), the `\uXXXX` forms Python and Go write, and percent-encoding.
+//! The encodings a value takes on its way into another string.
+//!
+//! # Caught
+//!
+//! For a value of 4 characters or more (`MIN_LEN`), anywhere inside any string:
+//! - verbatim;
+//! - JSON-escaped as serde_json, JavaScript and Python write it, and JSON inside JSON; with `\/`;
+//!   with every non-ASCII character as lowercase `\uXXXX` (Python's `ensure_ascii`), also with
+//!   `<`, `>`, `&` escaped; as Go writes it (`\u003c`, `\u003e`, `\u0026`, U+2028, U+2029), as
+//!   Gson does (`<`, `>`, `&`, `=`, `'`), as Newtonsoft's `EscapeHtml` does (`<`, `>`, `&`, `'`,
+//!   `"`), all in lowercase hex; and as System.Text.Json writes it by default, in uppercase hex
+//!   (`\u0022`, `\u0026`, `\u0027`, `\u002B`, `\u003C`, `\u003E`, `\u0060`, and every
+//!   character outside ASCII);
+//! - percent-encoded as `encodeURIComponent`, `encodeURI` and forms do, hex in either case, and
+//!   percent-encoded twice (`%2540` for `@`, `%252f` or `%252F` for `/`, `%2B` for a form's
+//!   space);
+//! - HTML-escaped: `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&#34;`, `&#39;`, `&#x27;`, `&#039;` or
+//!   `&apos;`, all-decimal or all-hexadecimal references (either case), .NET's `HtmlEncoder`
+//!   (`&#x2B;` for `+`, `&#xE9;` for `é`); quotes left alone in text content; and JSON inside an
+//!   HTML attribute (`\&quot;`);
+//! - base64 and base64url, padded or not: the value encoded on its own (a `data:` URL, a Basic
+//!   auth header, a JWT part, a `blob` or `data` field), and the value inside a longer encoded
+//!   text at any of the three byte alignments, for values of at least `MIN_BASE64` (8) bytes.
+//!
+//! For a value of 2 or 3 characters (`MIN_SHORT`), verbatim only, and only where it stands alone
+//! as a token (see `Needles::short_matches`).
+//!
+//! # Not caught, and why
+//!
+//! - A value of one character: it is in every text, and a guess finds it.
+//! - Short values (2-3 characters) inside a word ("17370"), or encoded: every encoding of a
+//!   3-digit number is the number, and encoding other short values would match innocent text.
+//! - Base64 of a value shorter than 8 bytes inside a longer encoded text, at an alignment that
+//!   leaves fewer than 2 whole groups (6 bytes) of the value: 4 base64 characters are 24 bits,
+//!   found by chance every few megabytes of base64. A value of 6-7 bytes is caught at 1 or 2
+//!   of the 3 alignments; one of 4-5 bytes only encoded on its own. At the edges of a value
+//!   inside longer base64, up to 2 bytes at each end stay encoded beside the replacement (those
+//!   characters also carry bytes of what surrounds the value).
+//! - Base64 split by line breaks (MIME wraps at 76 characters) inside the value's part, base64
+//!   of an escaped form (JSON-escaped, then base64), base32, base85, hex or any other encoding
+//!   of arbitrary text, gzip or any compression, encryption or hashing.
+//! - Anything an agent or a tool did to the value itself: reversed, split (`sk_live_` in one
+//!   place, the rest in another), spaced out, cut short, case changed (`SK_LIVE_…`), characters
+//!   swapped or translated; a value spelled out in words, or read back from an image.
+//! - Mixtures of styles inside one value (some characters as named entities, others as
+//!   numeric ones; `\u003C` next to `\u003e`): every style is one needle, and a needle per
+//!   mixture would grow exponentially with the special characters in the value.
+//! - Escapes no common encoder writes: HTML or JSON escapes of letters and digits, `\x3c`,
+//!   `%u003C`, punycode, or JSON `\u` escapes of characters an encoder leaves alone.
 
 use serde_json::Value;
 
@@ -17,10 +64,7 @@ pub(super) fn escape_unicode(json: &str, html: bool) -> String {
             out.push(c);
             continue;
         }
-        let mut units = [0u16; 2];
-        for unit in c.encode_utf16(&mut units) {
-            out.push_str(&format!("\\u{unit:04x}"));
-        }
+        push_units(&mut out, c, false);
     }
     out
 }
@@ -38,8 +82,8 @@ pub(super) fn percent(s: &str, keep: &[u8], plus_for_space: bool) -> String {
         } else if b == b' ' && plus_for_space {
             out.push('+');
         } else {
-            const HEX: &[u8; 16] = b"0123456789ABCDEF";
-            out.extend(['%', char::from(HEX[usize::from(b >> 4)]), char::from(HEX[usize::from(b & 15)])]);
+            out.push('%');
+            push_hex(&mut out, u32::from(b), 2, true);
         }
     }
     out
@@ -56,4 +100,345 @@ pub(super) fn lower_hex(s: &str) -> String {
         }
     }
     out
+}
+
+/// The two base64 alphabets: standard (RFC 4648 §4) and URL-safe (§5).
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Whole 3-byte groups a piece of base64 must cover to be a needle: 2 groups are 8 characters,
+/// 48 bits, so that random base64 (an image, a blob) matches one needle at one position with
+/// odds of 2^-48. A value of `MIN_BASE64` bytes has 2 whole groups at each of the three
+/// alignments; shorter ones only at some, or only encoded on their own.
+const BASE64_GROUPS: usize = 2;
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) const MIN_BASE64: usize = 3 * BASE64_GROUPS + 2;
+
+fn base64(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for group in bytes.chunks(3) {
+        let n = group.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        let chars = group.len() + 1;
+        for i in 0..4 {
+            if i < chars {
+                out.push(char::from(alphabet[(n >> (18 - 6 * i) & 63) as usize]));
+            } else if pad {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The base64 needles of `value`, in both alphabets: the whole encoding, padded and not (the
+/// value encoded on its own, as in a `data:` URL, a Basic auth header or a JWT part), and for
+/// each of the three ways the value can sit in a longer encoded text (starting at byte offset
+/// 0, 1 or 2 modulo 3) the stable middle: the whole groups that hold only bytes of the value.
+/// The one or two groups at its edges also hold bytes of what surrounds it, so they cannot be
+/// known; at most 2 bytes of the value at each end stay encoded beside the replacement.
+pub(super) fn base64_forms(value: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    for alphabet in [BASE64, BASE64URL] {
+        out.push(base64(value, alphabet, true));
+        out.push(base64(value, alphabet, false));
+        for skip in 0..3 {
+            let groups = value.len().saturating_sub(skip) / 3;
+            if groups >= BASE64_GROUPS {
+                out.push(base64(&value[skip..skip + 3 * groups], alphabet, false));
+            }
+        }
+    }
+    out
+}
+
+/// How HTML writers escape `&`, `<`, `>`, `"` and `'`, one style per library family.
+const HTML: [[&str; 5]; 9] = [
+    ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"], // lodash, Ruby, .NET WebUtility, Java Spring
+    ["&amp;", "&lt;", "&gt;", "&quot;", "&#x27;"], // Python html.escape, React
+    ["&amp;", "&lt;", "&gt;", "&quot;", "&#039;"], // PHP htmlspecialchars(ENT_QUOTES)
+    ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"], // XML, PHP ENT_HTML5
+    ["&amp;", "&lt;", "&gt;", "&#34;", "&#39;"],  // Go html.EscapeString and html/template, Jinja
+    ["&amp;", "&lt;", "&gt;", "\"", "'"],         // text content only (quote=False, XML text)
+    ["&#38;", "&#60;", "&#62;", "&#34;", "&#39;"], // decimal references
+    ["&#x26;", "&#x3C;", "&#x3E;", "&#x22;", "&#x27;"], // hexadecimal references
+    ["&#x26;", "&#x3c;", "&#x3e;", "&#x22;", "&#x27;"], // the same, lowercase
+];
+
+/// The two styles `forms_of` also applies to JSON text.
+pub(super) const HTML_QUOT: [&str; 5] = HTML[0];
+pub(super) const HTML_34: [&str; 5] = HTML[4];
+
+/// `s` as each HTML style writes it (all equal to `s` when it has none of the five).
+pub(super) fn html_forms(s: &str) -> Vec<String> {
+    if !s.contains(['&', '<', '>', '"', '\'']) {
+        return Vec::new();
+    }
+    let mut out: Vec<String> = HTML.iter().map(|style| html(s, style)).collect();
+    out.push(html_dotnet(s));
+    out
+}
+
+pub(super) fn html(s: &str, style: &[&str; 5]) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match "&<>\"'".find(c) {
+            Some(i) => out.push_str(style[i]),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// .NET's `HtmlEncoder.Default`: `&quot;`, `&amp;`, `&lt;`, `&gt;`, then `&#xHH;` (uppercase)
+/// for `'`, `+` and everything outside printable ASCII.
+fn html_dotnet(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("&quot;"),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            ' '..='~' if c != '\'' && c != '+' => out.push(c),
+            _ => {
+                out.push_str("&#x");
+                let n = u32::from(c);
+                push_hex(&mut out, n, (32 - n.leading_zeros() as usize).div_ceil(4).max(1), true);
+                out.push(';');
+            }
+        }
+    }
+    out
+}
+
+/// JSON string content as `System.Text.Json` writes it by default (`JavaScriptEncoder.Default`):
+/// `"`, `&`, `'`, `+`, `<`, `>` and `` ` `` as `\u0022`, `\u0026`, `\u0027`, `\u002B`,
+/// `\u003C`, `\u003E`, `\u0060`; `\\`, `\b`, `\f`, `\n`, `\r`, `\t`; every other control
+/// character and everything outside ASCII as `\uXXXX` UTF-16 units, hex in uppercase.
+pub(super) fn escape_dotnet(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '"' | '&' | '\'' | '+' | '<' | '>' | '`' => push_units(&mut out, c, true),
+            ' '..='~' => out.push(c),
+            _ => push_units(&mut out, c, true),
+        }
+    }
+    out
+}
+
+/// JSON string content (`json`, as serde_json writes it) with some ASCII characters as
+/// lowercase `\uXXXX`: Go's encoding/json writes `<`, `>`, `&` (and U+2028, U+2029) that way by
+/// default, Gson `<`, `>`, `&`, `=`, `'`, Newtonsoft's `EscapeHtml` `<`, `>`, `&`, `'`, `"`.
+pub(super) fn escape_some(json: &str, chars: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    let mut rest = json.chars().peekable();
+    while let Some(c) = rest.next() {
+        if c == '\\' && chars.contains('"') && rest.peek() == Some(&'"') {
+            rest.next();
+            push_units(&mut out, '"', false);
+        } else if c == '\\' {
+            out.push(c);
+            out.extend(rest.next());
+        } else if chars.contains(c) && c != '"' {
+            push_units(&mut out, c, false);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn push_units(out: &mut String, c: char, upper: bool) {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        out.push_str("\\u");
+        push_hex(out, u32::from(*unit), 4, upper);
+    }
+}
+
+/// The last `digits` hex digits of `n`.
+fn push_hex(out: &mut String, n: u32, digits: usize, upper: bool) {
+    let table = if upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    for i in (0..digits).rev() {
+        out.push(char::from(table[(n >> (4 * i) & 15) as usize]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scrub::Needles;
+
+    fn needles(value: &str, label: &str) -> Needles {
+        let mut n = Needles::default();
+        n.add(value, label);
+        n
+    }
+
+    /// `text` is scrubbed, with `label`, and none of `canaries` survives.
+    fn caught(n: &Needles, text: &str, label: &str, canaries: &[&str]) -> String {
+        let (clean, labels) = n.scrub(text).unwrap_or_else(|| panic!("nothing found in {text}"));
+        assert_eq!(labels, [label], "{text}");
+        for c in canaries {
+            assert!(!clean.contains(c), "{c} survived in {clean}");
+        }
+        clean
+    }
+
+    #[test]
+    fn base64_encoder_known_answers() {
+        // RFC 4648 §10.
+        for (plain, padded) in [
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(plain.as_bytes(), BASE64, true), padded);
+            assert_eq!(base64(plain.as_bytes(), BASE64, false), padded.trim_end_matches('='));
+        }
+        assert_eq!(base64(&[0xfb, 0xff], BASE64, true), "+/8=");
+        assert_eq!(base64(&[0xfb, 0xff], BASE64URL, false), "-_8");
+    }
+
+    #[test]
+    fn base64_of_the_value_on_its_own_padded_or_not_either_alphabet() {
+        // Python: base64.b64encode(b"sk_live_CANARY~>?") and base64.urlsafe_b64encode.
+        let n = needles("sk_live_CANARY~>?", "key");
+        for text in [
+            "Authorization: Basic c2tfbGl2ZV9DQU5BUll+Pj8=",
+            "token=c2tfbGl2ZV9DQU5BUll+Pj8 end",
+            "jwt.c2tfbGl2ZV9DQU5BUll-Pj8.sig",
+            "url c2tfbGl2ZV9DQU5BUll-Pj8=",
+        ] {
+            let clean = caught(&n, text, "key", &["c2tfbGl2ZV9DQU5BUl", "Pj8"]);
+            assert!(clean.contains("[redacted: key]"), "{clean}");
+        }
+    }
+
+    #[test]
+    fn base64_inside_longer_data_at_each_alignment() {
+        // Python: base64.b64encode(prefix + b"sk_live_CANARY~>?" + b"zz") for 0, 1, 2 bytes of
+        // prefix: the value starts at offset 0, 1 and 2 modulo 3.
+        let n = needles("sk_live_CANARY~>?", "key");
+        for (text, stable) in [
+            ("c2tfbGl2ZV9DQU5BUll+Pj96eg==", "c2tfbGl2ZV9DQU5BUll+"),
+            ("YXNrX2xpdmVfQ0FOQVJZfj4/eno=", "X2xpdmVfQ0FOQVJZ"),
+            ("YWJza19saXZlX0NBTkFSWX4+P3p6", "a19saXZlX0NBTkFSWX4+"),
+        ] {
+            assert!(text.contains(stable));
+            let clean = caught(&n, &format!("data:application/octet-stream;base64,{text}"), "key", &[stable]);
+            // What stays beside the replacement is the context and at most 2 bytes of the
+            // value at each end: at most 2 groups on each side.
+            let left = clean.len() - "data:application/octet-stream;base64,".len() - "[redacted: key]".len();
+            assert!(left <= 16, "{clean}");
+        }
+        // In base64url, and without the data: prefix.
+        let clean = caught(&n, "x YWJza19saXZlX0NBTkFSWX4-P3p6 y", "key", &["NBTkFSWX4"]);
+        assert!(clean.starts_with("x YWJz[redacted: key]"), "{clean}");
+    }
+
+    #[test]
+    fn base64_needs_two_whole_groups_of_the_value() {
+        assert_eq!(MIN_BASE64, 8);
+        // 8 bytes: a stable part at every alignment; 6 bytes: only at offset 0.
+        let eight = base64_forms(b"12345678");
+        assert_eq!(eight.iter().filter(|f| f.len() == 8).count(), 2 * 3, "{eight:?}");
+        let six = base64_forms(b"123456");
+        assert!(six.iter().all(|f| f.len() >= 8), "{six:?}");
+        // 4 bytes: only the value encoded on its own.
+        let four = base64_forms(b"1234");
+        assert_eq!(four, ["MTIzNA==", "MTIzNA", "MTIzNA==", "MTIzNA"]);
+    }
+
+    #[test]
+    fn a_data_url_and_a_json_text_encoded_as_base64() {
+        let n = needles("hunter2-CANARY", "password");
+        // Python: base64.b64encode(b'{"password":"hunter2-CANARY"}')
+        caught(
+            &n,
+            "data:application/json;base64,eyJwYXNzd29yZCI6Imh1bnRlcjItQ0FOQVJZIn0=",
+            "password",
+            &["bnRlcjItQ0FOQVJZ"],
+        );
+        caught(&n, "data:text/plain,hunter2-CANARY", "password", &["CANARY"]);
+        caught(&n, "data:text/plain;base64,aHVudGVyMi1DQU5BUlk=", "password", &["aHVudGVyMi1DQU5BUlk"]);
+    }
+
+    #[test]
+    fn html_entities_in_every_common_style() {
+        let n = needles("p&ss<w>\"q'CANARY", "password");
+        for text in [
+            "p&amp;ss&lt;w&gt;&quot;q&#39;CANARY",       // lodash, Ruby, .NET WebUtility
+            "p&amp;ss&lt;w&gt;&quot;q&#x27;CANARY",      // Python html.escape, React
+            "p&amp;ss&lt;w&gt;&quot;q&#039;CANARY",      // PHP
+            "p&amp;ss&lt;w&gt;&quot;q&apos;CANARY",      // XML
+            "p&amp;ss&lt;w&gt;&#34;q&#39;CANARY",        // Go, Jinja
+            "p&amp;ss&lt;w&gt;\"q'CANARY",               // text content
+            "p&#38;ss&#60;w&#62;&#34;q&#39;CANARY",      // decimal
+            "p&#x26;ss&#x3C;w&#x3E;&#x22;q&#x27;CANARY", // hexadecimal
+            "p&#x26;ss&#x3c;w&#x3e;&#x22;q&#x27;CANARY",
+            "p&amp;ss&lt;w&gt;&quot;q&#x27;CANARY", // .NET HtmlEncoder
+        ] {
+            caught(&n, &format!("<td title=\"{text}\">"), "password", &["CANARY"]);
+        }
+        // .NET's HtmlEncoder also writes + and non-ASCII as hexadecimal references.
+        let n = needles("a+b'é-CANARY", "code");
+        caught(&n, "a&#x2B;b&#x27;&#xE9;-CANARY", "code", &["CANARY"]);
+        // JSON in an HTML attribute.
+        let n = needles("say \"CANARY\"", "quote");
+        caught(&n, r#"<div data-json="{&quot;q&quot;:&quot;say \&quot;CANARY\&quot;&quot;}">"#, "quote", &["CANARY"]);
+    }
+
+    #[test]
+    fn unicode_escapes_as_dotnet_go_gson_and_newtonsoft_write_them() {
+        let n = needles("a+b<c>&'\"`é=CANARY", "secret");
+        for text in [
+            // System.Text.Json, JavaScriptEncoder.Default: uppercase hex.
+            r#"{"v":"a\u002Bb\u003Cc\u003E\u0026\u0027\u0022\u0060\u00E9=CANARY"}"#,
+            // Gson (HTML-safe by default): <, >, &, =, ' in lowercase hex.
+            r#"{"v":"a+b\u003cc\u003e\u0026\u0027\"`é\u003dCANARY"}"#,
+            // Go's encoding/json: <, >, & in lowercase hex, the rest as it is.
+            r#"{"v":"a+b\u003cc\u003e\u0026'\"`é=CANARY"}"#,
+            // Newtonsoft with EscapeHtml.
+            r#"{"v":"a+b\u003cc\u003e\u0026\u0027\u0022`é=CANARY"}"#,
+        ] {
+            caught(&n, text, "secret", &["CANARY"]);
+        }
+        assert_eq!(escape_dotnet("\\\n\u{1}\u{7f}😀"), r"\\\n\u0001\u007F\uD83D\uDE00");
+    }
+
+    #[test]
+    fn percent_encoded_twice() {
+        let n = needles("user@example.com/x y", "email");
+        for text in [
+            "next=user%2540example.com%252Fx%2520y", // Python quote(quote(v, safe=''), safe='')
+            "next=user%2540example.com%252fx%2520y",
+            "q=user%2540example.com%252Fx%2By", // form-encoded twice: the space's + is %2B
+            "q=user@example.com/x%2520y",       // encodeURI twice
+        ] {
+            caught(&n, text, "email", &["user"]);
+        }
+    }
+
+    #[test]
+    fn forms_are_deduplicated_and_plain_values_have_few() {
+        for value in ["sk_live_0123456789", "p&ss<w>\"q'x+é/ 9"] {
+            let forms = crate::scrub::forms_of(value).unwrap();
+            for (i, f) in forms.iter().enumerate() {
+                assert!(!forms[i + 1..].contains(f), "{f} twice");
+            }
+        }
+        let forms = crate::scrub::forms_of("sk_live_0123456789").unwrap();
+        assert!(forms.len() <= 8, "{forms:?}");
+    }
 }

@@ -8,9 +8,10 @@
 //! withheld, or a reference the agent never got a stub for) stays until `clear`: scrubbing a
 //! value too many is the safe side.
 //!
-//! Memory grows with the number of distinct values (each kept in up to twelve encoded forms,
-//! see `forms_of`) until `forget`/`clear`; nothing expires on its own, since an expired vault
-//! entry's value must still never reach the agent.
+//! Memory grows with the number of distinct values (each kept in its encoded forms, see
+//! `forms_of`: 4 to 10 for a token of letters, digits, `-`, `_` and `.`, about 40 for a value
+//! with every character HTML, JSON and URLs escape) until `forget`/`clear`; nothing expires on
+//! its own, since an expired vault entry's value must still never reach the agent.
 
 use std::collections::HashMap;
 
@@ -134,17 +135,26 @@ impl KnownSecrets {
 /// (its `type`, `mimeType` and `annotations`) are structure, not values: a block or a whole
 /// result taken at once would otherwise scrub "text" out of every later result. The rule reads
 /// only the value, so the JS side can replay a vault record into a fresh set after a trap.
+///
+/// A value of fewer than 4 characters (a CVV, a PIN) enters only when it is the taken value
+/// itself: inside a larger value, `20` or `ann` would scrub every later "20" and "ann" token.
 pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
     let mut out = Vec::new();
+    match value {
+        Value::String(s) => return vec![s.clone()],
+        Value::Number(n) => return vec![n.to_string()],
+        _ => {}
+    }
+    let long = |s: &str| s.chars().count() >= super::MIN_LEN;
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
-            Value::String(s) => out.push(s.clone()),
-            Value::Number(n) => out.push(n.to_string()),
+            Value::String(s) if long(s) => out.push(s.clone()),
+            Value::Number(n) if long(&n.to_string()) => out.push(n.to_string()),
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => {
                 if keys {
-                    out.extend(map.keys().cloned());
+                    out.extend(map.keys().filter(|k| long(k)).cloned());
                 }
                 let block = map.get("type").and_then(Value::as_str).is_some_and(is_block_type);
                 let envelope = |k: &str| block && matches!(k, "type" | "mimeType" | "annotations");
@@ -235,6 +245,9 @@ mod tests {
         s.sort();
         assert_eq!(s, ["123456", "card", "hunter22", "tok-abc"], "\"type\" is a value outside a block");
         assert!(secret_strings(&v, true).contains(&"password".to_string()));
+        let short = json!({ "cvv": "737", "age": 42, "name": "ann" });
+        assert_eq!(secret_strings(&short, false), Vec::<String>::new(), "short leaves of a larger value");
+        assert_eq!(secret_strings(&json!("737"), false), ["737"], "a short value taken itself");
     }
 
     #[test]

@@ -1,37 +1,119 @@
 //! Value matching: a redacted string must not come back through another string of the result
 //! (a text block, a URI, `_meta`, error text), verbatim or in the encodings it commonly takes.
+//!
+//! # The matcher and its bounds
+//!
+//! Needles live in two hand-written Aho–Corasick automata (`automaton.rs`): a *main* one and a
+//! *side* one for the needles added since the main one was built. Values of 2 or 3 characters
+//! are kept apart and looked up as whole tokens. Writing `S` for the needle bytes of the main
+//! automaton, `P` for the live needle bytes added since it was built, `n` for the length of a
+//! scanned text and `k` for the number of places where a needle ends in it:
+//!
+//! - A scan is O(n + k), whatever the number, length and overlap of the needles: one pass of
+//!   each automaton (a transition per byte, never more failure hops than transitions), at most
+//!   3 lookups per byte for short values, then one merge of the matches by end position (a
+//!   stack: each match pushed and popped once). k is at most 3n: per automaton only the longest
+//!   needle ending at a position counts, as every shorter one lies inside it.
+//! - `add` is O(bytes of the value's forms). The automata catch up at the next scan, once for
+//!   however many values were added: the side automaton is rebuilt, O(P) with P at most S/8;
+//!   or, once P passes S/8, the main one with everything, O(S + P) = O(9P), which is O(1)
+//!   amortized per added byte. So a call that adds values pays at most O(S/8) to rebuild the
+//!   side automaton, never a full rebuild; the main one is rebuilt a logarithmic number of
+//!   times as the set grows (each time 9/8 of the last size, at least).
+//! - `remove` is O(bytes of the value's forms): a removed needle stays in its automaton as a
+//!   tombstone, skipped (and pointed past, once) by the scans. Tombstones are swept out by a
+//!   rebuild once they are half the main automaton's bytes or half the slots: O(1) amortized
+//!   per removed byte.
+//!
+//! Both costs are counted, scans in `work` and builds in `build_work`, and the tests assert the
+//! bounds on those counts instead of timing anything.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
 use crate::json::push_token;
 
+mod automaton;
 mod forms;
 pub mod known;
 
-use forms::{escape_json, escape_unicode, lower_hex, percent, COMPONENT, FORM, URI};
+use automaton::{Automaton, Steps};
+use forms::{
+    base64_forms, escape_dotnet, escape_json, escape_some, escape_unicode, html, html_forms, lower_hex, percent,
+    COMPONENT, FORM, HTML_34, HTML_QUOT, URI,
+};
 
-/// Shorter values would match innocent text everywhere.
+/// Values of at least this many characters are matched wherever they occur. Shorter ones
+/// would match innocent text everywhere.
 pub(crate) const MIN_LEN: usize = 4;
+
+/// Values of `MIN_SHORT` to `MIN_LEN - 1` characters (a CVV, a short PIN) are matched only where
+/// they stand alone as a token: "CVV 737" is caught, "17370" is not. A single character is
+/// not: it would erase every "a", "I" and digit, and hides nothing a guess would not find.
+pub(crate) const MIN_SHORT: usize = 2;
+
+/// The main automaton is rebuilt once the pending bytes reach this fraction of it.
+const PENDING_FRACTION: usize = 8;
 
 /// The redacted strings, in every form we look for, each with the label of its value.
 ///
-/// The index is kept up to date on every `add` and `remove`, so a long-lived set (a redactor's
-/// known secrets) costs nothing to keep between calls. Every needle is at least 4 bytes, so one
-/// pass over a string finds them all: a bitset of first byte pairs skips most positions, and a
-/// map from the first 4 bytes names the candidates. (The aho-corasick crate does this too, but
-/// costs 84 KiB of a ~280 KiB module.)
+/// A long-lived set (a redactor's known secrets) is updated in place by `add` and `remove`;
+/// see the module documentation for what each costs.
 #[derive(Default)]
 pub(crate) struct Needles {
-    /// Slot per form; a slot whose `refs` fell to 0 is free (listed in `free`).
+    /// Slot per form, and per short value. A slot whose `refs` fell to 0 is a tombstone until
+    /// the next rebuild.
     forms: Vec<Form>,
-    by_text: HashMap<Box<str>, usize>,
-    free: Vec<usize>,
+    /// Live slots only.
+    by_text: HashMap<Box<str>, u32>,
     labels: Vec<String>,
     label_index: HashMap<String, usize>,
-    pairs: Vec<u64>,
-    by_prefix: HashMap<[u8; 4], Vec<usize>>,
+    /// Live short values (`MIN_SHORT..MIN_LEN` characters): they are in no automaton, and are
+    /// looked up as whole tokens.
+    short: usize,
+    /// Tombstones, in either automaton or not yet in one.
+    dead_slots: usize,
+    /// The automata. They catch up with `add` at the next scan, so that the many values one
+    /// result adds cost one build.
+    index: RefCell<Index>,
+    work: Cell<Steps>,
+    build_work: Cell<Steps>,
+}
+
+#[derive(Default)]
+struct Index {
+    main: Automaton,
+    side: Automaton,
+    /// Slots below this are in the main automaton, the others pending (in the side one).
+    main_end: u32,
+    /// Live bytes of the pending slots.
+    pending_bytes: usize,
+    /// Bytes of tombstones in the main automaton.
+    main_dead_bytes: usize,
+    /// The side automaton no longer matches the pending slots.
+    side_stale: bool,
+}
+
+impl Index {
+    /// Before a scan: after a change, the side automaton is rebuilt, or, once the pending
+    /// bytes pass 1/`PENDING_FRACTION` of the main automaton, the main one with everything.
+    fn catch_up(&mut self, forms: &[Form], work: &mut Steps) {
+        if !self.side_stale {
+            return;
+        }
+        let main = self.main_end == 0 || self.pending_bytes * PENDING_FRACTION > self.main.bytes();
+        let from = if main { 0 } else { self.main_end as usize };
+        let live = (from..forms.len()).filter(|&i| forms[i].refs > 0 && !forms[i].short);
+        let built = Automaton::build(&mut live.map(|i| (i as u32, forms[i].text.as_bytes())), work);
+        if from == 0 {
+            *self = Index { main: built, main_end: forms.len() as u32, ..Index::default() };
+        } else {
+            self.side = built;
+            self.side_stale = false;
+        }
+    }
 }
 
 struct Form {
@@ -39,6 +121,8 @@ struct Form {
     label: usize,
     /// How many added values produced this form; it is matched while this is above 0.
     refs: u32,
+    /// A short value, matched as a token.
+    short: bool,
 }
 
 /// A string that was changed, and the labels of what was found in it.
@@ -52,77 +136,181 @@ impl Needles {
         self.by_text.is_empty()
     }
 
-    /// Adds a redacted string under `label`, with its JSON-escaped and percent-encoded forms.
+    /// Adds a redacted string under `label`, with its encoded forms (see `forms.rs`: what is
+    /// caught, and what is not).
     pub fn add(&mut self, value: &str, label: &str) {
-        let Some(forms) = forms_of(value) else { return };
+        let chars = value.chars().count();
+        if chars < MIN_SHORT {
+            return;
+        }
         let next = self.labels.len();
         let index = *self.label_index.entry(label.to_string()).or_insert(next);
         if index == next {
             self.labels.push(label.to_string());
         }
-        for form in forms {
-            self.push(form, index);
+        for form in forms_or_token(value) {
+            self.push(form, index, chars < MIN_LEN);
         }
     }
 
     /// Takes back one `add` of `value`: a form another added value also produced stays.
     pub fn remove(&mut self, value: &str) {
-        for form in forms_of(value).into_iter().flatten() {
+        for form in forms_or_token(value) {
             let Some(&slot) = self.by_text.get(form.as_str()) else { continue };
-            self.forms[slot].refs -= 1;
-            if self.forms[slot].refs > 0 {
+            let f = &mut self.forms[slot as usize];
+            f.refs -= 1;
+            if f.refs > 0 {
                 continue;
             }
             self.by_text.remove(form.as_str());
-            if let Some(bucket) = self.by_prefix.get_mut(&prefix(form.as_bytes())) {
-                bucket.retain(|&i| i != slot);
+            f.text = Box::from("");
+            self.dead_slots += 1;
+            let index = self.index.get_mut();
+            if f.short {
+                self.short -= 1;
+            } else if slot < index.main_end {
+                index.main_dead_bytes += form.len();
+            } else {
+                index.pending_bytes -= form.len();
+                index.side_stale = true;
             }
-            self.forms[slot].text = Box::from("");
-            self.free.push(slot);
+        }
+        let index = self.index.get_mut();
+        if index.main_dead_bytes * 2 > index.main.bytes() || self.dead_slots * 2 > self.forms.len() {
+            self.rebuild();
         }
     }
 
-    fn push(&mut self, text: String, label: usize) {
+    fn push(&mut self, text: String, label: usize, short: bool) {
         if let Some(&slot) = self.by_text.get(text.as_str()) {
-            self.forms[slot].refs += 1;
+            self.forms[slot as usize].refs += 1;
             return;
         }
-        let b = text.as_bytes();
-        let pair = usize::from(b[0]) << 8 | usize::from(b[1]);
-        if self.pairs.is_empty() {
-            self.pairs = vec![0; 1 << 10];
+        let slot = self.forms.len() as u32;
+        if short {
+            self.short += 1;
+        } else {
+            let index = self.index.get_mut();
+            index.pending_bytes += text.len();
+            index.side_stale = true;
         }
-        self.pairs[pair >> 6] |= 1 << (pair & 63);
-        let form = Form { text: text.into_boxed_str(), label, refs: 1 };
-        let slot = match self.free.pop() {
-            Some(slot) => {
-                self.forms[slot] = form;
-                slot
-            }
-            None => {
-                self.forms.push(form);
-                self.forms.len() - 1
-            }
-        };
-        self.by_prefix.entry(prefix(self.forms[slot].text.as_bytes())).or_default().push(slot);
-        self.by_text.insert(self.forms[slot].text.clone(), slot);
+        let text = text.into_boxed_str();
+        self.by_text.insert(text.clone(), slot);
+        self.forms.push(Form { text, label, refs: 1, short });
     }
 
-    /// Every (start, end, label) match in `s`, overlapping ones included.
-    fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
-        let b = s.as_bytes();
-        let mut out = Vec::new();
-        for at in 0..b.len().saturating_sub(3) {
-            let pair = usize::from(b[at]) << 8 | usize::from(b[at + 1]);
-            if self.pairs[pair >> 6] & (1 << (pair & 63)) == 0 {
-                continue;
-            }
-            let Some(candidates) = self.by_prefix.get(&prefix(&b[at..])) else { continue };
-            for &i in candidates {
-                let form = &self.forms[i];
-                if b[at..].starts_with(form.text.as_bytes()) {
-                    out.push((at, at + form.text.len(), form.label));
+    /// The tombstones' slots are reclaimed, and the next scan builds one main automaton of
+    /// every live form.
+    fn rebuild(&mut self) {
+        if self.dead_slots > 0 {
+            let mut renumber = vec![u32::MAX; self.forms.len()];
+            let mut live = Vec::with_capacity(self.forms.len() - self.dead_slots);
+            for (old, form) in std::mem::take(&mut self.forms).into_iter().enumerate() {
+                if form.refs > 0 {
+                    renumber[old] = live.len() as u32;
+                    live.push(form);
                 }
+            }
+            for slot in self.by_text.values_mut() {
+                *slot = renumber[*slot as usize];
+            }
+            self.forms = live;
+        }
+        let pending_bytes = self.forms.iter().filter(|f| !f.short).map(|f| f.text.len()).sum();
+        *self.index.get_mut() = Index { side_stale: true, pending_bytes, ..Index::default() };
+        self.dead_slots = 0;
+    }
+
+    /// The matches in `s`, overlapping ones merged: (start, end, label) in order, the label
+    /// being that of the leftmost match of the group, the longest one if several start there.
+    fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
+        let mut index = self.index.borrow_mut();
+        let mut build = self.build_work.get();
+        index.catch_up(&self.forms, &mut build);
+        self.build_work.set(build);
+        let Index { main, side, .. } = &mut *index;
+        let mut work = self.work.get();
+        let live = |slot: u32| self.forms[slot as usize].refs > 0;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        main.scan(s.as_bytes(), &live, &mut a, &mut work);
+        side.scan(s.as_bytes(), &live, &mut b, &mut work);
+        let labelled = |v: Vec<(usize, usize, u32)>| -> Vec<(usize, usize, usize)> {
+            v.into_iter().map(|(start, end, slot)| (start, end, self.forms[slot as usize].label)).collect()
+        };
+        let (a, b) = (labelled(a), labelled(b));
+        let c = self.short_matches(s, &mut work);
+        let groups = merge(&[a, b, c], &mut work);
+        self.work.set(work);
+        groups
+    }
+
+    /// The short values standing alone as a token in `s`: (start, end, label), the longest per
+    /// end, in order of end. One pass: at each place a token can end (before a character that
+    /// is not alphanumeric, or at the end), the last one to three characters are looked up,
+    /// when a token can start before them. Our own `[redacted: <label>]` markers are left
+    /// alone, so that a second pass changes nothing when a short value is a word of a label.
+    fn short_matches(&self, s: &str, work: &mut Steps) -> Vec<(usize, usize, usize)> {
+        let mut out = Vec::new();
+        if self.short == 0 {
+            return out;
+        }
+        let markers = self.markers(s, work);
+        let mut m = 0;
+        // The last four characters: (byte offset, alphanumeric), by count modulo 4.
+        let mut last = [(0usize, false); 4];
+        let mut count = 0usize;
+        let ends = s.char_indices().map(|(i, c)| (i, c.is_alphanumeric())).chain([(s.len(), false)]);
+        for (j, alnum) in ends {
+            *work += 1;
+            if !alnum {
+                for k in (1..MIN_LEN.min(count + 1)).rev() {
+                    let start = last[(count - k) % 4].0;
+                    if count > k && last[(count - k - 1) % 4].1 {
+                        continue;
+                    }
+                    *work += 1;
+                    let Some(form) = self.by_text.get(&s[start..j]).map(|&slot| &self.forms[slot as usize]) else {
+                        continue;
+                    };
+                    if !form.short {
+                        continue;
+                    }
+                    let label = form.label;
+                    while markers.get(m).is_some_and(|&(_, end)| end <= start) {
+                        m += 1;
+                    }
+                    if !markers.get(m).is_some_and(|&(ms, me)| ms <= start && j <= me) {
+                        out.push((start, j, label));
+                    }
+                    break;
+                }
+            }
+            if j < s.len() {
+                last[count % 4] = (j, alnum);
+                count += 1;
+            }
+        }
+        out
+    }
+
+    /// The `[redacted: <label>]` markers in `s` whose label is one of ours, in order.
+    fn markers(&self, s: &str, work: &mut Steps) -> Vec<(usize, usize)> {
+        const OPEN: &str = "[redacted: ";
+        let mut out = Vec::new();
+        let (mut from, mut close) = (0, 0);
+        while let Some(k) = s[from..].find(OPEN) {
+            let body = from + k + OPEN.len();
+            if close < body {
+                // The first ']' at or after `body`, found once per stretch of text.
+                let Some(c) = s[body..].find(']') else { break };
+                close = body + c;
+            }
+            *work += (body - from) as u64;
+            if self.label_index.contains_key(&s[body..close]) {
+                out.push((body - OPEN.len(), close + 1));
+                from = close + 1;
+            } else {
+                from = body - OPEN.len() + 1;
             }
         }
         out
@@ -130,6 +318,12 @@ impl Needles {
 
     /// Replaces every occurrence in `s` with `[redacted: <label>]`. Overlapping matches are
     /// merged so that no part of a value survives between two replacements.
+    ///
+    /// The base64 forms are found inside any string, so this also answers for a content
+    /// block's `data` (image, audio) or a resource's `blob`. There a hit must not be spliced
+    /// in (the marker would corrupt the media, and the groups at the edges of the value would
+    /// stay): the caller removes the whole field's block and reports it as a `value_match`
+    /// with the labels returned here.
     pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
         self.scrub_where(s, |_, _| true)
     }
@@ -139,23 +333,15 @@ impl Needles {
         if self.is_empty() {
             return None;
         }
-        let mut spans = self.find(s);
-        spans.retain(|&(start, end, _)| applies(start, end));
-        if spans.is_empty() {
+        let mut groups = self.find(s);
+        groups.retain(|&(start, end, _)| applies(start, end));
+        if groups.is_empty() {
             return None;
-        }
-        spans.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
-        let mut merged: Vec<(usize, usize, usize)> = Vec::new();
-        for span in spans {
-            match merged.last_mut() {
-                Some(last) if span.0 < last.1 => last.1 = last.1.max(span.1),
-                _ => merged.push(span),
-            }
         }
         let mut out = String::with_capacity(s.len());
         let mut labels: Vec<String> = Vec::new();
         let mut at = 0;
-        for (start, end, label) in merged {
+        for (start, end, label) in groups {
             let label = &self.labels[label];
             out.push_str(&s[at..start]);
             out.push_str(&format!("[redacted: {label}]"));
@@ -166,6 +352,19 @@ impl Needles {
         }
         out.push_str(&s[at..]);
         Some((out, labels))
+    }
+
+    /// Steps taken by every scan so far (transitions, failure hops, tombstones skipped,
+    /// matches merged).
+    #[cfg(test)]
+    pub(crate) fn work(&self) -> u64 {
+        self.work.get().0
+    }
+
+    /// Steps taken by every automaton build so far.
+    #[cfg(test)]
+    pub(crate) fn build_work(&self) -> u64 {
+        self.build_work.get().0
     }
 
     /// Scrubs every string in `value`, recording where. `pointer` is its location. A key that
@@ -232,33 +431,100 @@ impl Needles {
     }
 }
 
-fn prefix(b: &[u8]) -> [u8; 4] {
-    [b[0], b[1], b[2], b[3]]
+/// Merges match lists, each sorted by end with at most one match per end, into groups of
+/// overlapping matches, in order: (start, end, label of the leftmost-longest match). Linear:
+/// the lists are merged by end, and each match is pushed on and popped off a stack once.
+fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut Steps) -> Vec<(usize, usize, usize)> {
+    // (start, end, label start, label length, label)
+    let mut groups: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
+    let mut at = vec![0; lists.len()];
+    loop {
+        // The next end; at equal ends the longest match.
+        let mut next: Option<(usize, usize, usize)> = None;
+        for (list, i) in lists.iter().zip(&at) {
+            if let Some(&m) = list.get(*i) {
+                if next.map_or(true, |n| m.1 < n.1 || (m.1 == n.1 && m.0 < n.0)) {
+                    next = Some(m);
+                }
+            }
+        }
+        let Some((start, end, label)) = next else { break };
+        for (list, i) in lists.iter().zip(at.iter_mut()) {
+            if list.get(*i).is_some_and(|m| m.1 == end) {
+                *i += 1;
+            }
+        }
+        *work += 1;
+        let mut g = (start, end, start, end - start, label);
+        while let Some(&top) = groups.last() {
+            if g.0 >= top.1 {
+                break;
+            }
+            *work += 1;
+            g.0 = g.0.min(top.0);
+            if top.2 < g.2 || (top.2 == g.2 && top.3 > g.3) {
+                (g.2, g.3, g.4) = (top.2, top.3, top.4);
+            }
+            groups.pop();
+        }
+        groups.push(g);
+    }
+    groups.into_iter().map(|(start, end, _, _, label)| (start, end, label)).collect()
 }
 
 /// Every form of `value` that value matching looks for, or `None` for a value too short to
-/// match safely. `add` and `remove` both use it, so they always agree.
+/// match safely. `add` and `remove` both use it, so they always agree. What is looked for, and
+/// what is not, is listed in `forms.rs`.
 fn forms_of(value: &str) -> Option<Vec<String>> {
     if value.chars().count() < MIN_LEN {
         return None;
     }
-    // Letters, digits, '-', '_' and '.' look the same in every encoding: most tokens.
-    if value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
-        return Some(vec![value.to_string()]);
-    }
-    let json = escape_json(value);
-    let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
     let mut forms = vec![value.to_string()];
-    forms.extend(encoded.iter().map(|f| lower_hex(f)));
-    forms.extend(encoded);
-    forms.extend([
-        escape_json(&json),           // JSON text inside a JSON string
-        json.replace('/', "\\/"),     // encoders that escape the solidus
-        escape_unicode(&json, false), // Python's ensure_ascii
-        escape_unicode(&json, true),  // Go's HTML-safe encoding
-        json,
-    ]);
-    Some(forms)
+    forms.extend(base64_forms(value.as_bytes()));
+    // Letters, digits, '-', '_' and '.' look the same in every text encoding: most tokens.
+    if !value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
+        let json = escape_json(value);
+        let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
+        forms.extend(encoded.iter().map(|f| lower_hex(f)));
+        // Percent-encoded twice (`%2540` for `@`), the inner hex in either case.
+        forms.push(percent(&lower_hex(&encoded[0]), COMPONENT, false));
+        forms.push(percent(&encoded[0], COMPONENT, false));
+        forms.push(percent(&encoded[1], URI, false));
+        forms.push(percent(&encoded[2], FORM, true));
+        forms.extend(encoded);
+        forms.extend(html_forms(value));
+        // JSON in an HTML attribute: `\&quot;` for a quote in the value.
+        if json != value {
+            forms.extend([html(&json, &HTML_QUOT), html(&json, &HTML_34)]);
+        }
+        forms.extend([
+            escape_json(&json),                        // JSON text inside a JSON string
+            json.replace('/', "\\/"),                  // encoders that escape the solidus
+            escape_unicode(&json, false),              // Python's ensure_ascii
+            escape_unicode(&json, true),               // ensure_ascii and HTML-safe
+            escape_some(&json, "<>&\u{2028}\u{2029}"), // Go's encoding/json
+            escape_some(&json, "<>&='"),               // Gson
+            escape_some(&json, "<>&'\""),              // Newtonsoft's EscapeHtml
+            escape_dotnet(value),                      // System.Text.Json
+            json,
+        ]);
+    }
+    let mut distinct = Vec::with_capacity(forms.len());
+    for form in forms {
+        if !distinct.contains(&form) {
+            distinct.push(form);
+        }
+    }
+    Some(distinct)
+}
+
+/// What `add` and `remove` store for `value`: its forms, or a short value itself.
+fn forms_or_token(value: &str) -> Vec<String> {
+    let chars = value.chars().count();
+    if (MIN_SHORT..MIN_LEN).contains(&chars) {
+        return vec![value.to_string()];
+    }
+    forms_of(value).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -312,10 +578,72 @@ mod tests {
     }
 
     #[test]
-    fn short_values_are_not_matched() {
-        let n = needles(&[("abc", "pin")]);
+    fn a_single_character_is_not_matched() {
+        let n = needles(&[("7", "digit")]);
         assert!(n.is_empty());
-        assert!(n.scrub("abcabc").is_none());
+        assert!(n.scrub("7 7").is_none());
+    }
+
+    #[test]
+    fn short_values_are_matched_as_whole_tokens() {
+        let n = needles(&[("737", "CVV"), ("42", "PIN"), ("a-b", "code"), ("é1", "x")]);
+        for (text, clean) in [
+            ("CVV 737", "CVV [redacted: CVV]"),
+            ("737", "[redacted: CVV]"),
+            ("(737), 737.", "([redacted: CVV]), [redacted: CVV]."),
+            ("cvv=737&pin=42", "cvv=[redacted: CVV]&pin=[redacted: PIN]"),
+            (r#"{"cvv":"737"}"#, r#"{"cvv":"[redacted: CVV]"}"#),
+            ("x a-b y", "x [redacted: code] y"),
+            ("é1 é1", "[redacted: x] [redacted: x]"),
+        ] {
+            assert_eq!(n.scrub(text).map(|(c, _)| c).as_deref(), Some(clean), "{text}");
+        }
+        for text in ["17370", "7370", "1737", "v737", "CVV737", "a-bc", "xa-b", "42nd", "é12", "\u{e0}é1"] {
+            assert!(n.scrub(text).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_short_value_inside_a_longer_one_merges_with_it() {
+        let n = needles(&[("737", "CVV"), ("card 737 ok", "note")]);
+        assert_eq!(n.scrub("a card 737 ok").unwrap().0, "a [redacted: note]");
+        assert_eq!(n.scrub("737 card 737 ok").unwrap().0, "[redacted: CVV] [redacted: note]");
+    }
+
+    #[test]
+    fn our_own_markers_are_left_alone_by_short_values() {
+        let n = needles(&[("PIN", "PIN"), ("key", "API key")]);
+        let (clean, _) = n.scrub("key PIN").unwrap();
+        assert_eq!(clean, "[redacted: API key] [redacted: PIN]");
+        assert!(n.scrub(&clean).is_none(), "a second pass changes nothing");
+        // A marker with a label we never wrote is text like any other.
+        assert_eq!(n.scrub("[redacted: key]").unwrap().0, "[redacted: [redacted: API key]]");
+        // An unclosed marker and many openings stay linear.
+        let many = "[redacted: ".repeat(10_000) + "key";
+        let before = n.work();
+        assert!(n.scrub(&many).is_some());
+        assert!(n.work() - before < 8 * many.len() as u64);
+    }
+
+    #[test]
+    fn short_values_are_removed_like_the_others() {
+        let mut n = needles(&[("737", "CVV")]);
+        n.add("737", "CVV");
+        n.remove("737");
+        assert!(n.scrub("CVV 737").is_some(), "added twice, removed once");
+        n.remove("737");
+        assert!(n.is_empty() && n.scrub("CVV 737").is_none());
+    }
+
+    #[test]
+    fn work_is_linear_for_short_values() {
+        let mut n = Needles::default();
+        for i in 0..1000 {
+            n.add(&format!("{i:03}"), "short");
+        }
+        n.add("a-b", "short");
+        assert_linear(&n, |len| "1 22 333 a-b-a-b ".repeat(len / 17), "1000 short values over short tokens");
+        assert_linear(&n, |len| "-".repeat(len), "1000 short values over punctuation");
     }
 
     #[test]
@@ -324,6 +652,197 @@ mod tests {
         let (clean, labels) = n.scrub("xxabcdefyy").unwrap();
         assert_eq!(clean, "xx[redacted: one]yy");
         assert_eq!(labels, ["one"]);
+    }
+
+    /// The merged matches by brute force, as the matcher before the automaton found them.
+    fn brute(values: &[(String, &str)], s: &str) -> Vec<(usize, usize, String)> {
+        let mut spans = Vec::new();
+        for (v, label) in values {
+            for form in forms_of(v).into_iter().flatten() {
+                let mut at = 0;
+                while let Some(i) = s[at..].find(form.as_str()) {
+                    spans.push((at + i, at + i + form.len(), label.to_string()));
+                    at += i + s[at + i..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+        }
+        spans.sort_by_key(|(start, end, _)| (*start, std::cmp::Reverse(*end)));
+        let mut merged: Vec<(usize, usize, String)> = Vec::new();
+        for span in spans {
+            match merged.last_mut() {
+                Some(last) if span.0 < last.1 => last.1 = last.1.max(span.1),
+                _ => merged.push(span),
+            }
+        }
+        merged
+    }
+
+    #[test]
+    fn updates_in_place_agree_with_brute_force() {
+        // A small LCG drives adds, removes and scans over a tiny alphabet, so that needles
+        // nest and overlap, and every path is taken: main and side automata, tombstones in
+        // both, rebuilds.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % m
+        };
+        let labels = ["one", "two", "three"];
+        let mut n = Needles::default();
+        let mut model: Vec<(String, &str)> = Vec::new();
+        let mut scans = 0;
+        for round in 0..3000 {
+            let op = next(10);
+            match op {
+                0..=4 if model.len() < 30 => {
+                    let len = 4 + next(6) as usize;
+                    let v: String = (0..len).map(|_| char::from(b'a' + next(3) as u8)).collect();
+                    if !model.iter().any(|(m, _)| *m == v) {
+                        let label = labels[next(3) as usize];
+                        n.add(&v, label);
+                        model.push((v, label));
+                    }
+                }
+                0..=6 if !model.is_empty() => {
+                    let (v, _) = model.remove(next(model.len() as u64) as usize);
+                    n.remove(&v);
+                }
+                _ => {
+                    let text: String = (0..40).map(|_| char::from(b'a' + next(4) as u8)).collect();
+                    let want = brute(&model, &text);
+                    let got: Vec<(usize, usize, String)> =
+                        n.find(&text).into_iter().map(|(s, e, l)| (s, e, n.labels[l].clone())).collect();
+                    assert_eq!(got, want, "round {round}: {text}");
+                    scans += 1;
+                }
+            }
+        }
+        assert!(scans > 500 && n.build_work() > 0, "{scans} scans");
+    }
+
+    /// The work of one scrub of `text`.
+    fn work_of(n: &Needles, text: &str) -> u64 {
+        n.scrub("warm up: builds the side automaton if it is stale");
+        let before = n.work();
+        n.scrub(text);
+        n.work() - before
+    }
+
+    /// Doubling the text at most doubles the work (plus a little), and the work stays within
+    /// a constant number of steps per byte, whatever the needles: per byte, a transition and
+    /// at most one failure hop in each of the two automata, and at most one match pushed and
+    /// popped.
+    fn assert_linear(n: &Needles, text: impl Fn(usize) -> String, family: &str) -> (u64, u64) {
+        let (small, large) = (text(100_000), text(200_000));
+        let (w1, w2) = (work_of(n, &small), work_of(n, &large));
+        assert!(w2 as f64 <= 2.2 * w1 as f64, "{family}: {w1} then {w2} steps");
+        assert!(w2 <= 8 * large.len() as u64, "{family}: {w2} steps for {} bytes", large.len());
+        eprintln!("{family}: {} bytes {w1} steps, {} bytes {w2} steps", small.len(), large.len());
+        (w1, w2)
+    }
+
+    #[test]
+    fn work_is_linear_for_thousands_of_values_sharing_a_prefix() {
+        let mut n = Needles::default();
+        for i in 0..5000 {
+            n.add(&format!("sk_live_{i:05}Z"), "key");
+        }
+        assert_linear(&n, |len| "sk_live_0".repeat(len / 9), "5000 values sharing sk_live_");
+        let text = format!("{} sk_live_04999Z", "sk_live_0".repeat(100));
+        assert!(n.scrub(&text).unwrap().0.ends_with(" [redacted: key]"));
+    }
+
+    #[test]
+    fn work_is_linear_for_long_values_sharing_a_long_prefix() {
+        let mut n = Needles::default();
+        let prefix = "x".repeat(20_000);
+        for i in 0..5 {
+            n.add(&format!("{prefix}{i}"), "long");
+        }
+        assert_linear(&n, |len| "x".repeat(len), "5 values of 20 KB sharing 20 KB");
+        assert_linear(&n, |len| format!("{prefix}3").repeat(len / 20_001 + 1), "the same, matching");
+    }
+
+    #[test]
+    fn work_is_linear_for_hundreds_of_nested_values() {
+        let mut n = Needles::default();
+        for len in 4..404 {
+            n.add(&"A".repeat(len), &format!("A{len}"));
+        }
+        assert_linear(&n, |len| "A".repeat(len), "400 nested values over a run of A");
+        let (clean, labels) = n.scrub("xAAAAAAy").unwrap();
+        assert_eq!((clean.as_str(), labels), ("x[redacted: A6]y", vec!["A6".to_string()]));
+    }
+
+    #[test]
+    fn work_does_not_depend_on_the_number_of_values() {
+        let text: String = (0..64).map(|i| format!("word{i:02} v{:07} ", i * 1000)).collect::<String>()[..1024].into();
+        let mut works = Vec::new();
+        for count in [1_000, 100_000] {
+            let mut n = Needles::default();
+            for i in 0..count {
+                n.add(&format!("v{i:07}"), "v");
+            }
+            let (clean, _) = n.scrub(&text).unwrap();
+            assert!(!clean.contains("v0000000"), "{clean}");
+            works.push(work_of(&n, &text));
+        }
+        eprintln!("1 KB text: {} steps with 1,000 values, {} with 100,000", works[0], works[1]);
+        assert!(works[1] <= 3 * 1024 && works[1] as f64 <= 1.2 * works[0] as f64, "{works:?}");
+    }
+
+    /// Build steps per needle byte of one automaton build (trie steps, sibling comparisons,
+    /// states, failure hops), for the values of the tests below.
+    const BUILD_PER_BYTE: u64 = 4;
+
+    #[test]
+    fn the_main_automaton_is_rebuilt_amortized_constant_work_per_added_byte() {
+        // Calls as a redactor makes them: each adds a result's values, then scans. Each scan
+        // after a change builds the side automaton (O(P), P below 1/8 of the main one), or the
+        // main one once P passes that fraction; main rebuilds then cost O(1) per added byte.
+        let mut n = Needles::default();
+        let (mut added, mut main_work, mut rebuilds) = (0u64, 0u64, 0);
+        for call in 0..400 {
+            for i in 0..10 {
+                let v = format!("secret-{call}-{i}-value");
+                added += forms_of(&v).unwrap().iter().map(|f| f.len() as u64).sum::<u64>();
+                n.add(&v, "s");
+            }
+            let before = (n.build_work(), n.index.borrow().main_end);
+            n.scrub("a result");
+            let work = n.build_work() - before.0;
+            let index = n.index.borrow();
+            if index.main_end != before.1 {
+                rebuilds += 1;
+                main_work += work;
+                assert!(work <= BUILD_PER_BYTE * index.main.bytes() as u64, "call {call}: {work}");
+            } else {
+                assert!(index.side.bytes() * PENDING_FRACTION <= index.main.bytes(), "call {call}");
+                assert!(work <= BUILD_PER_BYTE * index.side.bytes() as u64, "call {call}: {work}");
+            }
+        }
+        let per_byte = main_work as f64 / added as f64;
+        eprintln!("400 calls: {rebuilds} main rebuilds, {per_byte:.1} build steps per added byte");
+        assert!(per_byte <= (BUILD_PER_BYTE * (PENDING_FRACTION as u64 + 1)) as f64, "{per_byte}");
+        assert!(rebuilds <= 60, "{rebuilds}: the main automaton grows by 1/8 at least each time");
+    }
+
+    #[test]
+    fn many_values_added_at_once_cost_one_build() {
+        let mut n = Needles::default();
+        let mut bytes = 0;
+        for i in 0..8_000 {
+            let v = format!("secret-{i}-value");
+            bytes += forms_of(&v).unwrap().iter().map(String::len).sum::<usize>() as u64;
+            n.add(&v, "s");
+        }
+        assert_eq!(n.build_work(), 0, "nothing is built before a scan");
+        n.scrub("x");
+        assert!(n.build_work() <= BUILD_PER_BYTE * bytes, "{} for {bytes}", n.build_work());
+        for i in 0..8_000 {
+            n.remove(&format!("secret-{i}-value"));
+        }
+        assert!(n.is_empty() && n.forms.is_empty(), "tombstones are reclaimed");
     }
 
     #[test]

@@ -4,8 +4,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
-const BUDGET_RAW = 400 * 1024;
-const BUDGET_GZIP = 160 * 1024;
+// Raised from 400 / 160 KiB on purpose: closing the leak and cost classes (ECMA-262 pattern
+// translation, dynamic refs, contentSchema, the memoized walk, the linear matcher and the
+// encodings it knows) took the page's module from 148 to 199 KiB gzip. The streaming engine
+// (the "within reach of the floor" work) replaces the DOM engine and tightens this again.
+const BUDGET_RAW = 460 * 1024;
+const BUDGET_GZIP = 204 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
