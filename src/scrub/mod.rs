@@ -215,10 +215,27 @@ impl Needles {
                 *slot = renumber[*slot as usize];
             }
             self.forms = live;
+            self.compact_labels();
         }
         let pending_bytes = self.forms.iter().filter(|f| !f.short).map(|f| f.text.len()).sum();
         *self.index.get_mut() = Index { side_stale: true, pending_bytes, ..Index::default() };
         self.dead_slots = 0;
+    }
+
+    /// Labels no live form uses go too (they come from tools, so a long-lived set must not keep
+    /// every label it ever saw).
+    fn compact_labels(&mut self) {
+        let mut renumber = vec![usize::MAX; self.labels.len()];
+        let mut labels = Vec::new();
+        for form in &mut self.forms {
+            if renumber[form.label] == usize::MAX {
+                renumber[form.label] = labels.len();
+                labels.push(std::mem::take(&mut self.labels[form.label]));
+            }
+            form.label = renumber[form.label];
+        }
+        self.label_index = labels.iter().enumerate().map(|(i, l)| (l.clone(), i)).collect();
+        self.labels = labels;
     }
 
     /// The matches in `s`, overlapping ones merged: (start, end, label) in order, the label
