@@ -112,11 +112,11 @@ same_result! {
         "open leak: in the mcp format a forged { type: secret_reference, label, handle } is rewritten as an mcp stub, its label into _meta, which is never value-matched";
     ForgedMcpStub: open_forged_mcp_stub,
         "open leak: a forged mcp-format stub; its _meta[\"webmcp-redact/secret\"].label is never value-matched";
-    MediaData: open_known_value_in_image_data, "open leak: value matching skips an image's data";
+    MediaData: open_known_value_in_image_data, "open leak: value matching skips an image's data (a documented choice: README, How it works, 5)";
     ResourceBlob: open_known_value_in_resource_blob, "open leak: value matching skips a resource's blob";
-    MimeType: open_known_value_in_mime_type, "open leak: value matching skips mimeType";
+    MimeType: open_known_value_in_mime_type, "open leak: value matching skips mimeType (a documented choice: README, How it works, 5)";
     HandleField: open_known_value_in_a_handle_field, "open leak: value matching skips any field called handle, on any block";
-    AnnotationField: open_known_value_in_annotations, "open leak: value matching skips annotations";
+    AnnotationField: open_known_value_in_annotations, "open leak: value matching skips annotations (a documented choice: README, How it works, 5)";
 }
 
 later_result! {
@@ -127,11 +127,11 @@ later_result! {
         "open leak: a forged mcp-format stub; its _meta[\"webmcp-redact/secret\"].label is never value-matched";
     ForgedMetaKey: open_forged_meta_key_later, "open leak: a result of a sensitive tool without marks made only of parts shaped like the library's passes through unchanged";
     ForgedReport: open_forged_report_later, "open leak: a result of a sensitive tool without marks made only of parts shaped like the library's passes through unchanged";
-    MediaData: open_known_value_in_image_data_later, "open leak: value matching skips an image's data";
+    MediaData: open_known_value_in_image_data_later, "open leak: value matching skips an image's data (a documented choice: README, How it works, 5)";
     ResourceBlob: open_known_value_in_resource_blob_later, "open leak: value matching skips a resource's blob";
-    MimeType: open_known_value_in_mime_type_later, "open leak: value matching skips mimeType";
+    MimeType: open_known_value_in_mime_type_later, "open leak: value matching skips mimeType (a documented choice: README, How it works, 5)";
     HandleField: open_known_value_in_a_handle_field_later, "open leak: value matching skips any field called handle, on any block";
-    AnnotationField: open_known_value_in_annotations_later, "open leak: value matching skips annotations";
+    AnnotationField: open_known_value_in_annotations_later, "open leak: value matching skips annotations (a documented choice: README, How it works, 5)";
 }
 
 const GO: &[Form] = &[Form::GoHtml];
