@@ -83,17 +83,19 @@ pub fn known_open(first: &Outcome, again: &Outcome) -> Option<&'static str> {
     if first.redactions.iter().any(|r| r.label.contains("[redacted: ")) {
         return Some("label_holds_secret");
     }
-    // The library's JSON text of a value-matched structured value re-forms a known value out
-    // of the pieces around it (a secret holding JSON syntax, such as `:"k48",`); the next pass
-    // value-matches that text.
+    // A text the library composes after value matching (the JSON text of a structured value,
+    // the notice's list of labels) spells a known value again out of other parts (a secret
+    // holding JSON syntax such as `:"k48",`, or ending in ", "); the next pass value-matches it.
     let second: Value = serde_json::from_str(&again.agent_json).ok()?;
-    let structured = agent.get("structuredContent").filter(|v| !v.is_null())?;
+    let structured = agent.get("structuredContent").filter(|v| !v.is_null());
     let blocks = agent.get("content").and_then(Value::as_array)?;
-    let rematched = second.get("structuredContent") == Some(structured)
+    let notice =
+        |b: &Value| b.get("_meta").and_then(Value::as_object).is_some_and(|m| m.contains_key("webmcp-redact/notice"));
+    let rematched = second.get("structuredContent") == structured
         && blocks.iter().enumerate().any(|(i, b)| {
             let text = b.get("text").and_then(Value::as_str).unwrap_or_default();
-            let duplicate = serde_json::from_str::<Value>(text).is_ok_and(|v| v == *structured);
-            duplicate && second.pointer(&format!("/content/{i}/text")).and_then(Value::as_str) != Some(text)
+            let json = structured.is_some_and(|s| serde_json::from_str::<Value>(text).is_ok_and(|v| v == *s));
+            (json || notice(b)) && second.pointer(&format!("/content/{i}/text")).and_then(Value::as_str) != Some(text)
         });
-    rematched.then_some("serialized_json_reforms_secret")
+    rematched.then_some("library_text_reforms_secret")
 }
