@@ -55,12 +55,15 @@ fn depth_error(text: &str, at: usize, max_depth: usize) -> Error {
 /// Is `value` shaped like a CallToolResult: an array `content` whose every item is an object
 /// with a string `type`? (A structured value that merely has an array `content`, such as
 /// `{ title, content: ["p1"] }`, is not, so the tool's schema applies to it.) An empty
-/// `content` counts only when nothing else but MCP's own members stands beside it.
+/// `content` counts when `structuredContent` or `isError` stands beside it, or nothing but
+/// MCP's own members: otherwise `{ title, content: [], authorToken }` would escape its schema,
+/// and the other way round `{ content: [], structuredContent, debug }` would.
 pub fn is_call_result(value: &Value) -> bool {
     let Some(Value::Array(content)) = value.get("content") else { return false };
     if content.is_empty() {
         let mcp = |k: &str| matches!(k, "content" | "structuredContent" | "isError" | "_meta");
-        return value.as_object().is_some_and(|o| o.keys().all(|k| mcp(k)));
+        let Some(o) = value.as_object() else { return false };
+        return o.contains_key("structuredContent") || o.contains_key("isError") || o.keys().all(|k| mcp(k));
     }
     content.iter().all(|b| b.get("type").is_some_and(Value::is_string))
 }

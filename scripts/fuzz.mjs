@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// `npm run fuzz`: coverage-guided fuzzing of the core with cargo-fuzz (libFuzzer), every target
+// for a few seconds each (`-- --seconds N`, default 10; `--target NAME` to pick, repeatable).
+// Works from a fresh clone: installs what is missing first, the nightly toolchain
+// (`rustup toolchain install nightly --profile minimal`) and cargo-fuzz at the version pinned
+// below into .tools/ (about 2 minutes the first time), then writes the seed corpora from the
+// conformance vectors and example tools, builds the targets once and runs them.
+//
+// Targets (fuzz/fuzz_targets/): compile (tool definitions), redact (tool + raw result, both
+// formats), redact_json (the door's path: options, tool, raw, session), check (pre-call checks
+// after a result). Inputs are UTF-8 parts separated by NUL bytes (see fuzz/src/lib.rs). The
+// corpora grow in fuzz/corpus/<target>/ (not committed); a crash is saved by libFuzzer in
+// fuzz/artifacts/<target>/ and this script prints how to reproduce it, then exits 1 once every
+// target has run. WEBMCP_FUZZ_SEED fixes libFuzzer's seed (else it picks one and prints it).
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const FUZZ = join(root, "fuzz");
+const TOOLS = join(root, ".tools");
+const CARGO_FUZZ_VERSION = "0.13.2";
+const TARGETS = ["compile", "redact", "redact_json", "check"];
+
+function log(msg) {
+  console.error(`[fuzz] ${msg}`);
+}
+
+function parseArgs(argv) {
+  const out = { seconds: 10, targets: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--seconds") out.seconds = Number(argv[++i]);
+    else if (a.startsWith("--seconds=")) out.seconds = Number(a.slice(10));
+    else if (a === "--target") out.targets.push(argv[++i]);
+    else if (a.startsWith("--target=")) out.targets.push(a.slice(9));
+    else throw new Error(`unknown argument ${a} (use --seconds N, --target NAME)`);
+  }
+  if (!(out.seconds > 0)) throw new Error("--seconds must be a positive number");
+  for (const t of out.targets) if (!TARGETS.includes(t)) throw new Error(`unknown target ${t} (${TARGETS.join(", ")})`);
+  if (!out.targets.length) out.targets = TARGETS;
+  return out;
+}
+
+const env = { ...process.env, PATH: `${join(TOOLS, "bin")}:${process.env.PATH}` };
+
+function run(cmd, argv, opts = {}) {
+  log(`$ ${cmd} ${argv.join(" ")}`);
+  const r = spawnSync(cmd, argv, { cwd: root, env, stdio: "inherit", ...opts });
+  if (r.error) throw r.error;
+  return r.status;
+}
+
+function ok(cmd, argv) {
+  const r = spawnSync(cmd, argv, { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function ensureNightly() {
+  if (ok("rustup", ["run", "nightly", "rustc", "--version"]) !== null) return;
+  if (run("rustup", ["toolchain", "install", "nightly", "--profile", "minimal"]) !== 0) throw new Error("could not install the nightly toolchain");
+}
+
+function ensureCargoFuzz() {
+  if (ok("cargo-fuzz", ["--version"]) === `cargo-fuzz ${CARGO_FUZZ_VERSION}`) return;
+  const install = ["install", "cargo-fuzz", "--version", CARGO_FUZZ_VERSION, "--root", TOOLS];
+  if (run("cargo", [...install, "--locked"]) !== 0 && run("cargo", install) !== 0) throw new Error("could not install cargo-fuzz");
+}
+
+/** Seeds: every conformance vector (tool, raw, format, limits) and every example tool. */
+function writeSeeds() {
+  const corpus = Object.fromEntries(TARGETS.map((t) => [t, join(FUZZ, "corpus", t)]));
+  for (const dir of Object.values(corpus)) mkdirSync(dir, { recursive: true });
+  const put = (target, name, parts) => writeFileSync(join(corpus[target], `seed-${name}`), parts.join("\0"));
+  const vectors = join(root, "tests", "vectors");
+  let n = 0;
+  for (const file of readdirSync(vectors).filter((f) => f.endsWith(".json")).sort()) {
+    const v = JSON.parse(readFileSync(join(vectors, file), "utf8"));
+    const name = file.replace(/\.json$/, "");
+    const tool = JSON.stringify(v.tool);
+    const raw = v.rawText ?? JSON.stringify(v.raw ?? null);
+    const options = JSON.stringify({ format: v.format ?? "webmcp", ...(v.limits ? { limits: v.limits } : {}) });
+    const args = JSON.stringify(v.raw?.structuredContent ?? v.raw ?? {});
+    put("compile", name, [tool]);
+    put("redact", name, [tool, raw]);
+    put("redact_json", name, [options, tool, raw]);
+    put("check", name, [tool, args, raw]);
+    n++;
+  }
+  const fixtures = join(root, "tests", "fixtures", "tools");
+  const examples = [
+    ...readdirSync(fixtures).filter((f) => f.endsWith(".json")).map((f) => join(fixtures, f)),
+    join(root, "examples", "generate_api_key.tool.json"),
+  ];
+  for (const path of examples) {
+    const doc = JSON.parse(readFileSync(path, "utf8"));
+    const tools = Array.isArray(doc.tools) ? doc.tools : [doc];
+    tools.forEach((t, i) => {
+      const name = `${path.split("/").pop().replace(/\.json$/, "")}-${i}`;
+      put("compile", name, [JSON.stringify(t)]);
+      put("check", name, [JSON.stringify(t), JSON.stringify({ to: "someone@example.com", body: "hello" }), "{}"]);
+    });
+  }
+  log(`seeded ${TARGETS.length} corpora from ${n} vectors and ${examples.length} tool files`);
+}
+
+const opts = parseArgs(process.argv.slice(2));
+try {
+  ensureNightly();
+  ensureCargoFuzz();
+  writeSeeds();
+  const build = ["+nightly", "fuzz", "build", "--sanitizer", "none", "--debug-assertions"];
+  if (run("cargo", build) !== 0) throw new Error("the fuzz targets did not build");
+} catch (err) {
+  log(`failed: ${err.message}`);
+  process.exit(1);
+}
+
+const failed = [];
+for (const target of opts.targets) {
+  const libfuzzer = [
+    `-max_total_time=${opts.seconds}`,
+    `-dict=${join(FUZZ, "json.dict")}`,
+    "-timeout=10",
+    "-rss_limit_mb=2048",
+    "-max_len=16384",
+    "-print_final_stats=1",
+    ...(process.env.WEBMCP_FUZZ_SEED ? [`-seed=${process.env.WEBMCP_FUZZ_SEED}`] : []),
+  ];
+  const started = Date.now();
+  const status = run("cargo", ["+nightly", "fuzz", "run", target, "--sanitizer", "none", "--debug-assertions", "--", ...libfuzzer]);
+  log(`${target}: ${status === 0 ? "no crash" : "CRASH"} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (status !== 0) failed.push(target);
+}
+if (failed.length) {
+  for (const t of failed) {
+    const dir = join(FUZZ, "artifacts", t);
+    const files = existsSync(dir) ? readdirSync(dir) : [];
+    log(`${t} crashed; reproduce with: cargo +nightly fuzz run ${t} --sanitizer none --debug-assertions fuzz/artifacts/${t}/${files.at(-1) ?? "<file>"}`);
+  }
+  process.exit(1);
+}
+log(`every target ran ${opts.seconds} s without a crash: ${opts.targets.join(", ")}`);
