@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRedactor, RedactionError } from "webmcp-redact";
 import * as engine from "../../js/engine.js";
 import { redactionError, withheldJson } from "../../js/errors.js";
-import { CANARY, apiKeyTool, apiKeyRaw, plainTool } from "./helpers.mjs";
+import { CANARY, apiKeyTool, apiKeyRaw, plainTool, trapOnce } from "./helpers.mjs";
 
 const loginTool = {
   name: "read_login",
@@ -14,15 +14,6 @@ const loginTool = {
 };
 const postTool = { name: "post_to_forum", annotations: { readOnlyHint: false, openWorldHint: true } };
 const textResult = (text) => ({ content: [{ type: "text", text }] });
-
-function trapOnce() {
-  const real = crypto.getRandomValues;
-  crypto.getRandomValues = function () {
-    crypto.getRandomValues = real;
-    throw new Error("no randomness today");
-  };
-  return () => { crypto.getRandomValues = real; };
-}
 
 test("a bad option, a bad policy and bad labels leave the instance alive and cached tools usable", async () => {
   const r = await createRedactor();

@@ -28,3 +28,16 @@ export const sensitiveTool = { name: "read_inbox", annotations: { sensitiveHint:
 /** The agent view a withheld result must be, byte for byte. */
 export const withheldText = (tool, code) =>
   `{"content":[{"type":"text","text":"The result of ${tool} was withheld: ${code}."}],"isError":true}`;
+
+/**
+ * Makes the next crypto.getRandomValues call throw: the module's handle source cannot go on
+ * without randomness and aborts, a real trap. Returns a function that undoes it.
+ */
+export function trapOnce() {
+  const real = crypto.getRandomValues;
+  crypto.getRandomValues = function () {
+    crypto.getRandomValues = real;
+    throw new Error("no randomness today");
+  };
+  return () => { crypto.getRandomValues = real; };
+}

@@ -3,21 +3,13 @@
 // counting work in the core's tests, not by timing here.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { trapOnce } from "./helpers.mjs";
 
 import { createRedactor } from "../../js/index.js";
 
 const plain = { name: "echo" };
 const echo = (text) => ({ content: [{ type: "text", text }] });
 const leaks = (r, needle) => JSON.stringify(r.redact(plain, echo(`x ${needle} y`)).result).includes(needle);
-
-function trapOnce() {
-  const real = crypto.getRandomValues;
-  crypto.getRandomValues = function () {
-    crypto.getRandomValues = real;
-    throw new Error("no randomness today");
-  };
-  return () => { crypto.getRandomValues = real; };
-}
 
 async function trap(r) {
   const restore = trapOnce();

@@ -4,16 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor } from "webmcp-redact";
-import { CANARY, HANDLE, apiKeyTool, apiKeyRaw, plainTool, withheldText } from "./helpers.mjs";
-
-function trapOnce() {
-  const real = crypto.getRandomValues;
-  crypto.getRandomValues = function () {
-    crypto.getRandomValues = real;
-    throw new Error("no randomness today");
-  };
-  return () => { crypto.getRandomValues = real; };
-}
+import { CANARY, HANDLE, apiKeyTool, apiKeyRaw, plainTool, withheldText, trapOnce } from "./helpers.mjs";
 
 test("a trap withholds the result with internal, then the module works again", async () => {
   const r = await createRedactor();
