@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use webmcp_redact::wire::{labels_json, read_options, side_json};
+use webmcp_redact::wire::{labels_json, read_options, settings_json, side_json};
 use webmcp_redact_fuzz::{check_outcome, parts, redactor};
 
 fuzz_target!(|data: &[u8]| {
@@ -19,8 +19,8 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let view = serde_json::to_string(&settings.view()).expect("settings serialize");
-    assert!(serde_json::from_str::<Value>(&view).is_ok());
+    let view = settings_json(&settings);
+    assert!(serde_json::from_str::<Value>(&view).is_ok(), "not JSON: {view}");
     let mut r = redactor(settings.config.clone());
     let session = r.open_session();
     let o = r.redact(tool, raw, Some(session));

@@ -45,7 +45,8 @@ pub fn parts<const N: usize>(data: &[u8]) -> Option<[&str; N]> {
 /// The properties of one outcome of `r.redact(tool, raw, session)`.
 pub fn check_outcome(r: &mut Redactor, tool: &str, raw: &str, o: &Outcome) {
     let context = || format!("\n  tool:  {tool}\n  raw:   {raw}\n  agent: {}\n  error: {:?}", o.agent_json, o.error);
-    if let Err(e) = serde_json::from_str::<Value>(&o.agent_json) {
+    // The core's own reading: what JSON.parse accepts (a lone surrogate escape passes through).
+    if let Err(e) = webmcp_redact::parse_json(&o.agent_json) {
         panic!("the agent view is not JSON ({e}){}", context());
     }
     match &o.error {
@@ -71,7 +72,7 @@ pub fn known_open(first: &Outcome, again: &Outcome) -> Option<&'static str> {
     if std::env::var("WEBMCP_FUZZ_STRICT").is_ok_and(|v| v == "1") {
         return None;
     }
-    let agent: Value = serde_json::from_str(&first.agent_json).ok()?;
+    let agent: Value = webmcp_redact::parse_json(&first.agent_json).ok()?;
     // A structuredContent marked whole stays as null; a second pass finds the value's
     // value-matched text and walks it as the structured value (tests/properties_open.rs,
     // StructuredMarkedWhole).

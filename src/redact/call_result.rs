@@ -21,7 +21,7 @@ impl Run<'_> {
             self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
             structured = None; // its duplicate text is then walked as the value it stands for
         }
-        let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits)?;
+        let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits, self.own)?;
         let mut changed = match structured.as_mut() {
             Some(v) => self.walk_into(v, "/structuredContent", allowlist),
             None => false,
@@ -208,7 +208,7 @@ impl Run<'_> {
         if !self.tool.has_marks() {
             return Ok(None);
         }
-        parse_embedded(text, &self.limits)
+        tolerate_own(parse_embedded(text, &self.limits), self.own)
     }
 
     /// A text block holding JSON, with no structuredContent beside it: redact that JSON as
@@ -255,13 +255,28 @@ impl Run<'_> {
 
 /// Which text blocks are the JSON text of structuredContent (compact, pretty, any key order).
 /// JSON text that is too deep or repeats a key fails the result.
-fn duplicate_texts(content: &[Value], structured: Option<&Value>, limits: &Limits) -> Result<Vec<bool>, Error> {
+/// In a view this redactor returned, JSON text that repeats a key is its own doing (value
+/// matching rewrote two keys of a text to the same placeholder): prose, not an error, so that
+/// a second pass changes nothing. Anywhere else it is an error.
+fn tolerate_own(parsed: Result<Option<Value>, Error>, own: bool) -> Result<Option<Value>, Error> {
+    match parsed {
+        Err(e) if own && e.code == crate::ErrorCode::DuplicateKey => Ok(None),
+        other => other,
+    }
+}
+
+fn duplicate_texts(
+    content: &[Value],
+    structured: Option<&Value>,
+    limits: &Limits,
+    own: bool,
+) -> Result<Vec<bool>, Error> {
     let Some(structured) = structured.filter(|v| !v.is_null()) else { return Ok(vec![false; content.len()]) };
     let mut out = Vec::with_capacity(content.len());
     for (i, b) in content.iter().enumerate() {
         let text = b.get("type").filter(|t| *t == "text").and_then(|_| b.get("text")).and_then(Value::as_str);
         let parsed = match text.filter(|t| t.trim_start().starts_with(['{', '['])) {
-            Some(t) => parse_embedded(t, limits).map_err(|e| at_text(e, i))?,
+            Some(t) => tolerate_own(parse_embedded(t, limits), own).map_err(|e| at_text(e, i))?,
             None => None,
         };
         out.push(parsed.is_some_and(|v| &v == structured));
