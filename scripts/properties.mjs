@@ -4,7 +4,7 @@
 //   - Rust (tests/properties.rs, proptest) in the `props` profile (optimised, with debug
 //     assertions and overflow checks): WEBMCP_PROPTEST_CASES per property, 12,000 by default;
 //   - JS (tests/js/properties.test.mjs, fast-check, through the npm package):
-//     WEBMCP_FASTCHECK_RUNS per property, 1,000 by default.
+//     WEBMCP_FASTCHECK_RUNS per property, 2,000 by default.
 // `npm test` runs the same properties at their small default sizes. Seeds are fixed and printed
 // (WEBMCP_PROPTEST_SEED, WEBMCP_FASTCHECK_SEED). Builds pkg/ first if needed.
 
@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const env = {
   ...process.env,
   WEBMCP_PROPTEST_CASES: process.env.WEBMCP_PROPTEST_CASES ?? "12000",
-  WEBMCP_FASTCHECK_RUNS: process.env.WEBMCP_FASTCHECK_RUNS ?? "1000",
+  WEBMCP_FASTCHECK_RUNS: process.env.WEBMCP_FASTCHECK_RUNS ?? "2000",
 };
 
 function run(cmd, argv, opts = {}) {

@@ -134,6 +134,22 @@ later_result! {
     AnnotationField: open_known_value_in_annotations_later, "open leak: value matching skips annotations (a documented choice: README, How it works, 5)";
 }
 
+property! {
+    #[ignore = "open leak: in allowlist mode a value taken from an undeclared member at the top of the result is learned after the blocks were value-matched"]
+    /// A sensitive tool with marks: the value of an undeclared top-level member, echoed in a text block: no canary.
+    fn open_undeclared_top_level_value_taken_after_the_blocks(c in case_with(&[Site::UndeclaredTop], CLAIMED_SITES, CLAIMED_FORMS, 3)) {
+        run_case(&c.allowlisted(), true, false).map(drop)
+    }
+}
+
+property! {
+    #[ignore = "open leak: in allowlist mode a value taken from an undeclared _meta key is learned after the blocks were value-matched"]
+    /// A sensitive tool with marks: the value of an undeclared `_meta` key, echoed in a text block: no canary.
+    fn open_undeclared_meta_value_taken_after_the_blocks(c in case_with(&[Site::UndeclaredMeta], CLAIMED_SITES, CLAIMED_FORMS, 3)) {
+        run_case(&c.allowlisted(), true, false).map(drop)
+    }
+}
+
 const GO: &[Form] = &[Form::GoHtml];
 
 property! {

@@ -9,7 +9,7 @@
 //! seeds in that form from the conformance vectors.
 
 use serde_json::Value;
-use webmcp_redact::{withheld_result, Config, Format, HandleSource, Outcome, Redactor};
+use webmcp_redact::{withheld_result, Config, Format, HandleSource, Outcome, Reason, Redactor};
 
 /// Handles from a counter: a crash must reproduce.
 pub struct Counter(pub u64);
@@ -83,6 +83,16 @@ pub fn known_open(first: &Outcome, again: &Outcome) -> Option<&'static str> {
     // replacements and stub labels carry it, and every pass nests it again.
     if first.redactions.iter().any(|r| r.label.contains("[redacted: ")) {
         return Some("label_holds_secret");
+    }
+    // Allowlist mode: a value taken from an undeclared member at the top of the result or of its
+    // `_meta` is learned after the blocks and structuredContent were value-matched, so its
+    // copies there stay; the next pass scrubs them (tests/properties_open.rs,
+    // open_undeclared_*_taken_after_the_blocks).
+    let late = |p: &str| !p.is_empty() && !p.starts_with("/content") && !p.starts_with("/structuredContent");
+    if first.redactions.iter().any(|r| r.reason == Reason::Undeclared && late(&r.pointer))
+        && again.redactions.iter().any(|r| r.reason == Reason::ValueMatch)
+    {
+        return Some("taken_after_the_blocks");
     }
     // A text the library composes after value matching (the JSON text of a structured value,
     // the notice's list of labels) spells a known value again out of other parts (a secret

@@ -188,6 +188,12 @@ pub enum Site {
     BadBlockMeta,
     /// The result's `_meta.progressToken` as an object.
     BadProgressToken,
+    // A fresh canary where allowlist mode takes it (a sensitive tool with marks), and the same
+    // value in a declared, unmarked place of the structured value (its `Plain::Slot`).
+    /// An undeclared member at the top of the CallToolResult.
+    UndeclaredTop,
+    /// An undeclared key in the result's `_meta`.
+    UndeclaredMeta,
 }
 
 /// Forged library parts.
@@ -324,7 +330,8 @@ pub fn plan_with(
 pub const FORGED_HANDLE: &str = "0123456789abcdef0123456789abcdef";
 
 /// The raw result: `instance` carried as `plan.envelope` says, with every echo of `canaries`.
-pub fn raw(instance: Value, canaries: &[String], plan: &Plan) -> Value {
+/// `fresh` hands out a new canary for the sites that hold a value of their own.
+pub fn raw(instance: Value, canaries: &[String], plan: &Plan, fresh: &mut dyn FnMut() -> String) -> Value {
     let mut inst = instance;
     let mut front = Vec::new();
     let mut back = Vec::new();
@@ -434,6 +441,15 @@ pub fn raw(instance: Value, canaries: &[String], plan: &Plan) -> Value {
                 block =
                     Some(json!({ "type": "text", "text": format!("block {i}"), "annotations": { "lastModified": s } }))
             }
+            Site::UndeclaredTop | Site::UndeclaredMeta => {
+                let own = fresh();
+                fill_slot(&mut inst, &own);
+                if e.site == Site::UndeclaredTop {
+                    top.insert(format!("extra{i}"), json!(own));
+                } else {
+                    meta.insert(format!("extra{i}"), json!(own));
+                }
+            }
             Site::BadBase64
             | Site::BadPriority
             | Site::BadLastModified
@@ -488,6 +504,19 @@ pub fn raw(instance: Value, canaries: &[String], plan: &Plan) -> Value {
     }
     out.extend(top);
     Value::Object(out)
+}
+
+/// Puts `value` in the first [`super::shape::SLOT`] of `v`.
+fn fill_slot(v: &mut Value, value: &str) -> bool {
+    match v {
+        Value::String(s) if s == super::shape::SLOT => {
+            *s = value.to_string();
+            true
+        }
+        Value::Array(items) => items.iter_mut().any(|x| fill_slot(x, value)),
+        Value::Object(map) => map.values_mut().any(|x| fill_slot(x, value)),
+        _ => false,
+    }
 }
 
 /// The raw text: compact or pretty.

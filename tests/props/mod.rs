@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use webmcp_redact::{withheld_result, Config, Format, HandleSource, Limits, Outcome, Redactor};
 
 use echo::{Dup, Echo, Envelope, Form, Plan, Site};
-use shape::{Body, Canaries, Mark, Shape};
+use shape::{Body, Canaries, Mark, Plain, Shape};
 
 pub const DEFAULT_SEED: u64 = 20_260_522;
 /// Cases per property in a plain `cargo test` (debug): well under a minute for the suite.
@@ -265,6 +265,18 @@ impl Case {
         self.close(Some(class))
     }
 
+    /// The same case for a sensitive tool with marks (allowlist mode), with a declared string
+    /// property for a value of the raw result's own (`Plain::Slot`), out of the open classes.
+    pub fn allowlisted(mut self) -> Case {
+        self.sensitive = true;
+        let secret = Shape::Secret { mark: Mark::True, body: Body::Str, deco: 0, titled: false };
+        self.root = Shape::Object(vec![Shape::Plain(Plain::Slot), self.root, secret]);
+        if self.plan.envelope == Envelope::Plain {
+            self.plan.envelope = Envelope::Structured(Dup::Compact);
+        }
+        self.outside_open_classes()
+    }
+
     /// Outside every known-open class: what the passing properties run on.
     pub fn outside_open_classes(self) -> Case {
         self.close(None)
@@ -273,13 +285,13 @@ impl Case {
     pub fn build(&self, counter: &mut Canaries) -> Built {
         let first = counter.all.len();
         let inst = shape::instance(&self.root, counter);
-        let canaries = counter.all[first..].to_vec();
-        let raw = echo::raw(inst, &canaries, &self.plan);
+        let marked = counter.all[first..].to_vec();
+        let raw = echo::raw(inst, &marked, &self.plan, &mut || counter.fresh(0));
         Built {
             tool: tool_json(&self.root, self.sensitive).to_string(),
             name: TOOL_NAME.into(),
             raw: echo::text(&raw, self.plan.pretty),
-            canaries,
+            canaries: counter.all[first..].to_vec(),
         }
     }
 }
@@ -452,7 +464,8 @@ pub fn run_case(c: &Case, no_canary: bool, idempotent: bool) -> Result<(Redactor
 pub fn run_carry(c: &Carry, idempotent: bool) -> Result<(), TestCaseError> {
     let (mut r, first) = run_case(&c.first, true, false)?;
     let tool = c.other.tool().to_string();
-    let raw = echo::raw(json!({ "status": "ok" }), &first.canaries, &c.plan);
+    let mut none = || unreachable!("a later result echoes the first one's canaries only");
+    let raw = echo::raw(json!({ "status": "ok" }), &first.canaries, &c.plan, &mut none);
     let raw = echo::text(&raw, c.plan.pretty);
     let o = r.redact(&tool, &raw, None);
     let context = format!("{}\n  (after the first call)\n  tool:  {}\n  raw:   {}", "", first.tool, first.raw);

@@ -60,7 +60,13 @@ pub enum Plain {
     Str,
     Num,
     Bool,
+    /// A declared string whose value the raw result fills in ([`SLOT`]); never generated, only
+    /// put in by the open properties that need a declared place for a value of their own.
+    Slot,
 }
+
+/// The instance value of [`Plain::Slot`], replaced when the raw result is written.
+pub const SLOT: &str = "(slot)";
 
 #[derive(Clone, Debug)]
 pub enum Shape {
@@ -111,6 +117,25 @@ impl Shape {
 }
 
 impl Shape {
+    /// Does the schema mark anything (anywhere, taken or not by the instance)?
+    pub fn has_mark(&self) -> bool {
+        match self {
+            Shape::Secret { .. } | Shape::Tree { .. } | Shape::Many(_) => true,
+            Shape::Plain(_) => false,
+            Shape::Object(props) => props.iter().any(Shape::has_mark),
+            Shape::AllOf(parts) | Shape::OneOf { branches: parts, .. } => parts.iter().flatten().any(Shape::has_mark),
+            Shape::Pattern { child, .. } | Shape::Items { child, .. } => child.has_mark(),
+            Shape::Additional { declared, extra, .. } => extra.has_mark() || declared.iter().any(Shape::has_mark),
+            Shape::Prefix { items, rest } => {
+                items.iter().any(Shape::has_mark) || rest.as_ref().is_some_and(|(r, _)| r.has_mark())
+            }
+            Shape::AnyOf { branches, .. } => branches.iter().any(Shape::has_mark),
+            Shape::IfThenElse { then, otherwise, .. } => then.iter().chain(otherwise).any(Shape::has_mark),
+            Shape::Dependent { props, .. } => props.iter().any(Shape::has_mark),
+            Shape::Ref { shape, .. } => shape.has_mark(),
+        }
+    }
+
     /// Could the value itself be marked as a whole (a marked root, behind `$ref`s and `anyOf`
     /// branches)? Conservative: true whenever a branch could carry the mark.
     pub fn may_be_marked_whole(&self) -> bool {
@@ -221,7 +246,7 @@ pub fn schema(s: &Shape, defs: &mut Defs) -> Value {
             }
             v
         }
-        Shape::Plain(Plain::Str) => json!({ "type": "string" }),
+        Shape::Plain(Plain::Str | Plain::Slot) => json!({ "type": "string" }),
         Shape::Plain(Plain::Num) => json!({ "type": "number" }),
         Shape::Plain(Plain::Bool) => json!({ "type": "boolean" }),
         Shape::Object(props) => json!({ "type": "object", "properties": props_schema(props, "p", defs) }),
@@ -350,6 +375,7 @@ pub fn instance(s: &Shape, c: &mut Canaries) -> Value {
         Shape::Plain(Plain::Str) => json!(format!("plain {}", c.plain())),
         Shape::Plain(Plain::Num) => json!(c.plain() as f64 + 0.5),
         Shape::Plain(Plain::Bool) => json!(c.plain() % 2 == 0),
+        Shape::Plain(Plain::Slot) => json!(SLOT),
         Shape::Object(props) => {
             let mut m = Map::new();
             props_instance(props, "p", &mut m, c);
