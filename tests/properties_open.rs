@@ -1,7 +1,8 @@
 //! The properties of `tests/properties.rs` on the inputs where they failed when they were
 //! written. Those whose class has since been closed run in `cargo test` like any other test.
 //! Each one still open is `#[ignore]`d with the open leak it reports as its reason, so that
-//! `cargo test` stays green while the report stays runnable; none is counted as passing. They are the bug reports: run them with
+//! `cargo test` stays green while the report stays runnable; none is counted as passing.
+//! They are the bug reports: run them with
 //!
 //! ```text
 //! cargo test --test properties_open -- --ignored            # all of them
