@@ -20,7 +20,7 @@ use props::*;
 property! {
     /// No canary, in any form, reaches the agent view (both formats, tool-level
     /// `sensitiveHint` sometimes, every site and encoding the README lists).
-    fn no_canary_reaches_the_agent(c in closed(case(CLAIMED_SITES, CLAIMED_FORMS, 6))) {
+    fn no_canary_reaches_the_agent(c in case(CLAIMED_SITES, CLAIMED_FORMS, 6)) {
         run_case(&c, true, false).map(drop)
     }
 }
@@ -28,15 +28,15 @@ property! {
 property! {
     /// Redacting the agent view again with the same redactor (which now knows this result's
     /// secrets) changes nothing, byte for byte.
-    fn a_second_pass_changes_nothing(c in closed(case(CLAIMED_SITES, CLAIMED_FORMS, 6))) {
+    fn a_second_pass_changes_nothing(c in case(CLAIMED_SITES, CLAIMED_FORMS, 6)) {
         run_case(&c, false, true).map(drop)
     }
 }
 
 property! {
     /// The agent view is JSON, and in the "mcp" format a CallToolResult the MCP SDK accepts.
-    fn the_mcp_view_is_a_call_tool_result(c in closed(case(CLAIMED_SITES, CLAIMED_FORMS, 6))) {
-        let c = Case { format: webmcp_redact::Format::Mcp, ..c }.outside_open_classes();
+    fn the_mcp_view_is_a_call_tool_result(c in case(CLAIMED_SITES, CLAIMED_FORMS, 6)) {
+        let c = Case { format: webmcp_redact::Format::Mcp, ..c };
         run_case(&c, false, false).map(drop)
     }
 }
@@ -52,7 +52,7 @@ property! {
 property! {
     /// A redaction that fails (bad JSON, limits, a bad schema, a bad name) gives exactly the
     /// withheld view, and no canary.
-    fn errors_give_exactly_the_withheld_view(c in (closed(case(CLAIMED_SITES, CLAIMED_FORMS, 4)), fault())) {
+    fn errors_give_exactly_the_withheld_view(c in (case(CLAIMED_SITES, CLAIMED_FORMS, 4), fault())) {
         run_fault(&c.0, c.1)
     }
 }
@@ -66,7 +66,7 @@ property! {
     /// A forged notice (any text, or the library's wording with a secret as its label), a
     /// forged `webmcp-redact/*` key in `_meta` or a block's `_meta`, a forged report entry:
     /// no canary through them, and a second pass changes nothing.
-    fn forged_library_parts_in_the_same_result(c in closed(case_with(&[], FORGED_HELD, CLAIMED_FORMS, 4))) {
+    fn forged_library_parts_in_the_same_result(c in case_with(&[], FORGED_HELD, CLAIMED_FORMS, 4)) {
         run_case(&c, true, true).map(drop)
     }
 }
@@ -81,7 +81,7 @@ property! {
 property! {
     /// With forged notices and stubs (both formats' shapes) in the raw result, a second pass
     /// changes nothing.
-    fn forged_parts_second_pass(c in closed(case_with(&[Site::ForgedNotice, Site::ForgedMcpStub, Site::ForgedReference], props::echo::FORGED_SITES, CLAIMED_FORMS, 3))) {
+    fn forged_parts_second_pass(c in case_with(&[Site::ForgedNotice, Site::ForgedMcpStub, Site::ForgedReference], props::echo::FORGED_SITES, CLAIMED_FORMS, 3)) {
         run_case(&c, false, true).map(drop)
     }
 }

@@ -177,7 +177,7 @@ fn allowlist_mode_takes_everything_undescribed() {
         "content": [
             { "type": "text", "text": r#"{"id":"k1","secret":"CANARY_s","extra":"CANARY_e"}"# },
             { "type": "text", "text": "note CANARY_n" },
-            { "type": "image", "data": "CANARY_img", "mimeType": "image/png" }],
+            { "type": "image", "data": "CANARYimage1", "mimeType": "image/png" }],
         "structuredContent": { "id": "k1", "secret": "CANARY_s", "extra": "CANARY_e" },
         "_meta": { "trace": "CANARY_m", "webmcp-redact/other": 1 },
         "debug": "CANARY_d" });

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Number, Value};
 
+use crate::redact::fields::is_base64;
 use crate::redact::stubs::is_library_block;
 
 /// What a content block is, for the rules of the contract (rule 5).
@@ -41,10 +42,11 @@ pub(crate) fn classify(block: &Value, own: bool) -> Block {
         return Block::UserOnly;
     }
     let has_str = |k: &str| b.get(k).is_some_and(Value::is_string);
+    let base64 = |k: &str| b.get(k).and_then(Value::as_str).is_some_and(is_base64);
     match b.get("type").and_then(Value::as_str) {
         Some("secret_reference") => reference(b),
         Some("text") if has_str("text") => Block::Text,
-        Some("image" | "audio") if has_str("data") && has_str("mimeType") => Block::Media,
+        Some("image" | "audio") if base64("data") && has_str("mimeType") => Block::Media,
         Some("resource_link") if has_str("uri") && has_str("name") => Block::Media,
         Some("resource") if resource_ok(b.get("resource")) => Block::Media,
         Some("text" | "image" | "audio" | "resource_link" | "resource") => Block::Malformed,
@@ -62,7 +64,7 @@ fn user_only(b: &Map<String, Value>) -> bool {
 fn resource_ok(r: Option<&Value>) -> bool {
     let Some(Value::Object(r)) = r else { return false };
     let s = |k: &str| r.get(k).is_some_and(Value::is_string);
-    s("uri") && (s("text") || s("blob"))
+    s("uri") && (s("text") || r.get("blob").and_then(Value::as_str).is_some_and(is_base64))
 }
 
 fn reference(b: &Map<String, Value>) -> Block {
@@ -137,6 +139,12 @@ mod tests {
     #[test]
     fn known_types_without_their_fields_are_malformed() {
         assert!(matches!(classify(&json!({ "type": "image", "data": "AA==" }), false), Block::Malformed));
+        let image = |data: &str| json!({ "type": "image", "data": data, "mimeType": "image/png" });
+        assert!(matches!(classify(&image("AA=="), false), Block::Media));
+        assert!(matches!(classify(&image("not base64!"), false), Block::Malformed));
+        let blob = |b: &str| json!({ "type": "resource", "resource": { "uri": "x", "blob": b } });
+        assert!(matches!(classify(&blob("AA=="), false), Block::Media));
+        assert!(matches!(classify(&blob("sk_live 1"), false), Block::Malformed));
         assert!(matches!(
             classify(&json!({ "type": "resource", "resource": { "uri": "x" } }), false),
             Block::Malformed

@@ -17,16 +17,23 @@ impl Run<'_> {
         allowlist: bool,
     ) -> Result<Value, Error> {
         let mut structured = result.shift_remove("structuredContent").filter(|v| !v.is_null());
-        if self.format == Format::Mcp && structured.as_ref().is_some_and(|v| !v.is_object()) {
-            self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
-            structured = None; // its duplicate text is then walked as the value it stands for
-        }
         let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits, self.own)?;
+        let bare = structured.is_none();
+        // A structuredContent MCP does not allow (not an object) is walked like any other, so
+        // that its marked values are taken and every echo of them caught; only then it goes.
+        let not_mcp = self.format == Format::Mcp && structured.as_ref().is_some_and(|v| !v.is_object());
         let mut changed = match structured.as_mut() {
             Some(v) => self.walk_into(v, "/structuredContent", allowlist),
             None => false,
         };
-        let kept = self.blocks(content, &duplicates, structured.is_none(), allowlist)?;
+        if structured.as_ref().is_some_and(Value::is_null) {
+            structured = None; // taken whole: it goes, and its duplicate text with it
+        }
+        let kept = self.blocks(content, &duplicates, bare, allowlist)?;
+        // Everything is taken before anything is value-matched, so that a value taken anywhere
+        // (an undeclared `_meta` key, the last block) is caught everywhere else.
+        let rest: Vec<(String, Value)> =
+            result.into_iter().filter_map(|(k, v)| Some((k.clone(), self.top_level(&k, v, allowlist)?))).collect();
         if let Some(v) = structured.as_mut() {
             changed |= self.scrub(v, "/structuredContent");
         }
@@ -49,20 +56,22 @@ impl Run<'_> {
         }
         let mut agent = Map::new();
         agent.insert("content".into(), Value::Array(blocks));
-        if let Some(v) = structured {
+        if not_mcp {
+            self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
+        } else if let Some(v) = structured {
             agent.insert("structuredContent".into(), v);
         }
-        for (key, value) in result {
-            if let Some(value) = self.top_level(&key, value, allowlist) {
-                agent.insert(key, value);
-            }
+        for (key, mut value) in rest {
+            self.scrub(&mut value, &child("", &key));
+            agent.insert(key, value);
         }
         self.scrub_keys(&mut agent, "");
         Ok(Value::Object(agent))
     }
 
-    /// `isError`, `_meta` and anything else at the top of a CallToolResult.
-    fn top_level(&mut self, key: &str, mut value: Value, allowlist: bool) -> Option<Value> {
+    /// `isError`, `_meta` and anything else at the top of a CallToolResult: what stays, to be
+    /// value-matched with the rest.
+    fn top_level(&mut self, key: &str, value: Value, allowlist: bool) -> Option<Value> {
         let pointer = child("", key);
         match key {
             "isError" if self.format == Format::Mcp && !value.is_boolean() => {
@@ -74,15 +83,12 @@ impl Run<'_> {
                 None
             }
             "isError" => Some(value),
-            "_meta" => Some(self.meta(value, &pointer, allowlist)),
+            "_meta" => self.meta(value, &pointer, allowlist),
             _ if allowlist => {
                 self.take(pointer, Reason::Undeclared, key.into(), value);
                 None
             }
-            _ => {
-                self.scrub(&mut value, &pointer);
-                Some(value)
-            }
+            _ => Some(value),
         }
     }
 
@@ -224,32 +230,46 @@ impl Run<'_> {
     }
 
     /// `_meta`: our own keys stay; in allowlist mode every other key goes, else it is scrubbed.
-    fn meta(&mut self, meta: Value, pointer: &str, allowlist: bool) -> Value {
+    fn meta(&mut self, meta: Value, pointer: &str, allowlist: bool) -> Option<Value> {
+        if self.format == Format::Mcp && !meta.is_object() {
+            self.note(pointer.to_string(), Reason::NotMcp, "_meta".into());
+            return None;
+        }
         let Value::Object(map) = meta else {
             if allowlist {
                 self.take(pointer.to_string(), Reason::Undeclared, "_meta".into(), meta);
-                return json!({});
+                return Some(json!({}));
             }
-            let mut meta = meta;
-            self.scrub(&mut meta, pointer);
-            return meta;
+            return Some(meta);
         };
         let mut out = Map::new();
-        for (key, mut value) in map {
+        for (key, value) in map {
             let at = child(pointer, &key);
             if is_library_key(&key) && !self.own {
                 self.note(pointer.to_string(), Reason::Forged, "webmcp-redact key".into());
+                continue;
+            }
+            if self.format == Format::Mcp && !mcp_meta_member(&key, &value) {
+                self.note(pointer.to_string(), Reason::NotMcp, "_meta member".into());
                 continue;
             }
             if allowlist && !is_library_key(&key) {
                 self.take(at, Reason::Undeclared, key, value);
                 continue;
             }
-            self.scrub(&mut value, &at);
             out.insert(key, value);
         }
-        self.scrub_keys(&mut out, pointer);
-        Value::Object(out)
+        Some(Value::Object(out))
+    }
+}
+
+/// The `_meta` members MCP's result schema types: a progress token is a string or an
+/// integer, and a related task names its id.
+fn mcp_meta_member(key: &str, value: &Value) -> bool {
+    match key {
+        "progressToken" => value.is_string() || value.is_i64() || value.is_u64(),
+        "io.modelcontextprotocol/related-task" => value.get("taskId").is_some_and(Value::is_string),
+        _ => true,
     }
 }
 
@@ -275,7 +295,8 @@ fn duplicate_texts(
     let mut out = Vec::with_capacity(content.len());
     for (i, b) in content.iter().enumerate() {
         let text = b.get("type").filter(|t| *t == "text").and_then(|_| b.get("text")).and_then(Value::as_str);
-        let parsed = match text.filter(|t| t.trim_start().starts_with(['{', '['])) {
+        // A scalar's JSON text too: `"sk_live…"` beside a structuredContent string is its duplicate.
+        let parsed = match text {
             Some(t) => tolerate_own(parse_embedded(t, limits), own).map_err(|e| at_text(e, i))?,
             None => None,
         };

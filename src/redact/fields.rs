@@ -25,14 +25,87 @@ fn block_fields(block_type: &str) -> &'static [&'static str] {
 const RESOURCE: &[&str] = &["uri", "mimeType", "text", "blob", "_meta"];
 const ANNOTATIONS: &[&str] = &["audience", "priority", "lastModified"];
 
-/// Is `value` of the kind MCP gives `field`?
+/// Is `value` what MCP's schema allows in `field`, as the MCP SDK checks it? A field that
+/// is not goes, so that the mcp view is a CallToolResult every client accepts.
 fn well_typed(field: &str, value: &Value) -> bool {
     match field {
         "annotations" | "_meta" | "resource" => value.is_object(),
-        "size" | "priority" => value.is_number(),
-        "icons" => value.is_array(),
+        "size" => value.is_number(),
+        "priority" => value.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)),
+        "icons" => value.as_array().is_some_and(|a| a.iter().all(icon)),
         "audience" => value.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+        "data" | "blob" => value.as_str().is_some_and(is_base64),
+        "lastModified" => value.as_str().is_some_and(is_datetime),
         _ => value.is_string(),
+    }
+}
+
+/// An icon: a `src`, and optional `mimeType`, `sizes` and `theme`. Unknown keys are allowed
+/// by MCP's schema and dropped by its SDK, so an icon holding one is not kept.
+fn icon(v: &Value) -> bool {
+    let Some(i) = v.as_object() else { return false };
+    i.iter().all(|(k, v)| match k.as_str() {
+        "src" | "mimeType" => v.is_string(),
+        "sizes" => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+        "theme" => v == "light" || v == "dark",
+        _ => false,
+    }) && i.get("src").is_some()
+}
+
+/// What `atob` accepts (WHATWG forgiving-base64 decode), which is how MCP's SDK checks
+/// `data` and `blob`.
+pub(super) fn is_base64(s: &str) -> bool {
+    let mut t: Vec<u8> = s.bytes().filter(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')).collect();
+    if t.len() % 4 == 0 {
+        for _ in 0..2 {
+            if t.last() == Some(&b'=') {
+                t.pop();
+            }
+        }
+    }
+    t.len() % 4 != 1 && t.iter().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+}
+
+/// An RFC 3339 date-time with seconds and an offset, as MCP's SDK checks `lastModified`
+/// (zod 4 `iso.datetime({ offset: true })`): a real calendar date, `T`, `HH:MM:SS[.f+]`,
+/// then `Z` or `±HH:MM`.
+fn is_datetime(s: &str) -> bool {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let d = b.get(r)?;
+        d.iter().all(u8::is_ascii_digit).then(|| d.iter().fold(0, |n, c| n * 10 + u32::from(c - b'0')))
+    };
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    let (Some(y), Some(m), Some(d)) = (num(0..4), num(5..7), num(8..10)) else { return false };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    if !(at(4, b'-') && at(7, b'-') && (1..=days).contains(&d) && at(10, b'T')) {
+        return false;
+    }
+    let clock = |i: usize| {
+        num(i..i + 2).is_some_and(|h| h < 24) && at(i + 2, b':') && num(i + 3..i + 5).is_some_and(|m| m < 60)
+    };
+    if !(clock(11) && at(16, b':') && num(17..19).is_some_and(|s| s < 60)) {
+        return false;
+    }
+    let mut i = 19;
+    if at(i, b'.') {
+        let n = b[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if n == 0 {
+            return false;
+        }
+        i += 1 + n;
+    }
+    match &b[i..] {
+        [b'Z'] => true,
+        [b'+' | b'-', ..] => b.len() == i + 6 && clock(i + 1),
+        _ => false,
     }
 }
 
@@ -55,10 +128,18 @@ impl Run<'_> {
     }
 
     fn keep_fields(&mut self, map: &mut Map<String, Value>, allowed: &[&str], pointer: &str) {
-        let before = map.len();
-        map.retain(|k, v| allowed.contains(&k.as_str()) && well_typed(k, v));
-        for _ in map.len()..before {
-            self.note(pointer.to_string(), Reason::UnknownField, FIELD_LABEL.into());
+        let mut gone = Vec::new();
+        map.retain(|k, v| {
+            let known = allowed.contains(&k.as_str());
+            let keep = known && well_typed(k, v);
+            if !keep {
+                // A name MCP defines is vocabulary; any other is tool data.
+                gone.push(if known { k.clone() } else { FIELD_LABEL.to_string() });
+            }
+            keep
+        });
+        for label in gone {
+            self.note(pointer.to_string(), Reason::UnknownField, label);
         }
     }
 
@@ -114,5 +195,38 @@ mod tests {
         assert_eq!(mime_data("image/png"), "png");
         assert_eq!(mime_data("sk_live_1/png"), "sk_live_1/png");
         assert_eq!(mime_data("application/x-sk_live_1"), "x-sk_live_1");
+    }
+
+    #[test]
+    fn fields_are_typed_as_the_mcp_sdk_checks_them() {
+        for ok in ["", "AA==", "AA", "QUJD", "QU JD\n", "+/8="] {
+            assert!(is_base64(ok), "{ok}");
+        }
+        for bad in ["A", "AAAAA", "not base64!", "A===", "-_8", "no%20canary"] {
+            assert!(!is_base64(bad), "{bad}");
+        }
+        for ok in ["2025-06-01T12:00:00Z", "2024-02-29T23:59:59.123+02:00", "2000-02-29T00:00:00-23:59"] {
+            assert!(is_datetime(ok), "{ok}");
+        }
+        for bad in [
+            "yesterday",
+            "2025-06-01T12:00Z",
+            "2025-06-01T12:00:00",
+            "2023-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "2025-13-01T00:00:00Z",
+            "2025-06-01T24:00:00Z",
+            "2025-06-01T12:00:00.Z",
+            "2025-06-01T12:00:00+0200",
+            "2025-06-01T12:00:00+24:00",
+            "2025-06-01 12:00:00Z",
+        ] {
+            assert!(!is_datetime(bad), "{bad}");
+        }
+        assert!(well_typed("priority", &json!(0.5)) && !well_typed("priority", &json!(5)));
+        assert!(well_typed("icons", &json!([{ "src": "a.png", "theme": "dark", "sizes": ["48x48"] }])));
+        for bad in [json!([{ "src": 1 }]), json!([{ "theme": "dark" }]), json!([{ "src": "a", "theme": "sepia" }])] {
+            assert!(!well_typed("icons", &bad), "{bad}");
+        }
     }
 }

@@ -13,7 +13,7 @@ mod walk;
 
 use serde_json::{json, Value};
 
-use crate::json::{child, is_call_result, parse_result};
+use crate::json::{child, is_call_result, parse_embedded, parse_result};
 use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, wording_spans};
@@ -320,6 +320,35 @@ impl Run<'_> {
         }
     }
 
+    /// Value matching on a text block's text, and, when that text is JSON, on the strings
+    /// inside it, decoded: a value the tool had escaped already sits one escape deeper in the
+    /// text than value matching's forms reach, but at the depth it was written inside the JSON.
+    /// A match inside the JSON writes the text again (compact JSON); a pointer cannot go
+    /// inside a string, so the redaction points at the text.
+    fn scrub_json_text(&mut self, text: &mut String, pointer: &str) {
+        let needles = self.known.needles();
+        if needles.is_empty() {
+            return;
+        }
+        let mut hits = Vec::new();
+        if let Ok(Some(mut inner)) = parse_embedded(text, &self.limits) {
+            if inner.is_object() || inner.is_array() {
+                needles.scrub_value(&mut inner, &mut String::new(), &mut hits);
+                if !hits.is_empty() {
+                    *text = inner.to_string();
+                }
+            }
+        }
+        let mut whole = Value::String(std::mem::take(text));
+        needles.scrub_value(&mut whole, &mut String::new(), &mut hits);
+        if let Value::String(t) = whole {
+            *text = t;
+        }
+        for label in hits.into_iter().flat_map(|h| h.labels) {
+            self.note(pointer.to_string(), Reason::ValueMatch, label);
+        }
+    }
+
     /// Value matching on the content fields of a block (never its type, audience or data).
     fn scrub_block(&mut self, block: &mut Value, pointer: &str, skip_text: bool) {
         let library = self.own && is_library_block(block);
@@ -333,6 +362,7 @@ impl Run<'_> {
             let at = child(pointer, k);
             match (k, value) {
                 ("text", Value::String(text)) if library => self.scrub_library_text(text, &at),
+                ("text", Value::String(text)) => self.scrub_json_text(text, &at),
                 ("resource", Value::Object(r)) => {
                     for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
                         self.scrub(rv, &child(&at, rk));

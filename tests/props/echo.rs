@@ -221,7 +221,7 @@ pub const SDK_INVALID_SITES: &[Site] = &[
     Site::BadProgressToken,
 ];
 
-/// The places the README lists as covered by value matching.
+/// The places the README lists as covered by value matching, and blocks the SDK rejects.
 pub const CLAIMED_SITES: &[Site] = &[
     Site::Text,
     Site::ResourceLinkUri,
@@ -239,6 +239,19 @@ pub const CLAIMED_SITES: &[Site] = &[
     Site::StructuredProp,
     Site::StructuredKey,
     Site::UserOnly,
+    // Fields value matching never rewrites: the block holding a known value goes.
+    Site::MediaData,
+    Site::ResourceBlob,
+    Site::MimeType,
+    Site::HandleField,
+    Site::AnnotationField,
+    // Blocks the MCP SDK rejects (no canary): the core drops what makes them invalid.
+    Site::BadBase64,
+    Site::BadPriority,
+    Site::BadLastModified,
+    Site::BadTitle,
+    Site::BadBlockMeta,
+    Site::BadProgressToken,
 ];
 
 /// How the instance is carried.

@@ -68,10 +68,9 @@ pub fn format() -> impl Strategy<Value = Format> {
     prop_oneof![Just(Format::Webmcp), Just(Format::Mcp)]
 }
 
-/// Leak classes open on today's code. The passing properties run on cases moved out of every
-/// one of them ([`Case::close`]: the smallest change that leaves the class); each class has its
-/// own properties in `tests/properties_open.rs`, on cases forced into it, so nothing generated
-/// goes unchecked. When a class is fixed, its variant goes, and the passing properties cover it.
+/// Leak classes the review found that generic cases rarely reach: `into_class` forces a case
+/// into one, and `tests/properties_open.rs` runs the properties there. All are closed now; each
+/// variant says what leaked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Open {
     /// "mcp" format, a structuredContent that is not an object (an array, a string):
@@ -100,17 +99,6 @@ pub enum Open {
 }
 
 impl Plan {
-    pub fn classes(&self) -> Vec<Open> {
-        let mut out = Vec::new();
-        if self.envelope == Envelope::TextOnly && self.echoes.iter().any(escaped_in_structured) {
-            out.push(Open::EscapedInJsonText);
-        }
-        if self.echoes.iter().any(|e| matches!(e.site, Site::TopLevelKey | Site::MetaKeyDirect)) {
-            out.push(Open::TopLevelKeys);
-        }
-        out
-    }
-
     /// The same plan moved into a plan-level `class`: one more echo that puts it there.
     pub fn into_class(mut self, class: Open) -> Plan {
         let (site, form) = match class {
@@ -128,29 +116,6 @@ impl Plan {
             _ => return self,
         };
         self.echoes.push(Echo { canary: self.echoes.len() as u16, site, form, front: false });
-        self.close(Some(class))
-    }
-
-    pub fn close(mut self, except: Option<Open>) -> Plan {
-        for class in self.classes().into_iter().filter(|c| Some(*c) != except) {
-            match class {
-                Open::EscapedInJsonText => {
-                    for e in self.echoes.iter_mut().filter(|e| escaped_in_structured(e)) {
-                        e.form = Form::Json;
-                    }
-                }
-                Open::TopLevelKeys => {
-                    for e in self.echoes.iter_mut() {
-                        e.site = match e.site {
-                            Site::TopLevelKey => Site::TopLevel,
-                            Site::MetaKeyDirect => Site::MetaKey,
-                            other => other,
-                        };
-                    }
-                }
-                _ => {}
-            }
-        }
         self
     }
 }
@@ -189,42 +154,6 @@ pub fn tool_json(root: &Shape, sensitive: bool) -> Value {
 }
 
 impl Case {
-    /// The known-open leak classes this case falls in.
-    pub fn classes(&self) -> Vec<Open> {
-        let mut out = Vec::new();
-        let structured = matches!(self.plan.envelope, Envelope::Structured(_));
-        if self.format == Format::Mcp && structured && !self.root.is_object() {
-            out.push(Open::McpNonObjectStructured);
-        }
-        if structured && self.root.may_be_marked_whole() {
-            out.push(Open::StructuredMarkedWhole);
-        }
-        if self.sensitive && self.plan.echoes.iter().any(|e| e.site == Site::StructuredKey) {
-            out.push(Open::KeyAsLabel);
-        }
-        out.extend(self.plan.classes());
-        out
-    }
-
-    /// The same case moved out of every known-open class but `except`.
-    pub fn close(mut self, except: Option<Open>) -> Case {
-        for class in self.classes().into_iter().filter(|c| Some(*c) != except) {
-            match class {
-                Open::McpNonObjectStructured | Open::StructuredMarkedWhole => {
-                    self.plan.envelope = Envelope::TextOnly;
-                }
-                Open::KeyAsLabel => {
-                    for e in self.plan.echoes.iter_mut().filter(|e| e.site == Site::StructuredKey) {
-                        e.site = Site::StructuredProp;
-                    }
-                }
-                Open::EscapedInJsonText | Open::TopLevelKeys => {}
-            }
-        }
-        self.plan = self.plan.close(except);
-        self
-    }
-
     /// The same case moved into `class` (and out of every other): what its open property runs on.
     pub fn into_class(mut self, class: Open) -> Case {
         let structured = |p: &mut Plan| {
@@ -262,7 +191,7 @@ impl Case {
             }
             Open::EscapedInJsonText | Open::TopLevelKeys => self.plan = self.plan.into_class(class),
         }
-        self.close(Some(class))
+        self
     }
 
     /// The same case for a sensitive tool with marks (allowlist mode), with a declared string
@@ -274,12 +203,7 @@ impl Case {
         if self.plan.envelope == Envelope::Plain {
             self.plan.envelope = Envelope::Structured(Dup::Compact);
         }
-        self.outside_open_classes()
-    }
-
-    /// Outside every known-open class: what the passing properties run on.
-    pub fn outside_open_classes(self) -> Case {
-        self.close(None)
+        self
     }
 
     pub fn build(&self, counter: &mut Canaries) -> Built {
@@ -300,11 +224,6 @@ pub fn case(sites: &'static [Site], forms: &'static [Form], echoes: usize) -> im
     let sensitive = prop_oneof![3 => Just(false), 1 => Just(true)];
     (shape::root_shape(), sensitive, format(), echo::plan(sites, forms, echoes))
         .prop_map(|(root, sensitive, format, plan)| Case { root, sensitive, format, plan })
-}
-
-/// Cases outside every known-open class (see [`Open`]).
-pub fn closed(cases: impl Strategy<Value = Case>) -> impl Strategy<Value = Case> {
-    cases.prop_map(Case::outside_open_classes)
 }
 
 /// A case whose raw result echoes each of `required` at least once.
@@ -353,8 +272,8 @@ pub struct Carry {
 }
 
 pub fn carry(sites: &'static [Site], forms: &'static [Form], echoes: usize) -> impl Strategy<Value = Carry> {
-    (closed(case(echo::CLAIMED_SITES, echo::CLAIMED_FORMS, 4)), other(), later(echo::plan(sites, forms, echoes)))
-        .prop_map(|(first, other, plan)| Carry { first, other, plan: plan.close(None) })
+    (case(echo::CLAIMED_SITES, echo::CLAIMED_FORMS, 4), other(), later(echo::plan(sites, forms, echoes)))
+        .prop_map(|(first, other, plan)| Carry { first, other, plan })
 }
 
 fn other() -> impl Strategy<Value = Other> {
@@ -379,16 +298,16 @@ pub fn carry_with(
     echoes: usize,
 ) -> impl Strategy<Value = Carry> {
     let plans = later(echo::plan_with(required, sites, forms, echoes));
-    (closed(case(echo::CLAIMED_SITES, echo::CLAIMED_FORMS, 4)), other(), plans).prop_map(|(first, other, plan)| Carry {
+    (case(echo::CLAIMED_SITES, echo::CLAIMED_FORMS, 4), other(), plans).prop_map(|(first, other, plan)| Carry {
         first,
         other,
-        plan: plan.close(None),
+        plan,
     })
 }
 
 /// Like [`carry`], the second result's plan moved into the plan-level `class`.
 pub fn carry_in(class: Open, sites: &'static [Site], forms: &'static [Form]) -> impl Strategy<Value = Carry> {
-    (closed(case(echo::CLAIMED_SITES, echo::CLAIMED_FORMS, 4)), other(), later(echo::plan(sites, forms, 4)))
+    (case(echo::CLAIMED_SITES, echo::CLAIMED_FORMS, 4), other(), later(echo::plan(sites, forms, 4)))
         .prop_map(move |(first, other, plan)| Carry { first, other, plan: plan.into_class(class) })
 }
 
