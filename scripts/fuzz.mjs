@@ -14,7 +14,7 @@
 // target has run. WEBMCP_FUZZ_SEED fixes libFuzzer's seed (else it picks one and prints it).
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -103,7 +103,17 @@ function writeSeeds() {
       put("check", name, [JSON.stringify(t), JSON.stringify({ to: "someone@example.com", body: "hello" }), "{}"]);
     });
   }
-  log(`seeded ${TARGETS.length} corpora from ${n} vectors and ${examples.length} tool files`);
+  // What fuzzing found once (fixed since) stays in every run: libFuzzer replays the corpus first.
+  let found = 0;
+  for (const target of TARGETS) {
+    const dir = join(FUZZ, "artifacts-found", target);
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir)) {
+      copyFileSync(join(dir, file), join(corpus[target], `found-${file}`));
+      found++;
+    }
+  }
+  log(`seeded ${TARGETS.length} corpora from ${n} vectors, ${examples.length} tool files and ${found} past findings`);
 }
 
 const opts = parseArgs(process.argv.slice(2));

@@ -170,6 +170,29 @@ fn sensitive_hint_values() {
 }
 
 #[test]
+fn allowlist_mode_a_name_only_an_if_tests_is_not_declared() {
+    // `if` tests the value without describing it; `then` and `else` describe it.
+    let def = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": {
+        "type": "object",
+        "properties": { "id": { "type": "string" }, "secret": { "type": "string", "x-sensitive": true } },
+        "if": { "properties": { "debug": { "const": "on" }, "id": { "const": "k1" } },
+                "allOf": [{ "properties": { "trace": {} } }], "additionalProperties": true },
+        "then": { "properties": { "region": { "type": "string" } } } } });
+    let raw = json!({ "id": "k1", "secret": "CANARY_s", "debug": "CANARY_d", "trace": "CANARY_t", "region": "eu" });
+    let o = run(def.clone(), raw);
+    assert_no_canary(&o, "CANARY");
+    assert_eq!(agent(&o)["structuredContent"], json!({ "id": "k1", "region": "eu" }));
+    assert_eq!(reasons(&o).iter().filter(|r| r.1 == "undeclared").count(), 2, "{:?}", reasons(&o));
+    // A subschema that also applies outside the `if` (here through `$ref`) declares as usual.
+    let def = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": {
+        "$defs": { "d": { "properties": { "debug": {} } } },
+        "properties": { "secret": { "x-sensitive": true } },
+        "allOf": [{ "$ref": "#/$defs/d" }], "if": { "$ref": "#/$defs/d" } } });
+    let o = run(def, json!({ "secret": "CANARY_s", "debug": "shown" }));
+    assert_eq!(agent(&o)["structuredContent"], json!({ "debug": "shown" }));
+}
+
+#[test]
 fn allowlist_mode_takes_everything_undescribed() {
     let mut def = key_tool();
     def["annotations"] = json!({ "sensitiveHint": true });

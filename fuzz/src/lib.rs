@@ -8,8 +8,7 @@
 //! `redact_json`, `tool \0 args \0 earlier raw` for `check`. `scripts/fuzz.mjs` writes the
 //! seeds in that form from the conformance vectors.
 
-use serde_json::Value;
-use webmcp_redact::{withheld_result, Config, Format, HandleSource, Outcome, Reason, Redactor};
+use webmcp_redact::{withheld_result, Config, Format, HandleSource, Outcome, Redactor};
 
 /// Handles from a counter: a crash must reproduce.
 pub struct Counter(pub u64);
@@ -57,56 +56,10 @@ pub fn check_outcome(r: &mut Redactor, tool: &str, raw: &str, o: &Outcome) {
         }
         None => {
             let again = r.redact(tool, &o.agent_json, None);
-            if again.agent_json != o.agent_json && known_open(o, &again).is_none() {
+            if again.agent_json != o.agent_json {
                 panic!("a second pass changed the agent view{}\n  second: {}", context(), again.agent_json);
             }
         }
     }
 }
 
-/// Idempotence failures of a class already reported (fuzz/README.md, with reproducers in
-/// fuzz/artifacts-found/): skipped, so that a fuzz run looks for new ones and CI stays green
-/// until they are fixed. `WEBMCP_FUZZ_STRICT=1` reports them too. Each test reads the outcome,
-/// not the input, and errs towards skipping no more than its class.
-pub fn known_open(first: &Outcome, again: &Outcome) -> Option<&'static str> {
-    if std::env::var("WEBMCP_FUZZ_STRICT").is_ok_and(|v| v == "1") {
-        return None;
-    }
-    let agent: Value = webmcp_redact::parse_json(&first.agent_json).ok()?;
-    // A structuredContent marked whole stays as null; a second pass finds the value's
-    // value-matched text and walks it as the structured value (tests/properties_open.rs,
-    // StructuredMarkedWhole).
-    if agent.get("structuredContent").is_some_and(Value::is_null) {
-        return Some("structured_marked_whole");
-    }
-    // A label holds a known value: the report's copy is value-matched, but `[redacted: <label>]`
-    // replacements and stub labels carry it, and every pass nests it again.
-    if first.redactions.iter().any(|r| r.label.contains("[redacted: ")) {
-        return Some("label_holds_secret");
-    }
-    // Allowlist mode: a value taken from an undeclared member at the top of the result or of its
-    // `_meta` is learned after the blocks and structuredContent were value-matched, so its
-    // copies there stay; the next pass scrubs them (tests/properties_open.rs,
-    // open_undeclared_*_taken_after_the_blocks).
-    let late = |p: &str| !p.is_empty() && !p.starts_with("/content") && !p.starts_with("/structuredContent");
-    if first.redactions.iter().any(|r| r.reason == Reason::Undeclared && late(&r.pointer))
-        && again.redactions.iter().any(|r| r.reason == Reason::ValueMatch)
-    {
-        return Some("taken_after_the_blocks");
-    }
-    // A text the library composes after value matching (the JSON text of a structured value,
-    // the notice's list of labels) spells a known value again out of other parts (a secret
-    // holding JSON syntax such as `:"k48",`, or ending in ", "); the next pass value-matches it.
-    let second: Value = serde_json::from_str(&again.agent_json).ok()?;
-    let structured = agent.get("structuredContent").filter(|v| !v.is_null());
-    let blocks = agent.get("content").and_then(Value::as_array)?;
-    let notice =
-        |b: &Value| b.get("_meta").and_then(Value::as_object).is_some_and(|m| m.contains_key("webmcp-redact/notice"));
-    let rematched = second.get("structuredContent") == structured
-        && blocks.iter().enumerate().any(|(i, b)| {
-            let text = b.get("text").and_then(Value::as_str).unwrap_or_default();
-            let json = structured.is_some_and(|s| serde_json::from_str::<Value>(text).is_ok_and(|v| v == *s));
-            (json || notice(b)) && second.pointer(&format!("/content/{i}/text")).and_then(Value::as_str) != Some(text)
-        });
-    rematched.then_some("library_text_reforms_secret")
-}

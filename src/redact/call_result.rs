@@ -127,7 +127,7 @@ impl Run<'_> {
                 Block::BadReference => Some(Reason::MalformedReference),
                 Block::Reference(r) => {
                     let handle = new_handle(self.handles);
-                    block = stub(self.format, &r.label, &handle);
+                    block = stub(self.format, self.known.needles().display_label(&r.label), &handle);
                     self.known.own(&handle, &r.id, &r.label);
                     self.known.own(&handle, &r.redeem_url, &r.label);
                     self.collect.reference(pointer.clone(), &handle, r);

@@ -99,8 +99,8 @@ impl Collector {
 
     /// Issues a handle per pending value, up to `MAX_STUBS`, and past that one more for all the
     /// rest; the known set learns which handle holds which strings. Returns the stubs to write.
-    /// Stub labels come from tool data (titles, property names): they are value-matched with
-    /// the set as it stands at the end of the run, like the report.
+    /// Stub labels come from tool data (titles, property names): one that holds a value known
+    /// at the end of the run is replaced by a fixed word, like the report's.
     pub fn issue(&mut self, handles: &mut dyn HandleSource, known: &mut KnownSecrets) -> Vec<StubSpec> {
         let pending = std::mem::take(&mut self.pending);
         let overflow = pending.len() > MAX_STUBS + 1;
@@ -113,7 +113,7 @@ impl Collector {
             }
             let handle = new_handle(handles);
             self.vault(&handle, &p, known);
-            stubs.push(StubSpec { handle: handle.clone(), label: scrubbed(&p.label, known.needles()) });
+            stubs.push(StubSpec { handle: handle.clone(), label: known.needles().display_label(&p.label).to_string() });
             self.secrets.push(Secret { handle, label: p.page_label, kind: SecretKind::Value(p.value) });
         }
         if overflow {
@@ -136,15 +136,16 @@ impl Collector {
         }
     }
 
-    /// A pointer names raw keys, and a key or label can hold a known value: the report is
-    /// value-matched like everything else the agent sees.
+    /// A pointer names raw keys, and a key or label can hold a known value: the report's
+    /// pointers are value-matched like everything else the agent sees, and a label that holds
+    /// a value is replaced by a fixed word.
     pub fn scrub_report(&mut self, needles: &Needles) {
         for r in &mut self.report {
             if let Some((clean, _)) = needles.scrub(&r.pointer) {
                 r.pointer = clean;
             }
-            if let Some((clean, _)) = needles.scrub(&r.label) {
-                r.label = clean;
+            if let Some(label) = Some(needles.display_label(&r.label)).filter(|l| *l != r.label) {
+                r.label = label.to_string();
             }
         }
     }
@@ -152,8 +153,4 @@ impl Collector {
     pub fn into_parts(self) -> (Vec<Redaction>, Vec<Secret>) {
         (self.report, self.secrets)
     }
-}
-
-fn scrubbed(label: &str, needles: &Needles) -> String {
-    needles.scrub(label).map_or_else(|| label.to_string(), |(clean, _)| clean)
 }

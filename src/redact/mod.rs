@@ -258,8 +258,10 @@ impl Run<'_> {
         if value.is_null() && !self.collect.is_empty() {
             return json!({ "content": [] }); // taken whole: the stub says it all
         }
-        let text = json!({ "type": "text", "text": value.to_string() });
-        let mut agent = json!({ "content": [text] });
+        // Written out together, the scrubbed strings can spell a known value again.
+        let mut text = Value::String(value.to_string());
+        self.scrub(&mut text, "");
+        let mut agent = json!({ "content": [{ "type": "text", "text": text }] });
         if value.is_object() {
             agent["structuredContent"] = value;
         }
@@ -350,18 +352,23 @@ impl Run<'_> {
     }
 
     /// Value matching on the content fields of a block (never its type, audience or data).
-    fn scrub_block(&mut self, block: &mut Value, pointer: &str, skip_text: bool) {
+    /// `regenerated`: the text is the JSON of the scrubbed structured value, whose strings were
+    /// matched already; only what writing them out together spells again is left to catch.
+    fn scrub_block(&mut self, block: &mut Value, pointer: &str, regenerated: bool) {
         let library = self.own && is_library_block(block);
         let Value::Object(fields) = block else { return };
         for (key, value) in fields.iter_mut() {
             let k = key.as_str();
-            let skip = STRUCTURAL.contains(&k) || (skip_text && k == "text") || (library && k == "_meta");
+            let skip = STRUCTURAL.contains(&k) || (library && k == "_meta");
             if skip {
                 continue;
             }
             let at = child(pointer, k);
             match (k, value) {
                 ("text", Value::String(text)) if library => self.scrub_library_text(text, &at),
+                ("text", v @ Value::String(_)) if regenerated => {
+                    self.scrub(v, &at);
+                }
                 ("text", Value::String(text)) => self.scrub_json_text(text, &at),
                 ("resource", Value::Object(r)) => {
                     for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {

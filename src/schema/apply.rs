@@ -465,17 +465,17 @@ impl Eval {
         }
         // (owner, order within the owner, subschema, declares): sorted, the owners' own order.
         let mut hits: Vec<(u32, u32, NodeId, bool)> = Vec::new();
-        let declares = |n: NodeId| !schema.nodes[n].never;
+        let declares = |pos: u32, n: NodeId| schema.declares(node_of(table.objects[pos as usize]), n);
         match &table.merged {
             Some(merged) => {
                 if let Some(found) = merged.get(key) {
-                    hits.extend(found.iter().map(|&(pos, n)| (pos, 0, n, declares(n))));
+                    hits.extend(found.iter().map(|&(pos, n)| (pos, 0, n, declares(pos, n))));
                 }
             }
             None => {
                 for (pos, &s) in table.objects.iter().enumerate() {
                     if let Some(&n) = schema.nodes[node_of(s)].properties.get(key) {
-                        hits.push((pos as u32, 0, n, declares(n)));
+                        hits.push((pos as u32, 0, n, declares(pos as u32, n)));
                     }
                 }
             }
@@ -488,7 +488,9 @@ impl Eval {
             matches.clear();
             index.matches(key, &schema.programs, &mut self.budget, &mut matches)?;
             hits.extend(
-                matches.iter().map(|&i| (pos, 1 + i, node.patterns[i as usize], declares(node.patterns[i as usize]))),
+                matches
+                    .iter()
+                    .map(|&i| (pos, 1 + i, node.patterns[i as usize], declares(pos, node.patterns[i as usize]))),
             );
         }
         self.scratch = matches;
@@ -503,7 +505,8 @@ impl Eval {
             for &pos in &table.with_additional {
                 if matched.binary_search(&pos).is_err() {
                     let node = &schema.nodes[node_of(table.objects[pos as usize])];
-                    hits.extend(node.additional.iter().map(|&n| (pos, u32::MAX, n, schema.describes(n))));
+                    let owner = node_of(table.objects[pos as usize]);
+                    hits.extend(node.additional.iter().map(|&n| (pos, u32::MAX, n, schema.describes_from(owner, n))));
                 }
             }
             spent += (table.with_additional.len() + hits.len()) as u64;
@@ -527,7 +530,8 @@ impl Eval {
                 let mut hits = Vec::new();
                 for &pos in &table.with_additional {
                     let node = &schema.nodes[node_of(table.objects[pos as usize])];
-                    hits.extend(node.additional.iter().map(|&n| (pos, u32::MAX, n, schema.describes(n))));
+                    let owner = node_of(table.objects[pos as usize]);
+                    hits.extend(node.additional.iter().map(|&n| (pos, u32::MAX, n, schema.describes_from(owner, n))));
                 }
                 let owners: Vec<State> = hits.iter().map(|h| table.objects[h.0 as usize]).collect();
                 let r = self.child_set(schema, &owners, &hits)?;
@@ -578,8 +582,8 @@ impl Eval {
             let node = &schema.nodes[node_of(s)];
             let before = hits.len();
             match node.prefix_items.get(index) {
-                Some(&c) => hits.push((0, 0, c, !schema.nodes[c].never)),
-                None => hits.extend(node.items.iter().map(|&c| (0, 0, c, schema.describes(c)))),
+                Some(&c) => hits.push((0, 0, c, schema.declares(node_of(s), c))),
+                None => hits.extend(node.items.iter().map(|&c| (0, 0, c, schema.describes_from(node_of(s), c)))),
             }
             hits.extend(node.contains.iter().map(|&c| (0, 0, c, false)));
             owners.extend(std::iter::repeat(s).take(hits.len() - before));

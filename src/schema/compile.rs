@@ -46,6 +46,7 @@ pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, 
     let reaches_mark = graph.reaches(&c.nodes, true);
     let marks_in_place = graph.reaches(&c.nodes, false);
     let names_marked = c.nodes.iter().map(|n| n.property_names.iter().any(|&p| marks_in_place[p])).collect();
+    let declaring = graph.declaring(&c.nodes, root);
     let fit = graph.fit(&c.nodes);
     let mut anchors = c.resource_anchors;
     anchors.iter_mut().for_each(|a| a.sort_unstable());
@@ -54,6 +55,7 @@ pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, 
         root,
         reaches_mark,
         names_marked,
+        declaring,
         fit,
         anchors,
         programs: c.programs,
@@ -624,6 +626,24 @@ impl Graph {
             }
         }
         Ok(())
+    }
+
+    /// For every node, whether it applies somewhere other than inside an `if`: reached from
+    /// the root or from a location's own subschema (a property's, an item's...) in place,
+    /// without taking an `if` edge (references, dynamic ones' candidates included, are in-place
+    /// edges). One walk, each node once.
+    fn declaring(&self, nodes: &[Node], root: NodeId) -> Vec<bool> {
+        let mut seen = vec![false; nodes.len()];
+        let mut queue: Vec<NodeId> = vec![root];
+        queue.extend(self.deeper.iter().flatten());
+        while let Some(n) = queue.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            let condition = nodes[n].condition;
+            queue.extend(self.in_place(n).filter(|&m| Some(m) != condition && !seen[m]));
+        }
+        seen
     }
 
     /// For every node, whether a mark is reachable from it (along every edge, or only in

@@ -22,6 +22,9 @@ pub(crate) enum Place {
     Here,
     /// The same value, when the branch's type fits it.
     Branch,
+    /// `if`: a branch whose marks apply, but which only tests the value: a property it names
+    /// is not declared by it (allowlist mode).
+    Condition,
     /// The same value, when it is an object that has the subschema's key.
     IfKey,
     /// The property named by the subschema's key.
@@ -125,7 +128,7 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     word("allOf", Kind::List { place: Place::Here, non_empty: true }, Implies::Nothing),
     word("anyOf", Kind::List { place: Place::Branch, non_empty: true }, Implies::Nothing),
     word("oneOf", Kind::List { place: Place::Branch, non_empty: true }, Implies::Nothing),
-    word("if", Kind::Single(Place::Branch), Implies::Nothing),
+    word("if", Kind::Single(Place::Condition), Implies::Nothing),
     word("then", Kind::Single(Place::Branch), Implies::Nothing),
     word("else", Kind::Single(Place::Branch), Implies::Nothing),
     word("not", Kind::Single(Place::Negated), Implies::Nothing),

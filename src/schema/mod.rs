@@ -159,8 +159,10 @@ pub(crate) struct Node {
     pub refs: Vec<NodeId>,
     /// Dynamic references, resolved during evaluation.
     pub dynamic: Vec<DynRef>,
-    /// [`Place::Branch`]: apply when their type fits the value.
+    /// [`Place::Branch`] and [`Place::Condition`]: apply when their type fits the value.
     pub alternatives: Vec<NodeId>,
+    /// The `if` subschema, also among `alternatives`.
+    pub condition: Option<NodeId>,
     /// [`Place::IfKey`]: apply when the key is present, in document order...
     pub dependent: Vec<(String, NodeId)>,
     /// ...and their positions there by key.
@@ -179,6 +181,10 @@ impl Node {
         match place {
             Place::Here => self.all_of.push(n),
             Place::Branch => self.alternatives.push(n),
+            Place::Condition => {
+                self.alternatives.push(n);
+                self.condition = Some(n);
+            }
             Place::IfKey => self.dependent.push((key.to_string(), n)),
             Place::Property => {
                 self.properties.insert(key.to_string(), n);
@@ -212,6 +218,9 @@ pub(crate) struct Schema {
     reaches_mark: Vec<bool>,
     /// `names_marked[n]`: `n`'s `propertyNames` is marked, so the keys themselves are secret.
     names_marked: Vec<bool>,
+    /// `declaring[n]`: what `n` names (properties, items) it declares; false when `n` applies
+    /// only inside an `if`, which tests a value without describing it.
+    declaring: Vec<bool>,
     /// `fit[n]`: the kinds of value (a [`Kinds::of`] mask) that `n` and everything it always
     /// applies could accept, judging by types alone.
     fit: Vec<u8>,
@@ -244,8 +253,15 @@ impl Schema {
         self.compile_work
     }
 
-    /// `true` and `false` as catch-alls describe nothing.
-    fn describes(&self, n: NodeId) -> bool {
-        !self.nodes[n].never && !self.nodes[n].trivial
+    /// A catch-all (`additionalProperties`, `items`) declares what it covers unless it is `true`
+    /// or `false`, which describe nothing, or its owner applies only inside an `if`.
+    fn describes_from(&self, owner: NodeId, n: NodeId) -> bool {
+        !self.nodes[n].trivial && self.declares(owner, n)
+    }
+
+    /// Does `n`, applied by `owner`, declare what it applies to? Not when it is `false`, nor
+    /// when its owner applies only inside an `if`.
+    fn declares(&self, owner: NodeId, n: NodeId) -> bool {
+        !self.nodes[n].never && self.declaring[owner]
     }
 }

@@ -240,7 +240,28 @@ impl Needles {
 
     /// The matches in `s`, overlapping ones merged: (start, end, label) in order, the label
     /// being that of the leftmost match of the group, the longest one if several start there.
+    /// A match wholly inside one of our own `[redacted: <label>]` markers is no match: the
+    /// marker's words are ours, so a second pass changes nothing when a value is a word or a
+    /// piece of the marker (`redacted`, `acted: sec`).
     fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
+        let mut lists = self.matches(s);
+        if lists.iter().any(|l| !l.is_empty()) {
+            let markers = self.markers(s);
+            if !markers.is_empty() {
+                for list in &mut lists {
+                    retain_outside(list, &markers);
+                }
+            }
+        }
+        let mut work = self.work.get();
+        let groups = merge(&lists, &mut work);
+        self.work.set(work);
+        groups
+    }
+
+    /// Every match in `s`, unmerged: the main automaton's, the side automaton's, and the short
+    /// values standing alone as a token, each list in order of end.
+    fn matches(&self, s: &str) -> [Vec<(usize, usize, usize)>; 3] {
         let mut index = self.index.borrow_mut();
         let mut build = self.build_work.get();
         index.catch_up(&self.forms, &mut build);
@@ -251,28 +272,40 @@ impl Needles {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         main.scan(s.as_bytes(), &live, &mut a, &mut work);
         side.scan(s.as_bytes(), &live, &mut b, &mut work);
+        drop(index);
         let labelled = |v: Vec<(usize, usize, u32)>| -> Vec<(usize, usize, usize)> {
             v.into_iter().map(|(start, end, slot)| (start, end, self.forms[slot as usize].label)).collect()
         };
-        let (a, b) = (labelled(a), labelled(b));
         let c = self.short_matches(s, &mut work);
-        let groups = merge(&[a, b, c], &mut work);
         self.work.set(work);
-        groups
+        [labelled(a), labelled(b), c]
+    }
+
+    /// Does `s` hold a known value (ignoring markers)?
+    fn holds_value(&self, s: &str) -> bool {
+        self.matches(s).iter().any(|l| !l.is_empty())
+    }
+
+    /// The label the agent sees for `label`: itself, unless it holds a known value (a title or
+    /// key that spells a secret, a tool's reference label built around its id); then a fixed
+    /// word that holds none. Written out, a label never carries a value, and a second pass
+    /// finds nothing new in it.
+    pub fn display_label<'a>(&self, label: &'a str) -> &'a str {
+        if !self.holds_value(label) {
+            return label;
+        }
+        FALLBACK_LABELS.iter().copied().find(|f| !self.holds_value(f)).unwrap_or("")
     }
 
     /// The short values standing alone as a token in `s`: (start, end, label), the longest per
     /// end, in order of end. One pass: at each place a token can end (before a character that
     /// is not alphanumeric, or at the end), the last one to three characters are looked up,
-    /// when a token can start before them. Our own `[redacted: <label>]` markers are left
-    /// alone, so that a second pass changes nothing when a short value is a word of a label.
+    /// when a token can start before them.
     fn short_matches(&self, s: &str, work: &mut Steps) -> Vec<(usize, usize, usize)> {
         let mut out = Vec::new();
         if self.short == 0 {
             return out;
         }
-        let markers = self.markers(s, work);
-        let mut m = 0;
         // The last four characters: (byte offset, alphanumeric), by count modulo 4.
         let mut last = [(0usize, false); 4];
         let mut count = 0usize;
@@ -289,15 +322,8 @@ impl Needles {
                     let Some(form) = self.by_text.get(&s[start..j]).map(|&slot| &self.forms[slot as usize]) else {
                         continue;
                     };
-                    if !form.short {
-                        continue;
-                    }
-                    let label = form.label;
-                    while markers.get(m).is_some_and(|&(_, end)| end <= start) {
-                        m += 1;
-                    }
-                    if !markers.get(m).is_some_and(|&(ms, me)| ms <= start && j <= me) {
-                        out.push((start, j, label));
+                    if form.short {
+                        out.push((start, j, form.label));
                     }
                     break;
                 }
@@ -310,8 +336,9 @@ impl Needles {
         out
     }
 
-    /// The `[redacted: <label>]` markers in `s` whose label is one of ours, in order.
-    fn markers(&self, s: &str, work: &mut Steps) -> Vec<(usize, usize)> {
+    /// Our own `[redacted: <label>]` markers in `s`, in order: those whose label is one this set
+    /// writes (a label it holds that holds no known value, or a fixed fallback word).
+    fn markers(&self, s: &str) -> Vec<(usize, usize)> {
         const OPEN: &str = "[redacted: ";
         let mut out = Vec::new();
         let (mut from, mut close) = (0, 0);
@@ -322,8 +349,12 @@ impl Needles {
                 let Some(c) = s[body..].find(']') else { break };
                 close = body + c;
             }
-            *work += (body - from) as u64;
-            if self.label_index.contains_key(&s[body..close]) {
+            let mut work = self.work.get();
+            work += (body - from) as u64;
+            self.work.set(work);
+            let label = &s[body..close];
+            let ours = FALLBACK_LABELS.contains(&label) || self.label_index.contains_key(label);
+            if ours && !self.holds_value(label) {
                 out.push((body - OPEN.len(), close + 1));
                 from = close + 1;
             } else {
@@ -359,11 +390,11 @@ impl Needles {
         let mut labels: Vec<String> = Vec::new();
         let mut at = 0;
         for (start, end, label) in groups {
-            let label = &self.labels[label];
+            let label = self.display_label(&self.labels[label]);
             out.push_str(&s[at..start]);
             out.push_str(&format!("[redacted: {label}]"));
-            if !labels.contains(label) {
-                labels.push(label.clone());
+            if !labels.iter().any(|l| l == label) {
+                labels.push(label.to_string());
             }
             at = end;
         }
@@ -446,6 +477,20 @@ impl Needles {
         }
         hits.push(Hit { pointer: pointer.to_string(), labels });
     }
+}
+
+/// The words a label falls back to when it holds a known value, in order of preference.
+const FALLBACK_LABELS: &[&str] = &["secret", "value", "item"];
+
+/// Drops the matches (sorted by end) that lie wholly inside one of `markers` (sorted, disjoint).
+fn retain_outside(list: &mut Vec<(usize, usize, usize)>, markers: &[(usize, usize)]) {
+    let mut m = 0;
+    list.retain(|&(start, end, _)| {
+        while markers.get(m).is_some_and(|&(_, me)| me < end) {
+            m += 1;
+        }
+        !markers.get(m).is_some_and(|&(ms, me)| ms <= start && end <= me)
+    });
 }
 
 /// Merges match lists, each sorted by end with at most one match per end, into groups of
@@ -629,12 +674,12 @@ mod tests {
 
     #[test]
     fn our_own_markers_are_left_alone_by_short_values() {
-        let n = needles(&[("PIN", "PIN"), ("key", "API key")]);
+        let n = needles(&[("PIN", "pin code"), ("key", "API token")]);
         let (clean, _) = n.scrub("key PIN").unwrap();
-        assert_eq!(clean, "[redacted: API key] [redacted: PIN]");
+        assert_eq!(clean, "[redacted: API token] [redacted: pin code]");
         assert!(n.scrub(&clean).is_none(), "a second pass changes nothing");
         // A marker with a label we never wrote is text like any other.
-        assert_eq!(n.scrub("[redacted: key]").unwrap().0, "[redacted: [redacted: API key]]");
+        assert_eq!(n.scrub("[redacted: key]").unwrap().0, "[redacted: [redacted: API token]]");
         // An unclosed marker and many openings stay linear.
         let many = "[redacted: ".repeat(10_000) + "key";
         let before = n.work();
@@ -865,7 +910,29 @@ mod tests {
     #[test]
     fn replacement_text_is_not_matched_again() {
         let n = needles(&[("secret-value", "redacted"), ("dact", "x")]);
-        let (clean, _) = n.scrub("a secret-value b").unwrap();
-        assert_eq!(clean, "a [redacted: redacted] b");
+        let (clean, labels) = n.scrub("a secret-value b").unwrap();
+        // The label "redacted" holds the value "dact": a fixed word stands for it.
+        assert_eq!((clean.as_str(), labels), ("a [redacted: secret] b", vec!["secret".to_string()]));
+        assert!(n.scrub(&clean).is_none(), "the marker's own words are not matched again");
+    }
+
+    #[test]
+    fn a_label_never_carries_a_value() {
+        // A reference's label built around its id; a key that spells a shorter value.
+        let n = needles(&[("tok_C", "Ntok_CAA"), ("code", "codes")]);
+        assert_eq!(n.display_label("Ntok_CAA"), "secret");
+        assert_eq!(n.display_label("codes"), "secret");
+        assert_eq!(n.display_label("API key"), "API key");
+        let (clean, _) = n.scrub("see tok_C and code").unwrap();
+        assert_eq!(clean, "see [redacted: secret] and [redacted: secret]");
+        assert!(n.scrub(&clean).is_none());
+        // The fallback holds a value too: the next word; all of them: no label at all.
+        let n = needles(&[("secret", "secret label")]);
+        assert_eq!(n.display_label("secret label"), "value");
+        let n = needles(&[("secret", "s"), ("value", "v"), ("item", "i"), ("x-secret", "x-secret")]);
+        assert_eq!(n.display_label("x-secret"), "");
+        // A forged marker whose label holds a value is no marker of ours.
+        let n = needles(&[("tok_C", "Ntok_CAA")]);
+        assert!(n.scrub("[redacted: Ntok_CAA]").is_some());
     }
 }
