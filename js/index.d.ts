@@ -260,7 +260,12 @@ export interface RedactResult<R = CallToolResult> {
   /** Present when the result was withheld because of an error. */
   error?: RedactionError;
   /** What this result adds to a session's labels (absent when the module could not say). */
-  labels?: Labels;
+  labels?: Labels;  /**
+   * The id of this result, present when it issued handles: bind the Reveal element to it
+   * (`<webmcp-secret result="…">`) or pass it to {@link redeem} as `result`, so that a handle
+   * copied in from another result is refused.
+   */
+  resultId?: string;
 }
 
 /**
@@ -277,7 +282,12 @@ export interface RedactJsonResult {
   withheld: boolean;
   error?: RedactionError;
   /** What this result adds to a session's labels. */
-  labels?: Labels;
+  labels?: Labels;  /**
+   * The id of this result, present when it issued handles: bind the Reveal element to it
+   * (`<webmcp-secret result="…">`) or pass it to {@link redeem} as `result`, so that a handle
+   * copied in from another result is refused.
+   */
+  resultId?: string;
 }
 
 /**
@@ -332,7 +342,7 @@ export interface Vault {
    * const value = await redactor.vault.redeem(stub.handle);
    * ```
    */
-  redeem(handle: string, options?: { signal?: AbortSignal }): Promise<unknown>;
+  redeem(handle: string, options?: RedeemCallOptions): Promise<unknown>;
 }
 
 /**
@@ -595,9 +605,28 @@ export interface RedeemOptions {
   allowedPaths?: string[];
 }
 
+/**
+ * Options of one {@link redeem} call.
+ * @example
+ * ```js
+ * await redeem(handle, { result: out.resultId, signal: AbortSignal.timeout(5000) });
+ * ```
+ */
+export interface RedeemCallOptions {
+  signal?: AbortSignal;
+  /**
+   * The id of the result the handle must belong to (`resultId` of {@link RedactOutcome}):
+   * a handle issued for any other result is refused with `foreign_reference`, before any
+   * request. Pass it whenever the handle came through something an agent or a tool could
+   * write (the Reveal element always does).
+   */
+  result?: string;
+}
+
 /** The stable codes of {@link RedeemError.code}. */
 export type RedeemErrorCode =
   | "unknown_reference"
+  | "foreign_reference"
   | "expired"
   | "unauthorized"
   | "forbidden"
@@ -648,7 +677,7 @@ export class RedeemError extends Error {
  * button.onclick = async () => { output.textContent = await redeem(stub.handle); };
  * ```
  */
-export function redeem(handle: string, options?: { signal?: AbortSignal }): Promise<unknown>;
+export function redeem(handle: string, options?: RedeemCallOptions): Promise<unknown>;
 
 /** The `modelContext` shape installRedaction needs (the polyfill's and Chromium's both fit). */
 export interface ModelContextLike {
@@ -679,6 +708,12 @@ export interface InstallOptions {
   policy?: Policy;
   /** Called with the `wasm_unavailable` error instead of `console.error`. */
   onError?(error: RedactionError): void;
+  /**
+   * Called after each result that issued handles, with the tool's name, the result's id and
+   * the agent view: the trusted place for a page to show `<webmcp-secret result={resultId}>`
+   * elements (never from text an agent wrote). Its errors are ignored.
+   */
+  onResult?(info: { tool: string; resultId: string; result: CallToolResult }): void;
 }
 
 /**

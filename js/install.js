@@ -111,7 +111,8 @@ async function listTools(modelContext) {
  * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
  */
 export async function installRedaction(options = {}) {
-  const { modelContext: given, format, limits, vault, redeem, policy, onError, ...rest } = options ?? {};
+  const { modelContext: given, format, limits, vault, redeem, policy, onError, onResult, ...rest } = options ?? {};
+  if (onResult !== undefined && typeof onResult !== "function") throw new TypeError("installRedaction: onResult must be a function");
   const unknown = Object.keys(rest);
   if (unknown.length) throw new TypeError(`installRedaction: unknown option ${unknown[0]}`);
   const modelContext = findModelContext(given);
@@ -156,7 +157,15 @@ export async function installRedaction(options = {}) {
         } catch (err) {
           raw = { content: [{ type: "text", text: errorText(err) }], isError: true };
         }
-        return (session ?? (await sessionReady)).redact(def, raw).result;
+        const out = (session ?? (await sessionReady)).redact(def, raw);
+        if (onResult && out.resultId) {
+          try {
+            onResult({ tool: name, resultId: out.resultId, result: out.result });
+          } catch {
+            // the page's callback must not change what the agent gets
+          }
+        }
+        return out.result;
       },
     };
     for (const key of ["name", "title", "description", "inputSchema", "annotations"]) {

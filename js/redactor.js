@@ -122,12 +122,18 @@ class Redactor {
     }
   }
 
+  /** Keeps what the core took; returns the id of this result when it issued handles. */
   #keep(side) {
-    if (side.secrets.length) this.#vault.add(side.secrets);
+    let resultId;
+    if (side.secrets.length) {
+      resultId = newResultId();
+      this.#vault.add(side.secrets, resultId);
+    }
     for (const { handle, label, value } of side.known ?? []) {
       if (handle === undefined) this.#pinned.push({ label, value });
       else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), { label, value }]);
     }
+    return resultId;
   }
 
   /** The JSON text the core compiles: only the fields it reads. */
@@ -174,10 +180,11 @@ class Redactor {
       if (text.length > max) return this.#rejected(name, "size_limit", `the result is larger than ${max} bytes`);
       const [agentJson, sideJson, error] = this.#call(name, (core) => core.redact(key, text, this.#sessionId(core, state)));
       const side = JSON.parse(sideJson);
-      this.#keep(side);
+      const resultId = this.#keep(side);
       if (state && side.sessionLabels) state.labels = side.sessionLabels;
       const report = { agentJson: agentJson ?? text, redactions: side.redactions, withheld: side.withheld, labels: side.labels };
       if (error) report.error = error;
+      if (resultId) report.resultId = resultId;
       return report;
     } catch (err) {
       return withheld(name, err);
@@ -305,7 +312,17 @@ function finish(report, view) {
   const out = { ...view, redactions: report.redactions, withheld: report.withheld };
   if (report.labels) out.labels = report.labels;
   if (report.error) out.error = report.error;
+  if (report.resultId) out.resultId = report.resultId;
   return out;
+}
+
+/**
+ * A fresh id for one result's handles: 128 random bits, as hex. `crypto.getRandomValues` is
+ * there in every context this package runs in (`randomUUID` needs a secure context).
+ */
+function newResultId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export { errorText, toolName };

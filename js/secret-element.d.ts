@@ -1,5 +1,8 @@
 /**
- * `<webmcp-secret handle="...">`: shows a withheld secret's label and a Reveal button; on click
+ * `<webmcp-secret handle="..." result="...">`: shows a withheld secret's label and a Reveal
+ * button, for a handle issued for the result `result` names (the `resultId` of a redaction, or
+ * of `installRedaction`'s `onResult`); a handle from any other result shows no label and is
+ * refused (`foreign_reference`). On click
  * it reveals the value (vault or {@link redeem}), shows it with a Copy button, hides it again
  * after `hide-after` seconds (default 30; 0 keeps it), and shows each RedeemError as a short
  * message. The button is a real `<button>`; the value and the errors are `aria-live` regions.
@@ -9,6 +12,7 @@
  * import "webmcp-redact/element";
  * const el = document.createElement("webmcp-secret");
  * el.setAttribute("handle", stub.handle);
+ * el.setAttribute("result", out.resultId);
  * document.body.append(el);
  * ```
  * @packageDocumentation
@@ -18,6 +22,8 @@
 export class WebmcpSecretElement extends HTMLElement {
   /** The `handle` attribute. */
   readonly handle: string;
+  /** The `result` attribute ("" when absent: then nothing is revealed). */
+  readonly result: string;
   /** Reveals the value, as a click on Reveal does. */
   reveal(): Promise<void>;
   /** Hides the value and removes it from the DOM. */

@@ -1,6 +1,9 @@
-// <webmcp-secret handle="..."> : the label of a withheld secret and a Reveal button for the user.
-// Importing this module defines the element (browsers only). Attributes:
+// <webmcp-secret handle="..." result="..."> : the label of a withheld secret and a Reveal
+// button for the user. Importing this module defines the element (browsers only). Attributes:
 //   handle       the stub's handle (required)
+//   result       the id of the result the element shows (the `resultId` redact returned, or
+//                installRedaction's onResult gave); required: a handle issued for any other
+//                result is neither labelled nor revealed
 //   label        overrides the label the vault knows
 //   hide-after   seconds the value stays visible (default 30; 0 keeps it shown)
 
@@ -8,6 +11,7 @@ import { labelOf, redeem } from "./vault/store.js";
 
 const MESSAGES = {
   unknown_reference: "This secret is not known to this page (it may have expired from memory).",
+  foreign_reference: "This secret does not belong to this result; it was not revealed.",
   expired: "This secret has expired or was already revealed.",
   unauthorized: "Please sign in again to reveal this secret.",
   forbidden: "You are not allowed to reveal this secret.",
@@ -47,7 +51,7 @@ const Base = globalThis.HTMLElement ?? class {};
 
 export class WebmcpSecretElement extends Base {
   static get observedAttributes() {
-    return ["handle", "label"];
+    return ["handle", "result", "label"];
   }
 
   #root;
@@ -97,8 +101,13 @@ export class WebmcpSecretElement extends Base {
     return this.getAttribute("handle") ?? "";
   }
 
+  /** The `result` attribute; "" (bound to nothing) when absent. */
+  get result() {
+    return this.getAttribute("result") ?? "";
+  }
+
   #label() {
-    return this.getAttribute("label") ?? labelOf(this.handle) ?? "secret";
+    return this.getAttribute("label") ?? labelOf(this.handle, this.result) ?? "secret";
   }
 
   #render() {
@@ -121,7 +130,7 @@ export class WebmcpSecretElement extends Base {
     this.#reveal.disabled = true;
     this.#reveal.setAttribute("aria-busy", "true");
     try {
-      const value = await redeem(this.handle, { signal: abort.signal });
+      const value = await redeem(this.handle, { signal: abort.signal, result: this.result });
       if (abort.signal.aborted) return;
       const code = document.createElement("code");
       code.textContent = typeof value === "string" ? value : JSON.stringify(value);

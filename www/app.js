@@ -105,8 +105,8 @@ const TOOLS = [
   },
 ];
 
-function addSecrets(toolName, agentResult) {
-  const stubs = (agentResult?.content ?? []).filter((b) => b?.type === "secret_reference" && typeof b.handle === "string");
+function addSecrets({ tool: toolName, resultId, result }) {
+  const stubs = (result?.content ?? []).filter((b) => b?.type === "secret_reference" && typeof b.handle === "string");
   const list = $("secrets");
   for (const stub of stubs) {
     const li = document.createElement("li");
@@ -115,6 +115,7 @@ function addSecrets(toolName, agentResult) {
     from.textContent = toolName;
     const el = document.createElement("webmcp-secret");
     el.setAttribute("handle", stub.handle);
+    el.setAttribute("result", resultId);
     el.setAttribute("hide-after", "60");
     li.append(from, el);
     list.prepend(li);
@@ -239,7 +240,6 @@ async function callAsAgent(modelContext, info, def, input, button) {
     // The polyfill takes the input as JSON text; Chromium's own implementation as an object.
     const text = await modelContext.executeTool(info, modelContext.__isWebMCPPolyfill ? JSON.stringify(args) : args);
     const agentResult = JSON.parse(text);
-    addSecrets(info.name, agentResult);
     showLabels();
     setOutput(info.name, "result", JSON.stringify(agentResult, null, 2), text);
   } catch (err) {
@@ -251,7 +251,9 @@ async function callAsAgent(modelContext, info, def, input, button) {
 async function main() {
   const modelContext = document.modelContext;
   if (!modelContext) throw new Error("document.modelContext is missing: the polyfill did not load");
-  const installed = await installRedaction({ redeem: { allowedPaths: ["/api/redeem/"] } });
+  // The user view is fed by the redactor itself (onResult), never by what the agent received:
+  // each <webmcp-secret> is bound to the result that issued its handle.
+  const installed = await installRedaction({ redeem: { allowedPaths: ["/api/redeem/"] }, onResult: addSecrets });
   window.webmcpRedact = { installed, forumPosts }; // for the browser tests and the curious
   if (installed.error) throw installed.error;
   session = installed.session;

@@ -13,11 +13,18 @@ const nativeFetch = typeof globalThis.fetch === "function" ? globalThis.fetch.bi
  * Redeems `handle` from the vault internals `v` (see store.js).
  * @param {any} v
  * @param {string} handle
- * @param {{ signal?: AbortSignal }} [opts]
+ * @param {{ signal?: AbortSignal, result?: string }} [opts]
  */
-export async function redeemWith(v, handle, { signal } = {}) {
+export async function redeemWith(v, handle, opts) {
+  opts ??= {};
+  const { signal } = opts;
   const e = v.entry(handle);
   if (!e) throw new RedeemError("unknown_reference", "this vault issued no such secret handle");
+  // Bound to a result: a handle issued for any other result (one an agent or a tool copied
+  // from elsewhere) is refused before anything is read or fetched.
+  if ("result" in opts && v.resultOf(handle) !== opts.result) {
+    throw new RedeemError("foreign_reference", "this secret handle was issued for another result");
+  }
   const label = e.label;
   // A value the core removed is in its known set already, held by this handle.
   if (e.kind === "value") return e.value;

@@ -38,6 +38,7 @@ export function makeVault(settings, known) {
 
   const internal = {
     entry: live,
+    resultOf: (handle) => (live(handle) ? meta.get(handle)?.resultId : undefined),
     allowedPaths: settings.redeem.allowedPaths,
     learn: (handle, label, value) => known.learn(handle, label, value),
     referenceExpired(handle) {
@@ -83,15 +84,15 @@ export function makeVault(settings, known) {
   internal.vault = vault;
   liveVaults.add(new WeakRef(internal));
 
-  /** The core's vault entries from one side record. */
-  function add(secrets) {
+  /** The core's vault entries from one side record, all issued for the result `resultId`. */
+  function add(secrets, resultId) {
     if (!secrets.length) return;
     sweep();
     const t = Date.now();
     for (const s of secrets) {
       entries.delete(s.handle);
       entries.set(s.handle, s);
-      const m = { expiresAt: t + ttl };
+      const m = { expiresAt: t + ttl, resultId };
       if (s.kind === "reference") {
         const own = typeof s.ttl === "number" && s.ttl >= 0 ? Math.min(s.ttl, maxTtl) : maxTtl;
         m.refExpiresAt = t + own * 1000;
@@ -118,8 +119,10 @@ function findVault(handle) {
 }
 
 /** The label of a handle this page's vaults hold (for UI), or undefined. */
-export function labelOf(handle) {
-  return findVault(handle)?.entry(handle)?.label;
+export function labelOf(handle, result) {
+  const v = findVault(handle);
+  if (!v || (result !== undefined && v.resultOf(handle) !== result)) return undefined;
+  return v.entry(handle)?.label;
 }
 
 /**

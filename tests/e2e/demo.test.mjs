@@ -186,15 +186,45 @@ test("the Reveal element is accessible: a real button, aria-live value and error
   await page.waitForFunction((e) => e.shadowRoot.querySelector(".value").textContent !== "" || e.dataset.error, await el.elementHandle(), { timeout: TIMEOUT });
 });
 
-test("the element hides the value again after hide-after seconds", async () => {
-  const handle = await page.evaluate(async () => {
+/** Calls a tool as an agent does; returns the handle the agent got and the id of its result (from the user view). */
+async function agentHandle(tool) {
+  return page.evaluate(async (name) => {
     const tools = await document.modelContext.getTools();
-    const text = await document.modelContext.executeTool(tools.find((t) => t.name === "generate_api_key"), "{}");
-    return JSON.parse(text).content.find((b) => b.type === "secret_reference").handle;
-  });
-  const shownAndHidden = await page.evaluate(async (h) => {
+    const text = await document.modelContext.executeTool(tools.find((t) => t.name === name), "{}");
+    const handle = JSON.parse(text).content.find((b) => b.type === "secret_reference").handle;
+    const shown = document.querySelector(`webmcp-secret[handle="${handle}"]`);
+    return { handle, result: shown?.getAttribute("result") ?? null };
+  }, tool);
+}
+
+test("the element reveals only a handle of the result it is bound to", async () => {
+  const key = await agentHandle("generate_api_key");
+  const other = await agentHandle("generate_api_key");
+  assert.match(key.result ?? "", /^[0-9a-f]{32}$/, "the user view binds each element to its result");
+  assert.notEqual(key.result, other.result);
+  const tries = await page.evaluate(async ({ key, other }) => {
+    const attempt = async (result) => {
+      const el = document.createElement("webmcp-secret");
+      el.setAttribute("handle", key.handle);
+      if (result !== null) el.setAttribute("result", result);
+      document.body.append(el);
+      await el.reveal();
+      const out = { label: el.shadowRoot.querySelector(".label").textContent, value: el.shadowRoot.querySelector(".value").textContent, error: el.dataset.error ?? null };
+      el.remove();
+      return out;
+    };
+    return { own: await attempt(key.result), other: await attempt(other.result), none: await attempt(null) };
+  }, { key, other });
+  assert.match(tries.own.value, /^sk_live_CANARY/);
+  for (const t of [tries.other, tries.none]) assert.deepEqual(t, { label: "secret", value: "", error: "foreign_reference" });
+});
+
+test("the element hides the value again after hide-after seconds", async () => {
+  const { handle, result } = await agentHandle("generate_api_key");
+  const shownAndHidden = await page.evaluate(async ({ h, result }) => {
     const el = document.createElement("webmcp-secret");
     el.setAttribute("handle", h);
+    el.setAttribute("result", result);
     el.setAttribute("hide-after", "0.2");
     document.body.append(el);
     await el.reveal();
@@ -203,7 +233,7 @@ test("the element hides the value again after hide-after seconds", async () => {
     const hidden = el.shadowRoot.querySelector(".value").textContent;
     el.remove();
     return { shown, hidden };
-  }, handle);
+  }, { h: handle, result });
   assert.match(shownAndHidden.shown, /^sk_live_CANARY/);
   assert.equal(shownAndHidden.hidden, "");
 });

@@ -48,6 +48,28 @@ test("a value the core removed is returned from the vault, with no request", asy
   assert.equal(log.length, n);
 });
 
+test("bound to a result: a handle of any other result is refused, before any request or read", async () => {
+  const r = await createRedactor();
+  const a = r.redact(apiKeyTool, apiKeyRaw());
+  const b = r.redact(refTool, { content: [{ type: "secret_reference", id: "ref_bound", label: "Token", redeemUrl: "/__test/matrix/ok" }] });
+  const none = r.redact(apiKeyTool, { id: "k", name: "n" });
+  assert.match(a.resultId, /^[0-9a-f]{32}$/);
+  assert.match(b.resultId, /^[0-9a-f]{32}$/);
+  assert.notEqual(a.resultId, b.resultId);
+  assert.equal(none.resultId, undefined, "a result that issued no handle has no id");
+  assert.equal(r.redactJson(apiKeyTool, JSON.stringify(apiKeyRaw())).resultId?.length, 32);
+  const keyHandle = a.result.content[1].handle;
+  const refHandle = b.result.content.find((x) => x.type === "secret_reference").handle;
+  const n = log.length;
+  for (const [handle, result] of [[keyHandle, b.resultId], [refHandle, a.resultId], [keyHandle, ""], [keyHandle, undefined]]) {
+    assert.equal(await code(redeem(handle, { result })), "foreign_reference", `${handle} under ${result}`);
+    assert.equal(await code(r.vault.redeem(handle, { result })), "foreign_reference");
+  }
+  assert.equal(log.length, n, "no request was made");
+  assert.equal(await redeem(keyHandle, { result: a.resultId }), CANARY);
+  assert.equal(await redeem(keyHandle), CANARY, "without `result` the page takes the handle as its own");
+});
+
 test("unknown handles are refused with no request: made up, an id, a URL, another vault's after clear", async () => {
   const r = await createRedactor();
   const h = reference(r, "/__test/matrix/ok");
@@ -232,4 +254,31 @@ test("installRedaction on a minimal modelContext: compile at registration, redac
   uninstall();
   assert.equal(mc.registerTool, proto.registerTool);
   assert.equal(Object.hasOwn(mc, "registerTool"), false);
+});
+
+test("installRedaction's onResult: each result that issued handles, with its id; a throwing callback changes nothing", async () => {
+  const registered = [];
+  const mc = { async registerTool(tool) { registered.push(tool); } };
+  const seen = [];
+  let fail = false;
+  const onResult = (info) => {
+    seen.push(info);
+    if (fail) throw new Error("page bug");
+  };
+  await assert.rejects(installRedaction({ modelContext: {...mc}, onResult: 5 }), TypeError);
+  const uninstall = await installRedaction({ modelContext: mc, onResult });
+  await mc.registerTool({ ...apiKeyTool, description: "d", execute: async () => apiKeyRaw() });
+  await mc.registerTool({ name: "plain", description: "d", execute: async () => ({ content: [{ type: "text", text: "hi" }] }) });
+  const first = await registered[0].execute({});
+  assert.equal((await registered[1].execute({})).content[0].text, "hi");
+  assert.equal(seen.length, 1, "only a result that issued handles is reported");
+  assert.equal(seen[0].tool, apiKeyTool.name);
+  assert.deepEqual(seen[0].result, first);
+  const handle = first.content.find((b) => b.type === "secret_reference").handle;
+  assert.equal(await redeem(handle, { result: seen[0].resultId }), CANARY);
+  fail = true;
+  const second = await registered[0].execute({});
+  assert.ok(second.content.some((b) => b.type === "secret_reference"), "the agent still gets its result");
+  assert.equal(await code(redeem(handle, { result: seen[1].resultId })), "foreign_reference");
+  uninstall();
 });
