@@ -79,6 +79,7 @@ impl Redactor {
             Err(e) => return failed_outcome(e),
         };
         let options = Options { format: self.config.format, limits: self.config.limits };
+        self.handles.new_call();
         let mut outcome = redact_with(&tool, raw_json, &options, self.handles.as_mut(), &mut self.known);
         outcome.learned = self.known.drain();
         if let Some(labels) = session.and_then(|id| self.sessions.get_mut(&id)) {

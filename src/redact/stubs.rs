@@ -16,6 +16,9 @@ pub(crate) const MAX_STUBS: usize = 32;
 /// Source of the 128 random bits behind each handle (the browser's `crypto` in wasm).
 pub trait HandleSource {
     fn fill(&mut self, bytes: &mut [u8; 16]);
+    /// A redaction starts: a source that draws randomness in batches starts a new batch, so
+    /// that no call uses bytes drawn for another.
+    fn new_call(&mut self) {}
 }
 
 /// A new handle: 32 lowercase hex digits, whatever the value it stands for.

@@ -115,19 +115,17 @@ const BASE64_GROUPS: usize = 2;
 pub(super) const MIN_BASE64: usize = 3 * BASE64_GROUPS + 2;
 
 fn base64(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    // Bytes, not chars: this runs for every form of every value the set learns.
+    let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
     for group in bytes.chunks(3) {
         let n = group.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
         let chars = group.len() + 1;
-        for i in 0..4 {
-            if i < chars {
-                out.push(char::from(alphabet[(n >> (18 - 6 * i) & 63) as usize]));
-            } else if pad {
-                out.push('=');
-            }
+        out.extend((0..chars).map(|i| alphabet[(n >> (18 - 6 * i) & 63) as usize]));
+        if pad {
+            out.extend(std::iter::repeat(b'=').take(4 - chars));
         }
     }
-    out
+    String::from_utf8(out).unwrap_or_default() // the alphabets are ASCII
 }
 
 /// The base64 needles of `value`, in both alphabets: the whole encoding, padded and not (the

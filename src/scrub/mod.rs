@@ -457,7 +457,7 @@ impl Needles {
     /// Value matching on the keys of one object (not its values): a key holding a known value is
     /// renamed, or its member dropped if the new name is taken.
     pub fn scrub_keys(&self, map: &mut Map<String, Value>, pointer: &str, hits: &mut Vec<Hit>) {
-        if !map.keys().any(|k| self.scrub(k).is_some()) {
+        if !map.keys().any(|k| !self.find(k).is_empty()) {
             return;
         }
         let old = std::mem::take(map);

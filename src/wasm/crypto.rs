@@ -15,12 +15,38 @@ extern "C" {
     static CRYPTO: web_sys::Crypto;
 }
 
-pub struct CryptoHandles;
+/// Handles drawn from one `getRandomValues` call per redaction (and per 16 handles within
+/// one): each call crosses into JS and costs microseconds, and a result often needs several
+/// handles. Each redaction starts with a fresh draw, and handed-out bytes are wiped.
+pub struct CryptoHandles {
+    pool: [u8; POOL],
+    /// Bytes handed out; `POOL` means the pool is spent (or was never filled).
+    used: usize,
+}
+
+const POOL: usize = 16 * 16;
+
+impl CryptoHandles {
+    pub const fn new() -> CryptoHandles {
+        CryptoHandles { pool: [0; POOL], used: POOL }
+    }
+}
 
 impl HandleSource for CryptoHandles {
+    fn new_call(&mut self) {
+        self.pool.fill(0);
+        self.used = POOL;
+    }
+
     fn fill(&mut self, bytes: &mut [u8; 16]) {
-        if !CRYPTO.with(|c| c.get_random_values_with_u8_array(bytes).is_ok()) {
-            panic!("crypto.getRandomValues failed");
+        if self.used == POOL {
+            if !CRYPTO.with(|c| c.get_random_values_with_u8_array(&mut self.pool).is_ok()) {
+                panic!("crypto.getRandomValues failed");
+            }
+            self.used = 0;
         }
+        bytes.copy_from_slice(&self.pool[self.used..self.used + 16]);
+        self.pool[self.used..self.used + 16].fill(0); // a handed-out handle is not kept here
+        self.used += 16;
     }
 }
