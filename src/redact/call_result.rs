@@ -267,7 +267,8 @@ impl Run<'_> {
 /// integer, and a related task names its id.
 fn mcp_meta_member(key: &str, value: &Value) -> bool {
     match key {
-        "progressToken" => value.is_string() || value.is_i64() || value.is_u64(),
+        // zod's `int()` takes only safe integers (|n| < 2^53).
+        "progressToken" => value.is_string() || value.as_i64().is_some_and(|n| n.unsigned_abs() < 1 << 53),
         "io.modelcontextprotocol/related-task" => value.get("taskId").is_some_and(Value::is_string),
         _ => true,
     }

@@ -13,10 +13,10 @@ mod walk;
 
 use serde_json::{json, Value};
 
-use crate::json::{child, is_call_result, parse_embedded, parse_result};
+use crate::json::{child, is_call_result, parse_result};
 use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
-use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, wording_spans};
+use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, stub, wording_spans, SECRET_KEY};
 use crate::redact::walk::walk;
 use crate::schema::Eval;
 use crate::scrub::known::{secret_strings, KnownSecrets};
@@ -69,6 +69,7 @@ pub fn redact_with(
     handles: &mut dyn HandleSource,
     known: &mut KnownSecrets,
 ) -> Outcome {
+    known.budget(options.limits.max_work as u64);
     let mut run = Run {
         tool,
         format: options.format,
@@ -81,7 +82,9 @@ pub fn redact_with(
         eval: Eval::new(&options.limits),
     };
     let mut labels = Labels::observe(tool.model(), None);
-    let mut outcome = match run.result(raw_json, options, &mut labels) {
+    let result = run.result(raw_json, options, &mut labels);
+    let mut outcome = match result {
+        Ok(_) if run.known.over_budget() => failed_outcome(learning_limit(options).for_tool(tool.name())),
         Ok(Some(agent)) => run.finish(agent),
         Ok(None) => Outcome {
             agent_json: raw_json.to_string(),
@@ -95,12 +98,24 @@ pub fn redact_with(
         },
         Err(e) => failed_outcome(e.for_tool(tool.name())),
     };
+    known.end_budget();
     known.settle();
     if !outcome.unchanged && outcome.error.is_none() {
         known.written.record(tool.name(), &outcome.agent_json);
     }
     outcome.labels = labels;
     outcome
+}
+
+/// A result whose values would add more than `max_work` bytes of encoded forms to the known
+/// set (the matcher's size and build time grow with them): it fails closed. What it noted
+/// past the budget is still known, verbatim.
+fn learning_limit(options: &Options) -> Error {
+    let detail = format!(
+        "the values it withholds would add more than {} bytes of encoded forms to the known-secret set (limits.maxWork)",
+        options.limits.max_work
+    );
+    Error::new(ErrorCode::WorkLimit, String::new(), detail)
 }
 
 /// The agent view when a result cannot be redacted: no part of the raw result.
@@ -322,31 +337,11 @@ impl Run<'_> {
         }
     }
 
-    /// Value matching on a text block's text, and, when that text is JSON, on the strings
-    /// inside it, decoded: a value the tool had escaped already sits one escape deeper in the
-    /// text than value matching's forms reach, but at the depth it was written inside the JSON.
-    /// A match inside the JSON writes the text again (compact JSON); a pointer cannot go
-    /// inside a string, so the redaction points at the text.
+    /// Value matching on a text (a text block's, a resource's) and, when it is JSON text, on
+    /// the strings inside it, decoded (`Needles::scrub_text`). A pointer cannot go inside a
+    /// string, so the redaction points at the text.
     fn scrub_json_text(&mut self, text: &mut String, pointer: &str) {
-        let needles = self.known.needles();
-        if needles.is_empty() {
-            return;
-        }
-        let mut hits = Vec::new();
-        if let Ok(Some(mut inner)) = parse_embedded(text, &self.limits) {
-            if inner.is_object() || inner.is_array() {
-                needles.scrub_value(&mut inner, &mut String::new(), &mut hits);
-                if !hits.is_empty() {
-                    *text = inner.to_string();
-                }
-            }
-        }
-        let mut whole = Value::String(std::mem::take(text));
-        needles.scrub_value(&mut whole, &mut String::new(), &mut hits);
-        if let Value::String(t) = whole {
-            *text = t;
-        }
-        for label in hits.into_iter().flat_map(|h| h.labels) {
+        for label in self.known.needles().scrub_text(text, &self.limits) {
             self.note(pointer.to_string(), Reason::ValueMatch, label);
         }
     }
@@ -356,6 +351,9 @@ impl Run<'_> {
     /// matched already; only what writing them out together spells again is left to catch.
     fn scrub_block(&mut self, block: &mut Value, pointer: &str, regenerated: bool) {
         let library = self.own && is_library_block(block);
+        if library && self.relabel_own_stub(block, pointer) {
+            return;
+        }
         let Value::Object(fields) = block else { return };
         for (key, value) in fields.iter_mut() {
             let k = key.as_str();
@@ -372,7 +370,12 @@ impl Run<'_> {
                 ("text", Value::String(text)) => self.scrub_json_text(text, &at),
                 ("resource", Value::Object(r)) => {
                     for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
-                        self.scrub(rv, &child(&at, rk));
+                        match rv {
+                            Value::String(text) if rk == "text" => self.scrub_json_text(text, &child(&at, rk)),
+                            _ => {
+                                self.scrub(rv, &child(&at, rk));
+                            }
+                        }
                     }
                 }
                 (_, v) => {
@@ -380,6 +383,29 @@ impl Run<'_> {
                 }
             }
         }
+    }
+}
+
+impl Run<'_> {
+    /// Our own stub (either format) whose label now holds a known value (the label became a
+    /// secret after the stub was written): written again with the fixed word, same handle.
+    fn relabel_own_stub(&mut self, block: &mut Value, pointer: &str) -> bool {
+        let own = block.get("_meta").and_then(|m| m.get(SECRET_KEY)).unwrap_or(block);
+        let (Some(label), Some(handle)) =
+            (own.get("label").and_then(Value::as_str), own.get("handle").and_then(Value::as_str))
+        else {
+            return false;
+        };
+        let shown = self.known.needles().display_label(label);
+        if shown == label {
+            return false;
+        }
+        let (shown, handle) = (shown.to_string(), handle.to_string());
+        let format =
+            if block.get("type").and_then(Value::as_str) == Some("text") { Format::Mcp } else { Format::Webmcp };
+        *block = stub(format, &shown, &handle);
+        self.note(pointer.to_string(), Reason::ValueMatch, shown);
+        true
     }
 }
 

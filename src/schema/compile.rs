@@ -46,6 +46,7 @@ pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, 
     let reaches_mark = graph.reaches(&c.nodes, true);
     let marks_in_place = graph.reaches(&c.nodes, false);
     let names_marked = c.nodes.iter().map(|n| n.property_names.iter().any(|&p| marks_in_place[p])).collect();
+    graph.settle_references(&mut c.nodes);
     let declaring = graph.declaring(&c.nodes, root);
     let fit = graph.fit(&c.nodes);
     let mut anchors = c.resource_anchors;
@@ -297,6 +298,7 @@ impl<'a> Compiler<'a> {
             resource,
             title: obj.get("title").and_then(Value::as_str).map(str::to_string),
             trivial: describes_nothing(obj),
+            only_refs: only_references(obj),
             content_json: decodes_as_json(obj),
             ..Node::default()
         };
@@ -509,6 +511,18 @@ fn address(v: &Value) -> usize {
 }
 
 /// A schema of annotations only (and no mark) is like `true`.
+/// Does the schema only point elsewhere (`$ref`, `allOf`, dynamic references, with
+/// annotations and definitions beside them)? Then it is `true` when everything it points at is,
+/// and `false` when anything it points at is.
+fn only_references(obj: &Map<String, Value>) -> bool {
+    obj.iter().all(|(word, value)| match keyword(word).map(|k| k.kind) {
+        Some(Kind::Annotation | Kind::Ref(_) | Kind::Map(Place::Defined)) => true,
+        Some(Kind::List { place: Place::Here, .. }) => true,
+        Some(Kind::Mark) => value == false,
+        _ => false,
+    })
+}
+
 fn describes_nothing(obj: &Map<String, Value>) -> bool {
     obj.iter().all(|(word, value)| match keyword(word).map(|k| k.kind) {
         Some(Kind::Annotation) => true,
@@ -626,6 +640,43 @@ impl Graph {
             }
         }
         Ok(())
+    }
+
+    /// A schema that only points elsewhere is `true` (describes nothing) when everything it
+    /// points at is, and `false` when anything is: so `additionalProperties: {"$ref": …}` to
+    /// `true` lets nothing through allowlist mode that `true` itself would not. In-place edges
+    /// form no loop (checked before), so one post-order pass does.
+    fn settle_references(&self, nodes: &mut [Node]) {
+        let mut done = vec![false; nodes.len()];
+        for root in 0..nodes.len() {
+            let mut stack = vec![(root, false)];
+            while let Some((n, expanded)) = stack.pop() {
+                if done[n] {
+                    continue;
+                }
+                // Dynamic references are resolved per location: such a node stays as it is.
+                if !nodes[n].only_refs || nodes[n].trivial || nodes[n].never || !nodes[n].dynamic.is_empty() {
+                    done[n] = true;
+                    continue;
+                }
+                if !expanded {
+                    stack.push((n, true));
+                    stack.extend(self.in_place(n).filter(|&m| !done[m]).map(|m| (m, false)));
+                    continue;
+                }
+                let mut targets = self.in_place(n).peekable();
+                if targets.peek().is_some() {
+                    let (mut all_true, mut any_false) = (true, false);
+                    for m in targets {
+                        all_true &= nodes[m].trivial;
+                        any_false |= nodes[m].never;
+                    }
+                    nodes[n].trivial = all_true;
+                    nodes[n].never = any_false;
+                }
+                done[n] = true;
+            }
+        }
     }
 
     /// For every node, whether it applies somewhere other than inside an `if`: reached from

@@ -133,6 +133,9 @@ pub(crate) struct Node {
     pub never: bool,
     /// The `true` schema: anything, described by nothing.
     pub trivial: bool,
+    /// Only references and `allOf` (with annotations): settled after compiling, see
+    /// `Graph::settle_references`.
+    pub only_refs: bool,
     /// `"x-sensitive"` was `true` or a class name.
     pub mark: bool,
     pub title: Option<String>,

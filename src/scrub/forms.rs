@@ -11,12 +11,13 @@
 //!   `"`), all in lowercase hex; and as System.Text.Json writes it by default, in uppercase hex
 //!   (`\u0022`, `\u0026`, `\u0027`, `\u002B`, `\u003C`, `\u003E`, `\u0060`, and every
 //!   character outside ASCII);
-//! - percent-encoded as `encodeURIComponent`, `encodeURI` and forms do, hex in either case, and
-//!   percent-encoded twice (`%2540` for `@`, `%252f` or `%252F` for `/`, `%2B` for a form's
+//! - percent-encoded as `encodeURIComponent`, `encodeURI` and forms do, and as RFC 3986's
+//!   unreserved set leaves it (Python's `quote`, `quote_plus`, `urlencode`, Go's
+//!   `QueryEscape`), hex in either case, and percent-encoded twice (`%2540` for `@`, `%252f` or `%252F` for `/`, `%2B` for a form's
 //!   space);
 //! - HTML-escaped: `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&#34;`, `&#39;`, `&#x27;`, `&#039;` or
 //!   `&apos;`, all-decimal or all-hexadecimal references (either case), .NET's `HtmlEncoder`
-//!   (`&#x2B;` for `+`, `&#xE9;` for `é`); quotes left alone in text content; and JSON inside an
+//!   (`&#x2B;` for `+`, `&#xE9;` for `é`), Python's `xmlcharrefreplace` (`&#233;`); quotes left alone in text content; and JSON inside an
 //!   HTML attribute (`\&quot;`);
 //! - base64 and base64url, padded or not: the value encoded on its own (a `data:` URL, a Basic
 //!   auth header, a JWT part, a `blob` or `data` field), and the value inside a longer encoded
@@ -69,10 +70,14 @@ pub(super) fn escape_unicode(json: &str, html: bool) -> String {
     out
 }
 
-/// Bytes left as they are by encodeURIComponent, encodeURI and form encoding.
+/// Bytes left as they are by encodeURIComponent, encodeURI and form encoding, and by RFC
+/// 3986's unreserved set as Python's `quote(safe="")`, `quote_plus`, `urlencode` and Go's
+/// `QueryEscape` keep it (with `/`: `quote`'s default).
 pub(super) const COMPONENT: &[u8] = b"-_.!~*'()";
 pub(super) const URI: &[u8] = b"-_.!~*'();/?:@&=+$,#";
 pub(super) const FORM: &[u8] = b"*-._";
+pub(super) const UNRESERVED: &[u8] = b"-_.~";
+pub(super) const UNRESERVED_PATH: &[u8] = b"-_.~/";
 
 pub(super) fn percent(s: &str, keep: &[u8], plus_for_space: bool) -> String {
     let mut out = String::with_capacity(s.len() * 3);
@@ -166,13 +171,33 @@ const HTML: [[&str; 5]; 9] = [
 pub(super) const HTML_QUOT: [&str; 5] = HTML[0];
 pub(super) const HTML_34: [&str; 5] = HTML[4];
 
-/// `s` as each HTML style writes it (all equal to `s` when it has none of the five).
+/// `s` as each HTML style writes it: the five specials in each style; .NET's `HtmlEncoder`,
+/// which also writes `+` and everything outside printable ASCII as references; and Python's
+/// `html.escape` then `xmlcharrefreplace` (non-ASCII as decimal references). None when `s` has
+/// nothing any of them changes.
 pub(super) fn html_forms(s: &str) -> Vec<String> {
-    if !s.contains(['&', '<', '>', '"', '\'']) {
-        return Vec::new();
+    let specials = s.contains(['&', '<', '>', '"', '\'']);
+    let mut out: Vec<String> = if specials { HTML.iter().map(|style| html(s, style)).collect() } else { Vec::new() };
+    if specials || s.chars().any(|c| c == '+' || !(' '..='~').contains(&c)) {
+        out.push(html_dotnet(s));
     }
-    let mut out: Vec<String> = HTML.iter().map(|style| html(s, style)).collect();
-    out.push(html_dotnet(s));
+    if !s.is_ascii() {
+        out.push(decimal_references(&html(s, &HTML[1])));
+    }
+    out
+}
+
+/// Every character outside ASCII as a decimal reference (`&#233;`), as Python's
+/// `xmlcharrefreplace` writes it.
+fn decimal_references(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("&#{};", u32::from(c)));
+        }
+    }
     out
 }
 
@@ -276,7 +301,7 @@ mod tests {
 
     fn needles(value: &str, label: &str) -> Needles {
         let mut n = Needles::default();
-        n.add(value, label);
+        n.add(value, label, false);
         n
     }
 

@@ -32,6 +32,12 @@ pub struct KnownSecrets {
     /// The agent views this redactor returned (not secrets, but the same kind of memory: what
     /// lets it tell its own parts from a tool's forgeries). Kept by `clear`.
     pub(crate) written: crate::redact::own::Written,
+    /// During a run: the bytes of encoded forms it may still add (see `budget`).
+    budget: Option<u64>,
+    /// The run's budget ran out.
+    exhausted: bool,
+    /// What `needles` gives past the budget.
+    none: Needles,
 }
 
 #[derive(Default)]
@@ -39,6 +45,8 @@ struct Known {
     owners: Vec<String>,
     /// Entered without a handle (nothing the user can delete stands for it): stays until `clear`.
     pinned: bool,
+    /// Kept verbatim only (it came past a run's budget): see `budget`.
+    verbatim: bool,
 }
 
 /// One value that joined the set, exactly as the core holds it: held by `handle`, or pinned.
@@ -54,8 +62,15 @@ impl KnownSecrets {
     /// run gives it a handle, or `settle` pins it.
     pub fn note(&mut self, value: &str, label: &str) {
         if !self.values.contains_key(value) {
-            self.needles.add(value, label);
-            self.values.insert(value.to_string(), Known::default());
+            let verbatim = self.exhausted;
+            let added = self.needles.add(value, label, verbatim);
+            if let Some(left) = self.budget.as_mut() {
+                match left.checked_sub(added as u64) {
+                    Some(rest) => *left = rest,
+                    None => self.exhausted = true,
+                }
+            }
+            self.values.insert(value.to_string(), Known { verbatim, ..Known::default() });
             self.provisional.push((value.to_string(), label.to_string()));
         }
     }
@@ -92,6 +107,29 @@ impl KnownSecrets {
         }
     }
 
+    /// A run starts that may add `bytes` of encoded forms: every value it notes past them is
+    /// kept verbatim only, and [`end_budget`](Self::end_budget) says so (the run then fails
+    /// with `work_limit`). Each encoded form is a needle of the matcher, whose size and build
+    /// time grow with the bytes of all of them: about 40 forms, each longer than the value,
+    /// for a value full of characters HTML, JSON and URLs escape.
+    pub fn budget(&mut self, bytes: u64) {
+        self.budget = Some(bytes);
+        self.exhausted = false;
+    }
+
+    /// Has this run gone past its budget? Then it fails, and scrubbing stops (nothing of it
+    /// reaches the agent): `needles` is empty until `end_budget`, so that the forms it did add
+    /// are not built into the matcher for a result that is thrown away.
+    pub fn over_budget(&self) -> bool {
+        self.exhausted
+    }
+
+    /// The run is over.
+    pub fn end_budget(&mut self) {
+        self.budget = None;
+        self.exhausted = false;
+    }
+
     /// What joined the set since the last call.
     pub fn drain(&mut self) -> Vec<Learned> {
         std::mem::take(&mut self.log)
@@ -104,8 +142,9 @@ impl KnownSecrets {
             let Some(known) = self.values.get_mut(&value) else { continue };
             known.owners.retain(|h| h != handle);
             if known.owners.is_empty() && !known.pinned {
+                let verbatim = known.verbatim;
                 self.values.remove(&value);
-                self.needles.remove(&value);
+                self.needles.remove(&value, verbatim);
             }
         }
     }
@@ -125,7 +164,11 @@ impl KnownSecrets {
     }
 
     pub(crate) fn needles(&self) -> &Needles {
-        &self.needles
+        if self.exhausted {
+            &self.none
+        } else {
+            &self.needles
+        }
     }
 }
 
@@ -191,6 +234,25 @@ mod tests {
         k.forget("h2");
         assert!(k.is_empty());
         assert!(!scrubbed(&k, "x sk_live_shared y"));
+    }
+
+    #[test]
+    fn a_run_past_its_budget_keeps_values_verbatim_and_matches_nothing_until_it_ends() {
+        let mut k = KnownSecrets::default();
+        k.budget(100);
+        k.own("h1", "<p>\"tok\"</p>", "key"); // about 40 forms: past 100 bytes
+        assert!(k.over_budget());
+        assert!(k.needles().is_empty(), "nothing is built for a run that fails");
+        k.own("h2", "<b>\"second\"</b>", "key"); // past the budget: verbatim only
+        k.end_budget();
+        assert!(!k.over_budget());
+        assert!(scrubbed(&k, "x <b>\"second\"</b> y"));
+        assert!(!scrubbed(&k, "x &lt;b&gt;&quot;second&quot;&lt;/b&gt; y"), "verbatim only");
+        assert!(scrubbed(&k, "x &lt;p&gt;&quot;tok&quot;&lt;/p&gt; y"), "noted before the budget ran out: every form");
+        // Forgetting takes back exactly what was added, in either mode.
+        k.forget("h2");
+        k.forget("h1");
+        assert!(k.is_empty() && k.needles().is_empty());
     }
 
     #[test]

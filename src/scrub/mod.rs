@@ -37,12 +37,13 @@ use crate::json::push_token;
 
 mod automaton;
 mod forms;
+mod json_text;
 pub mod known;
 
 use automaton::{Automaton, Steps};
 use forms::{
     base64_forms, escape_dotnet, escape_json, escape_some, escape_unicode, html, html_forms, lower_hex, percent,
-    COMPONENT, FORM, HTML_34, HTML_QUOT, URI,
+    COMPONENT, FORM, HTML_34, HTML_QUOT, UNRESERVED, UNRESERVED_PATH, URI,
 };
 
 /// Values of at least this many characters are matched wherever they occur. Shorter ones
@@ -137,25 +138,29 @@ impl Needles {
     }
 
     /// Adds a redacted string under `label`, with its encoded forms (see `forms.rs`: what is
-    /// caught, and what is not).
-    pub fn add(&mut self, value: &str, label: &str) {
+    /// caught, and what is not), or `verbatim` only. Returns the bytes of forms it added.
+    pub fn add(&mut self, value: &str, label: &str, verbatim: bool) -> usize {
         let chars = value.chars().count();
         if chars < MIN_SHORT {
-            return;
+            return 0;
         }
         let next = self.labels.len();
         let index = *self.label_index.entry(label.to_string()).or_insert(next);
         if index == next {
             self.labels.push(label.to_string());
         }
-        for form in forms_or_token(value) {
+        let mut bytes = 0;
+        for form in forms_to_store(value, verbatim) {
+            bytes += form.len();
             self.push(form, index, chars < MIN_LEN);
         }
+        bytes
     }
 
-    /// Takes back one `add` of `value`: a form another added value also produced stays.
-    pub fn remove(&mut self, value: &str) {
-        for form in forms_or_token(value) {
+    /// Takes back one `add` of `value` (with the same `verbatim`): a form another added value
+    /// also produced stays.
+    pub fn remove(&mut self, value: &str, verbatim: bool) {
+        for form in forms_to_store(value, verbatim) {
             let Some(&slot) = self.by_text.get(form.as_str()) else { continue };
             let f = &mut self.forms[slot as usize];
             f.refs -= 1;
@@ -315,7 +320,7 @@ impl Needles {
             if !alnum {
                 for k in (1..MIN_LEN.min(count + 1)).rev() {
                     let start = last[(count - k) % 4].0;
-                    if count > k && last[(count - k - 1) % 4].1 {
+                    if count > k && last[(count - k - 1) % 4].1 && !escaped_separator_before(s.as_bytes(), start) {
                         continue;
                     }
                     *work += 1;
@@ -479,6 +484,25 @@ impl Needles {
     }
 }
 
+/// Does `text[..start]` end with an escape of a character that is not a letter or digit
+/// (`%20`, a JSON `\n` or `\u0020`)? Then a short value at `start` stands alone once the text
+/// is decoded, though the character before it is alphanumeric as written.
+fn escaped_separator_before(text: &[u8], start: usize) -> bool {
+    let before = &text[..start];
+    let code = |digits: &[u8]| std::str::from_utf8(digits).ok().and_then(|d| u32::from_str_radix(d, 16).ok());
+    let separator = |c: Option<u32>| c.and_then(char::from_u32).is_some_and(|c| !c.is_alphanumeric());
+    // The backslash at `at` starts an escape: an even number of backslashes precede it.
+    let escape_at = |at: usize| before[..at].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 0;
+    let n = before.len();
+    if n >= 3 && before[n - 3] == b'%' {
+        return separator(code(&before[n - 2..]));
+    }
+    if n >= 2 && before[n - 2] == b'\\' && matches!(before[n - 1], b'n' | b't' | b'r' | b'b' | b'f') {
+        return escape_at(n - 2);
+    }
+    n >= 6 && before[n - 6] == b'\\' && before[n - 5] == b'u' && escape_at(n - 6) && separator(code(&before[n - 4..]))
+}
+
 /// The words a label falls back to when it holds a known value, in order of preference.
 const FALLBACK_LABELS: &[&str] = &["secret", "value", "item"];
 
@@ -548,6 +572,11 @@ fn forms_of(value: &str) -> Option<Vec<String>> {
         let json = escape_json(value);
         let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
         forms.extend(encoded.iter().map(|f| lower_hex(f)));
+        for (keep, plus) in [(UNRESERVED, false), (UNRESERVED, true), (UNRESERVED_PATH, false)] {
+            let f = percent(value, keep, plus);
+            forms.push(lower_hex(&f));
+            forms.push(f);
+        }
         // Percent-encoded twice (`%2540` for `@`), the inner hex in either case.
         forms.push(percent(&lower_hex(&encoded[0]), COMPONENT, false));
         forms.push(percent(&encoded[0], COMPONENT, false));
@@ -580,10 +609,11 @@ fn forms_of(value: &str) -> Option<Vec<String>> {
     Some(distinct)
 }
 
-/// What `add` and `remove` store for `value`: its forms, or a short value itself.
-fn forms_or_token(value: &str) -> Vec<String> {
+/// What `add` and `remove` store for `value`: its forms, or a short value itself (or any
+/// value, `verbatim`).
+fn forms_to_store(value: &str, verbatim: bool) -> Vec<String> {
     let chars = value.chars().count();
-    if (MIN_SHORT..MIN_LEN).contains(&chars) {
+    if (MIN_SHORT..MIN_LEN).contains(&chars) || verbatim {
         return vec![value.to_string()];
     }
     forms_of(value).unwrap_or_default()
@@ -596,7 +626,7 @@ mod tests {
     fn needles(values: &[(&str, &str)]) -> Needles {
         let mut n = Needles::default();
         for (v, l) in values {
-            n.add(v, l);
+            n.add(v, l, false);
         }
         n
     }
@@ -690,10 +720,10 @@ mod tests {
     #[test]
     fn short_values_are_removed_like_the_others() {
         let mut n = needles(&[("737", "CVV")]);
-        n.add("737", "CVV");
-        n.remove("737");
+        n.add("737", "CVV", false);
+        n.remove("737", false);
         assert!(n.scrub("CVV 737").is_some(), "added twice, removed once");
-        n.remove("737");
+        n.remove("737", false);
         assert!(n.is_empty() && n.scrub("CVV 737").is_none());
     }
 
@@ -701,9 +731,9 @@ mod tests {
     fn work_is_linear_for_short_values() {
         let mut n = Needles::default();
         for i in 0..1000 {
-            n.add(&format!("{i:03}"), "short");
+            n.add(&format!("{i:03}"), "short", false);
         }
-        n.add("a-b", "short");
+        n.add("a-b", "short", false);
         assert_linear(&n, |len| "1 22 333 a-b-a-b ".repeat(len / 17), "1000 short values over short tokens");
         assert_linear(&n, |len| "-".repeat(len), "1000 short values over punctuation");
     }
@@ -761,13 +791,13 @@ mod tests {
                     let v: String = (0..len).map(|_| char::from(b'a' + next(3) as u8)).collect();
                     if !model.iter().any(|(m, _)| *m == v) {
                         let label = labels[next(3) as usize];
-                        n.add(&v, label);
+                        n.add(&v, label, false);
                         model.push((v, label));
                     }
                 }
                 0..=6 if !model.is_empty() => {
                     let (v, _) = model.remove(next(model.len() as u64) as usize);
-                    n.remove(&v);
+                    n.remove(&v, false);
                 }
                 _ => {
                     let text: String = (0..40).map(|_| char::from(b'a' + next(4) as u8)).collect();
@@ -807,7 +837,7 @@ mod tests {
     fn work_is_linear_for_thousands_of_values_sharing_a_prefix() {
         let mut n = Needles::default();
         for i in 0..5000 {
-            n.add(&format!("sk_live_{i:05}Z"), "key");
+            n.add(&format!("sk_live_{i:05}Z"), "key", false);
         }
         assert_linear(&n, |len| "sk_live_0".repeat(len / 9), "5000 values sharing sk_live_");
         let text = format!("{} sk_live_04999Z", "sk_live_0".repeat(100));
@@ -819,7 +849,7 @@ mod tests {
         let mut n = Needles::default();
         let prefix = "x".repeat(20_000);
         for i in 0..5 {
-            n.add(&format!("{prefix}{i}"), "long");
+            n.add(&format!("{prefix}{i}"), "long", false);
         }
         assert_linear(&n, |len| "x".repeat(len), "5 values of 20 KB sharing 20 KB");
         assert_linear(&n, |len| format!("{prefix}3").repeat(len / 20_001 + 1), "the same, matching");
@@ -829,7 +859,7 @@ mod tests {
     fn work_is_linear_for_hundreds_of_nested_values() {
         let mut n = Needles::default();
         for len in 4..404 {
-            n.add(&"A".repeat(len), &format!("A{len}"));
+            n.add(&"A".repeat(len), &format!("A{len}"), false);
         }
         assert_linear(&n, |len| "A".repeat(len), "400 nested values over a run of A");
         let (clean, labels) = n.scrub("xAAAAAAy").unwrap();
@@ -843,7 +873,7 @@ mod tests {
         for count in [1_000, 100_000] {
             let mut n = Needles::default();
             for i in 0..count {
-                n.add(&format!("v{i:07}"), "v");
+                n.add(&format!("v{i:07}"), "v", false);
             }
             let (clean, _) = n.scrub(&text).unwrap();
             assert!(!clean.contains("v0000000"), "{clean}");
@@ -868,7 +898,7 @@ mod tests {
             for i in 0..10 {
                 let v = format!("secret-{call}-{i}-value");
                 added += forms_of(&v).unwrap().iter().map(|f| f.len() as u64).sum::<u64>();
-                n.add(&v, "s");
+                n.add(&v, "s", false);
             }
             let before = (n.build_work(), n.index.borrow().main_end);
             n.scrub("a result");
@@ -896,13 +926,13 @@ mod tests {
         for i in 0..8_000 {
             let v = format!("secret-{i}-value");
             bytes += forms_of(&v).unwrap().iter().map(String::len).sum::<usize>() as u64;
-            n.add(&v, "s");
+            n.add(&v, "s", false);
         }
         assert_eq!(n.build_work(), 0, "nothing is built before a scan");
         n.scrub("x");
         assert!(n.build_work() <= BUILD_PER_BYTE * bytes, "{} for {bytes}", n.build_work());
         for i in 0..8_000 {
-            n.remove(&format!("secret-{i}-value"));
+            n.remove(&format!("secret-{i}-value"), false);
         }
         assert!(n.is_empty() && n.forms.is_empty(), "tombstones are reclaimed");
     }
@@ -914,6 +944,17 @@ mod tests {
         // The label "redacted" holds the value "dact": a fixed word stands for it.
         assert_eq!((clean.as_str(), labels), ("a [redacted: secret] b", vec!["secret".to_string()]));
         assert!(n.scrub(&clean).is_none(), "the marker's own words are not matched again");
+    }
+
+    #[test]
+    fn a_short_value_stands_alone_after_an_escaped_separator() {
+        let n = needles(&[("737", "CVV")]);
+        for text in ["CVV%20737", "CVV%2C737", r"card ok\n737", r"ok\u0020737", r"ok\t737 done"] {
+            assert!(n.scrub(text).is_some_and(|(clean, _)| !clean.contains("737")), "{text}");
+        }
+        for text in ["17370", "x%41737", r"ok\\n737", r"ok\u0041737", "ab737"] {
+            assert!(n.scrub(text).is_none(), "{text}");
+        }
     }
 
     #[test]

@@ -6,10 +6,12 @@ import { gzipSync } from "node:zlib";
 
 // Raised from 400 / 160 KiB on purpose: closing the leak and cost classes (ECMA-262 pattern
 // translation, dynamic refs, contentSchema, the memoized walk, the linear matcher and the
-// encodings it knows) took the page's module from 148 to 199 KiB gzip. The streaming engine
-// (the "within reach of the floor" work) replaces the DOM engine and tightens this again.
-const BUDGET_RAW = 460 * 1024;
-const BUDGET_GZIP = 204 * 1024;
+// encodings it knows) took the page's module from 148 to 199 KiB gzip; the review-0722 fixes
+// (MCP-typed block fields, decoded JSON text, more encoder forms, label fallbacks, the
+// learning budget) to 205 KiB. The streaming engine (the "within reach of the floor" work)
+// replaces the DOM engine and tightens this again.
+const BUDGET_RAW = 468 * 1024;
+const BUDGET_GZIP = 208 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
