@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::blocks::Reference;
 use super::stubs::{new_handle, MAX_STUBS};
+use crate::json::push_token;
 use crate::scrub::known::KnownSecrets;
 use crate::scrub::Needles;
 use crate::{HandleSource, Reason, Redaction, Secret, SecretKind};
@@ -141,7 +142,7 @@ impl Collector {
     /// a value is replaced by a fixed word.
     pub fn scrub_report(&mut self, needles: &Needles) {
         for r in &mut self.report {
-            if let Some((clean, _)) = needles.scrub(&r.pointer) {
+            if let Some(clean) = scrub_pointer(&r.pointer, needles) {
                 r.pointer = clean;
             }
             if let Some(label) = Some(needles.display_label(&r.label)).filter(|l| *l != r.label) {
@@ -152,5 +153,46 @@ impl Collector {
 
     pub fn into_parts(self) -> (Vec<Redaction>, Vec<Secret>) {
         (self.report, self.secrets)
+    }
+}
+
+/// A JSON Pointer with each token value-matched as the key it names (`~1` is `/`, `~0` is
+/// `~`: an encoding too), then as a whole (a value across tokens). `None` when nothing matched.
+fn scrub_pointer(pointer: &str, needles: &Needles) -> Option<String> {
+    let mut rebuilt = String::with_capacity(pointer.len());
+    let mut changed = false;
+    for token in pointer.split('/').skip(1) {
+        let key = token.replace("~1", "/").replace("~0", "~");
+        match needles.scrub(&key) {
+            Some((clean, _)) => {
+                push_token(&mut rebuilt, &clean);
+                changed = true;
+            }
+            None => {
+                rebuilt.push('/');
+                rebuilt.push_str(token);
+            }
+        }
+    }
+    match needles.scrub(&rebuilt) {
+        Some((clean, _)) => Some(clean),
+        None => changed.then_some(rebuilt),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pointer_is_matched_token_by_token_as_the_keys_it_names() {
+        let mut n = Needles::default();
+        n.add("tok/en~1", "key", false);
+        // The key `tok/en~1` is written `tok~1en~01` in a pointer.
+        assert_eq!(scrub_pointer("/index/tok~1en~01/x", &n).as_deref(), Some("/index/[redacted: key]/x"));
+        assert_eq!(scrub_pointer("/index/other/x", &n), None);
+        // A value across two tokens is caught in the pointer as written.
+        n.add("alpha/beta", "pair", false);
+        assert_eq!(scrub_pointer("/alpha/beta", &n).as_deref(), Some("/[redacted: pair]"));
     }
 }
