@@ -18,10 +18,12 @@ impl Run<'_> {
     ) -> Result<Value, Error> {
         let mut structured = result.shift_remove("structuredContent").filter(|v| !v.is_null());
         let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits, self.own)?;
-        let bare = structured.is_none();
         // A structuredContent MCP does not allow (not an object) is walked like any other, so
         // that its marked values are taken and every echo of them caught; only then it goes.
+        // The agent gets no structured value, so its other JSON text blocks are walked as the
+        // value they stand for, as with no structuredContent at all (else a second pass would).
         let not_mcp = self.format == Format::Mcp && structured.as_ref().is_some_and(|v| !v.is_object());
+        let bare = structured.is_none() || not_mcp;
         let mut changed = match structured.as_mut() {
             Some(v) => self.walk_into(v, "/structuredContent", allowlist),
             None => false,
