@@ -53,7 +53,7 @@ impl Run<'_> {
                 self.note(pointer, Reason::ValueMatch, label);
                 continue;
             }
-            self.scrub_block(&mut block, &pointer, regenerate);
+            self.scrub_block(&mut block, &pointer);
             blocks.push(block);
         }
         let mut agent = Map::new();

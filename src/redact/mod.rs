@@ -337,19 +337,10 @@ impl Run<'_> {
         }
     }
 
-    /// Value matching on a text (a text block's, a resource's) and, when it is JSON text, on
-    /// the strings inside it, decoded (`Needles::scrub_text`). A pointer cannot go inside a
-    /// string, so the redaction points at the text.
-    fn scrub_json_text(&mut self, text: &mut String, pointer: &str) {
-        for label in self.known.needles().scrub_text(text, &self.limits) {
-            self.note(pointer.to_string(), Reason::ValueMatch, label);
-        }
-    }
-
-    /// Value matching on the content fields of a block (never its type, audience or data).
-    /// `regenerated`: the text is the JSON of the scrubbed structured value, whose strings were
-    /// matched already; only what writing them out together spells again is left to catch.
-    fn scrub_block(&mut self, block: &mut Value, pointer: &str, regenerated: bool) {
+    /// Value matching on the content fields of a block (never its type, audience or data),
+    /// a text that is the structured value's JSON written again included: written out
+    /// together, its matched strings can spell a known value again.
+    fn scrub_block(&mut self, block: &mut Value, pointer: &str) {
         let library = self.own && is_library_block(block);
         if library && self.relabel_own_stub(block, pointer) {
             return;
@@ -364,18 +355,9 @@ impl Run<'_> {
             let at = child(pointer, k);
             match (k, value) {
                 ("text", Value::String(text)) if library => self.scrub_library_text(text, &at),
-                ("text", v @ Value::String(_)) if regenerated => {
-                    self.scrub(v, &at);
-                }
-                ("text", Value::String(text)) => self.scrub_json_text(text, &at),
                 ("resource", Value::Object(r)) => {
                     for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
-                        match rv {
-                            Value::String(text) if rk == "text" => self.scrub_json_text(text, &child(&at, rk)),
-                            _ => {
-                                self.scrub(rv, &child(&at, rk));
-                            }
-                        }
+                        self.scrub(rv, &child(&at, rk));
                     }
                 }
                 (_, v) => {
