@@ -130,10 +130,11 @@ fn attack_short_value_after_an_encoded_separator() {
 }
 
 /// Cost: a 341 KB result whose marked value is 1,200 strings full of characters that HTML, JSON
-/// and URLs escape used to take several seconds natively (6.7 s, 13 s in wasm): its values
-/// would add 28 MB of encoded forms to the matcher. Past `maxWork` bytes of forms a run fails
-/// closed (`work_limit`) without building them; a dense result of ordinary secrets of the same
-/// size passes.
+/// and URLs escape took several seconds natively (6.7 s, 13 s in wasm): its values added 28 MB
+/// of encoded forms to the matcher. Escaped forms are now read on decoded views, so each value
+/// adds only its verbatim and base64 forms (linear in the value: `scrub`'s
+/// `what_a_value_adds_to_the_matcher_is_linear_in_the_value`), and the result passes; past
+/// `maxWork` bytes of forms a run fails closed (tests/attack2.rs, with a small `maxWork`).
 #[test]
 fn attack_cost_of_learning_values_full_of_escapes() {
     let values: Vec<String> = (0..1200).map(|i| format!("<&\"'>é+/ {i}").repeat(20)).collect();
@@ -141,17 +142,12 @@ fn attack_cost_of_learning_values_full_of_escapes() {
     assert!(raw.len() < 1_000_000);
     let mut r = redactor(Format::Webmcp);
     let out = r.redact(MARKED, &raw, None);
-    assert_eq!(out.error.as_ref().map(|e| e.code.as_str()), Some("work_limit"), "{}", out.agent_json);
-    assert!(!out.agent_json.contains("é+/"));
-    // What it noted is still known (verbatim past the budget): a later echo is caught.
-    let later = r.redact(PLAIN, &text_result(&values[1199]).to_string(), None);
-    assert!(!later.agent_json.contains("é+/ 1199"), "{}", later.agent_json);
-    // The same size of ordinary secrets (tokens: a dozen forms each) is no problem.
-    let tokens: Vec<String> = (0..20_000).map(|i| format!("sk_live_{i:0>24}")).collect();
-    let dense = json!({ "s": tokens }).to_string();
-    assert!(dense.len() > raw.len());
-    let out = redactor(Format::Webmcp).redact(MARKED, &dense, None);
     assert!(out.error.is_none(), "{:?}", out.error);
+    assert!(!out.agent_json.contains("é+/"));
+    // Every value is known: a later echo, escaped as HTML, is caught.
+    let escaped = values[1199].replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let later = r.redact(PLAIN, &text_result(&escaped).to_string(), None);
+    assert!(!later.agent_json.contains("é+/ 1199"), "{}", later.agent_json);
 }
 
 fn agent_text(view: &str) -> String {

@@ -16,7 +16,12 @@ impl Run<'_> {
         content: Vec<Value>,
         allowlist: bool,
     ) -> Result<Value, Error> {
-        let mut structured = result.shift_remove("structuredContent").filter(|v| !v.is_null());
+        let structured = result.shift_remove("structuredContent");
+        if self.format == Format::Mcp && structured.as_ref().is_some_and(Value::is_null) {
+            // MCP's schema has no null here: the view drops it (and so is not the raw text).
+            self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
+        }
+        let mut structured = structured.filter(|v| !v.is_null());
         let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits, self.own)?;
         // A structuredContent MCP does not allow (not an object) is walked like any other, so
         // that its marked values are taken and every echo of them caught; only then it goes.

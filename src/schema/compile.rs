@@ -654,8 +654,7 @@ impl Graph {
                 if done[n] {
                     continue;
                 }
-                // Dynamic references are resolved per location: such a node stays as it is.
-                if !nodes[n].only_refs || nodes[n].trivial || nodes[n].never || !nodes[n].dynamic.is_empty() {
+                if !nodes[n].only_refs || nodes[n].trivial || nodes[n].never {
                     done[n] = true;
                     continue;
                 }
@@ -672,7 +671,9 @@ impl Graph {
                         any_false |= nodes[m].never;
                     }
                     nodes[n].trivial = all_true;
-                    nodes[n].never = any_false;
+                    // A dynamic reference is resolved per location, among its candidates: it is
+                    // `true` only if every candidate is, and never taken for `false`.
+                    nodes[n].never = any_false && nodes[n].dynamic.is_empty();
                 }
                 done[n] = true;
             }
@@ -680,19 +681,19 @@ impl Graph {
     }
 
     /// For every node, whether it applies somewhere other than inside an `if`: reached from
-    /// the root or from a location's own subschema (a property's, an item's...) in place,
-    /// without taking an `if` edge (references, dynamic ones' candidates included, are in-place
+    /// the root, in place or down to a property's, an item's... subschema, without taking an
+    /// `if` edge (what an `if` names, at any depth, is only tested) (references, dynamic ones' candidates included, are in-place
     /// edges). One walk, each node once.
     fn declaring(&self, nodes: &[Node], root: NodeId) -> Vec<bool> {
         let mut seen = vec![false; nodes.len()];
         let mut queue: Vec<NodeId> = vec![root];
-        queue.extend(self.deeper.iter().flatten());
         while let Some(n) = queue.pop() {
             if std::mem::replace(&mut seen[n], true) {
                 continue;
             }
             let condition = nodes[n].condition;
             queue.extend(self.in_place(n).filter(|&m| Some(m) != condition && !seen[m]));
+            queue.extend(self.deeper[n].iter().copied().filter(|&m| !seen[m]));
         }
         seen
     }

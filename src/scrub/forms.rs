@@ -1,5 +1,11 @@
 //! The encodings a value takes on its way into another string.
 //!
+//! A value is kept as a needle verbatim and in base64 (`base64_forms`). Every escaped form
+//! (JSON, HTML, percent, and their chains and mixtures) is caught on the decoded views of the
+//! text instead (`unescape.rs`), where the value reads verbatim. The encoders below are kept,
+//! for tests only, as the oracle: each writes a value as a common encoder does, and the tests
+//! check that every such text is caught.
+//!
 //! # Caught
 //!
 //! For a value of 4 characters or more (`MIN_LEN`), anywhere inside any string:
@@ -43,19 +49,21 @@
 //! - Anything an agent or a tool did to the value itself: reversed, split (`sk_live_` in one
 //!   place, the rest in another), spaced out, cut short, case changed (`SK_LIVE_…`), characters
 //!   swapped or translated; a value spelled out in words, or read back from an image.
-//! - Mixtures of styles inside one value (some characters as named entities, others as
-//!   numeric ones; `\u003C` next to `\u003e`): every style is one needle, and a needle per
-//!   mixture would grow exponentially with the special characters in the value.
-//! - Escapes no common encoder writes: HTML or JSON escapes of letters and digits, `\x3c`,
-//!   `%u003C`, punycode, or JSON `\u` escapes of characters an encoder leaves alone.
+//! - Escapes the decoded views do not read: `\x3c`, `%u003C`, HTML's other named entities
+//!   (`&eacute;`), punycode; more than three decodings chained. (Mixtures of styles inside one
+//!   value, and escapes of letters and digits, are caught: a view decodes every escape of its
+//!   kind at once.)
 
+#[cfg(test)]
 use serde_json::Value;
 
+#[cfg(test)]
 pub(super) fn escape_json(s: &str) -> String {
     let quoted = Value::String(s.to_string()).to_string();
     quoted[1..quoted.len() - 1].to_string()
 }
 
+#[cfg(test)]
 /// JSON string content with every non-ASCII character as `\\uXXXX` (lowercase hex, as Python
 /// writes it); `html` also escapes `<`, `>` and `&` (as Go does, in lowercase hex too).
 pub(super) fn escape_unicode(json: &str, html: bool) -> String {
@@ -70,15 +78,21 @@ pub(super) fn escape_unicode(json: &str, html: bool) -> String {
     out
 }
 
+#[cfg(test)]
 /// Bytes left as they are by encodeURIComponent, encodeURI and form encoding, and by RFC
 /// 3986's unreserved set as Python's `quote(safe="")`, `quote_plus`, `urlencode` and Go's
 /// `QueryEscape` keep it (with `/`: `quote`'s default).
 pub(super) const COMPONENT: &[u8] = b"-_.!~*'()";
+#[cfg(test)]
 pub(super) const URI: &[u8] = b"-_.!~*'();/?:@&=+$,#";
+#[cfg(test)]
 pub(super) const FORM: &[u8] = b"*-._";
+#[cfg(test)]
 pub(super) const UNRESERVED: &[u8] = b"-_.~";
+#[cfg(test)]
 pub(super) const UNRESERVED_PATH: &[u8] = b"-_.~/";
 
+#[cfg(test)]
 pub(super) fn percent(s: &str, keep: &[u8], plus_for_space: bool) -> String {
     let mut out = String::with_capacity(s.len() * 3);
     for &b in s.as_bytes() {
@@ -94,6 +108,7 @@ pub(super) fn percent(s: &str, keep: &[u8], plus_for_space: bool) -> String {
     out
 }
 
+#[cfg(test)]
 /// `%2F` -> `%2f`, leaving everything else alone.
 pub(super) fn lower_hex(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -154,6 +169,7 @@ pub(super) fn base64_forms(value: &[u8]) -> Vec<String> {
     out
 }
 
+#[cfg(test)]
 /// How HTML writers escape `&`, `<`, `>`, `"` and `'`, one style per library family.
 const HTML: [[&str; 5]; 9] = [
     ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"], // lodash, Ruby, .NET WebUtility, Java Spring
@@ -167,10 +183,13 @@ const HTML: [[&str; 5]; 9] = [
     ["&#x26;", "&#x3c;", "&#x3e;", "&#x22;", "&#x27;"], // the same, lowercase
 ];
 
+#[cfg(test)]
 /// The two styles `forms_of` also applies to JSON text.
 pub(super) const HTML_QUOT: [&str; 5] = HTML[0];
+#[cfg(test)]
 pub(super) const HTML_34: [&str; 5] = HTML[4];
 
+#[cfg(test)]
 /// `s` as each HTML style writes it: the five specials in each style; .NET's `HtmlEncoder`,
 /// which also writes `+` and everything outside printable ASCII as references; and Python's
 /// `html.escape` then `xmlcharrefreplace` (non-ASCII as decimal references). None when `s` has
@@ -187,6 +206,7 @@ pub(super) fn html_forms(s: &str) -> Vec<String> {
     out
 }
 
+#[cfg(test)]
 /// Every character outside ASCII as a decimal reference (`&#233;`), as Python's
 /// `xmlcharrefreplace` writes it.
 fn decimal_references(s: &str) -> String {
@@ -201,6 +221,7 @@ fn decimal_references(s: &str) -> String {
     out
 }
 
+#[cfg(test)]
 pub(super) fn html(s: &str, style: &[&str; 5]) -> String {
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
@@ -212,6 +233,7 @@ pub(super) fn html(s: &str, style: &[&str; 5]) -> String {
     out
 }
 
+#[cfg(test)]
 /// .NET's `HtmlEncoder.Default`: `&quot;`, `&amp;`, `&lt;`, `&gt;`, then `&#xHH;` (uppercase)
 /// for `'`, `+` and everything outside printable ASCII.
 fn html_dotnet(s: &str) -> String {
@@ -234,6 +256,7 @@ fn html_dotnet(s: &str) -> String {
     out
 }
 
+#[cfg(test)]
 /// JSON string content as `System.Text.Json` writes it by default (`JavaScriptEncoder.Default`):
 /// `"`, `&`, `'`, `+`, `<`, `>` and `` ` `` as `\u0022`, `\u0026`, `\u0027`, `\u002B`,
 /// `\u003C`, `\u003E`, `\u0060`; `\\`, `\b`, `\f`, `\n`, `\r`, `\t`; every other control
@@ -256,6 +279,7 @@ pub(super) fn escape_dotnet(s: &str) -> String {
     out
 }
 
+#[cfg(test)]
 /// JSON string content (`json`, as serde_json writes it) with some ASCII characters as
 /// lowercase `\uXXXX`: Go's encoding/json writes `<`, `>`, `&` (and U+2028, U+2029) that way by
 /// default, Gson `<`, `>`, `&`, `=`, `'`, Newtonsoft's `EscapeHtml` `<`, `>`, `&`, `'`, `"`.
@@ -278,6 +302,7 @@ pub(super) fn escape_some(json: &str, chars: &str) -> String {
     out
 }
 
+#[cfg(test)]
 fn push_units(out: &mut String, c: char, upper: bool) {
     let mut units = [0u16; 2];
     for unit in c.encode_utf16(&mut units) {
@@ -287,6 +312,7 @@ fn push_units(out: &mut String, c: char, upper: bool) {
 }
 
 /// The last `digits` hex digits of `n`.
+#[cfg(test)]
 fn push_hex(out: &mut String, n: u32, digits: usize, upper: bool) {
     let table = if upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
     for i in (0..digits).rev() {
@@ -303,6 +329,53 @@ mod tests {
         let mut n = Needles::default();
         n.add(value, label, false);
         n
+    }
+
+    #[test]
+    fn every_common_encoder_and_chain_of_them_is_caught_on_the_decoded_views() {
+        let values = ["p@ss/w\"rd é+1", "<&\"'>é+/ 7".repeat(3).as_str(), "tok~it's(1)*!", "a b+c%d😀\u{2028}x"]
+            .map(String::from);
+        for value in &values {
+            let n = needles(value, "v");
+            let json = escape_json(value);
+            let mut written: Vec<(&str, String)> = vec![
+                ("json", json.clone()),
+                ("json in json", escape_json(&json)),
+                ("solidus", json.replace('/', "\\/")),
+                ("python ascii", escape_unicode(&json, false)),
+                ("python ascii html", escape_unicode(&json, true)),
+                ("go", escape_some(&json, "<>&\u{2028}\u{2029}")),
+                ("gson", escape_some(&json, "<>&='")),
+                ("newtonsoft", escape_some(&json, "<>&'\"")),
+                ("system.text.json", escape_dotnet(value)),
+                ("json in an html attribute", html(&json, &HTML_QUOT)),
+                ("json in an html attribute, &#34;", html(&json, &HTML_34)),
+            ];
+            for style in HTML.iter() {
+                written.push(("html", html(value, style)));
+            }
+            written.extend(html_forms(value).into_iter().map(|f| ("html form", f)));
+            for (keep, plus) in [
+                (COMPONENT, false),
+                (URI, false),
+                (FORM, true),
+                (UNRESERVED, false),
+                (UNRESERVED, true),
+                (UNRESERVED_PATH, false),
+            ] {
+                let once = percent(value, keep, plus);
+                written.push(("percent", lower_hex(&once)));
+                written.push(("percent twice", percent(&once, COMPONENT, false)));
+                written.push(("percent of json", percent(&json, keep, plus)));
+                written.push(("percent", once));
+            }
+            for (style, text) in written {
+                let framed = format!("before {text} after");
+                let Some((clean, _)) = n.scrub(&framed) else { panic!("{style}: nothing found in {framed}") };
+                assert!(!clean.contains(&text), "{style}: {text} survived in {clean}");
+                assert!(n.scrub(&clean).is_none(), "{style}: a second pass changes {clean}");
+            }
+        }
     }
 
     /// `text` is scrubbed, with `label`, and none of `canaries` survives.

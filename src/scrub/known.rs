@@ -8,9 +8,8 @@
 //! withheld, or a reference the agent never got a stub for) stays until `clear`: scrubbing a
 //! value too many is the safe side.
 //!
-//! Memory grows with the number of distinct values (each kept in its encoded forms, see
-//! `forms_of`: 4 to 10 for a token of letters, digits, `-`, `_` and `.`, about 40 for a value
-//! with every character HTML, JSON and URLs escape) until `forget`/`clear`; nothing expires on
+//! Memory grows with the number of distinct values (each kept verbatim and in base64, see
+//! `forms_of`: at most 15 times its length) until `forget`/`clear`; nothing expires on
 //! its own, since an expired vault entry's value must still never reach the agent.
 
 use std::collections::HashMap;
@@ -61,17 +60,22 @@ impl KnownSecrets {
     /// Remembers `value` under `label` (the label its redactions will show), provisionally: the
     /// run gives it a handle, or `settle` pins it.
     pub fn note(&mut self, value: &str, label: &str) {
-        if !self.values.contains_key(value) {
-            let verbatim = self.exhausted;
-            let added = self.needles.add(value, label, verbatim);
-            if let Some(left) = self.budget.as_mut() {
-                match left.checked_sub(added as u64) {
-                    Some(rest) => *left = rest,
-                    None => self.exhausted = true,
-                }
+        match self.values.get_mut(value) {
+            None => {
+                let verbatim = self.exhausted;
+                let added = self.needles.add(value, label, verbatim);
+                self.charge(added);
+                self.values.insert(value.to_string(), Known { verbatim, ..Known::default() });
+                self.provisional.push((value.to_string(), label.to_string()));
             }
-            self.values.insert(value.to_string(), Known { verbatim, ..Known::default() });
-            self.provisional.push((value.to_string(), label.to_string()));
+            // Kept verbatim by a run past its budget: a run within its budget gives it every form.
+            Some(known) if known.verbatim && !self.exhausted => {
+                known.verbatim = false;
+                self.needles.remove(value, true);
+                let added = self.needles.add(value, label, false);
+                self.charge(added);
+            }
+            Some(_) => {}
         }
     }
 
@@ -107,11 +111,19 @@ impl KnownSecrets {
         }
     }
 
+    fn charge(&mut self, bytes: usize) {
+        if let Some(left) = self.budget.as_mut() {
+            match left.checked_sub(bytes as u64) {
+                Some(rest) => *left = rest,
+                None => self.exhausted = true,
+            }
+        }
+    }
+
     /// A run starts that may add `bytes` of encoded forms: every value it notes past them is
     /// kept verbatim only, and [`end_budget`](Self::end_budget) says so (the run then fails
-    /// with `work_limit`). Each encoded form is a needle of the matcher, whose size and build
-    /// time grow with the bytes of all of them: about 40 forms, each longer than the value,
-    /// for a value full of characters HTML, JSON and URLs escape.
+    /// with `work_limit`). Each form is a needle of the matcher, whose size and build time grow
+    /// with the bytes of all of them (at most 15 times the value's length).
     pub fn budget(&mut self, bytes: u64) {
         self.budget = Some(bytes);
         self.exhausted = false;
@@ -239,16 +251,17 @@ mod tests {
     #[test]
     fn a_run_past_its_budget_keeps_values_verbatim_and_matches_nothing_until_it_ends() {
         let mut k = KnownSecrets::default();
-        k.budget(100);
-        k.own("h1", "<p>\"tok\"</p>", "key"); // about 40 forms: past 100 bytes
+        k.budget(40);
+        k.own("h1", "<p>\"tok\"</p>", "key"); // verbatim and its base64 forms: past 40 bytes
         assert!(k.over_budget());
         assert!(k.needles().is_empty(), "nothing is built for a run that fails");
         k.own("h2", "<b>\"second\"</b>", "key"); // past the budget: verbatim only
         k.end_budget();
         assert!(!k.over_budget());
-        assert!(scrubbed(&k, "x <b>\"second\"</b> y"));
-        assert!(!scrubbed(&k, "x &lt;b&gt;&quot;second&quot;&lt;/b&gt; y"), "verbatim only");
-        assert!(scrubbed(&k, "x &lt;p&gt;&quot;tok&quot;&lt;/p&gt; y"), "noted before the budget ran out: every form");
+        // Escaped forms are read decoded either way; base64 needs the forms.
+        assert!(scrubbed(&k, "x &lt;b&gt;&quot;second&quot;&lt;/b&gt; y"));
+        assert!(!scrubbed(&k, "x PGI+InNlY29uZCI8L2I+ y"), "verbatim only");
+        assert!(scrubbed(&k, "x PHA+InRvayI8L3A+ y"), "noted before the budget ran out: every form");
         // Forgetting takes back exactly what was added, in either mode.
         k.forget("h2");
         k.forget("h1");

@@ -41,10 +41,7 @@ pub mod known;
 mod unescape;
 
 use automaton::{Automaton, Steps};
-use forms::{
-    base64_forms, escape_dotnet, escape_json, escape_some, escape_unicode, html, html_forms, lower_hex, percent,
-    COMPONENT, FORM, HTML_34, HTML_QUOT, UNRESERVED, UNRESERVED_PATH, URI,
-};
+use forms::base64_forms;
 
 /// Values of at least this many characters are matched wherever they occur. Shorter ones
 /// would match innocent text everywhere.
@@ -253,11 +250,13 @@ impl Needles {
     /// match there replaces the span of `s` that encodes it.
     fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
         let mut lists: Vec<Vec<(usize, usize, usize)>> = self.matches(s).into();
-        for (view, spans) in unescape::views(s) {
-            let spans = &spans;
+        unescape::for_each_view(s, &mut |view, spans| {
             let raw = |(a, b, label): (usize, usize, usize)| (spans[a].0 as usize, spans[b - 1].1 as usize, label);
-            lists.extend(self.matches(&view).map(|list| list.into_iter().map(raw).collect()));
-        }
+            lists.extend(
+                self.matches(view).map(|list| list.into_iter().map(raw).filter(|m| m.0 < m.1).collect::<Vec<_>>()),
+            );
+        });
+        lists.retain(|l| !l.is_empty());
         if lists.iter().any(|l| !l.is_empty()) {
             let markers = self.markers(s);
             if !markers.is_empty() {
@@ -294,9 +293,12 @@ impl Needles {
         [labelled(a), labelled(b), c]
     }
 
-    /// Does `s` hold a known value (ignoring markers)?
+    /// Does `s` hold a known value, as written or decoded (ignoring markers)?
     fn holds_value(&self, s: &str) -> bool {
-        self.matches(s).iter().any(|l| !l.is_empty())
+        let found = |text: &str| self.matches(text).iter().any(|l| !l.is_empty());
+        let mut any = found(s);
+        unescape::for_each_view(s, &mut |view, _| any = any || found(view));
+        any
     }
 
     /// The label the agent sees for `label`: itself, unless it holds a known value (a title or
@@ -569,39 +571,8 @@ fn forms_of(value: &str) -> Option<Vec<String>> {
     }
     let mut forms = vec![value.to_string()];
     forms.extend(base64_forms(value.as_bytes()));
-    // Letters, digits, '-', '_' and '.' look the same in every text encoding: most tokens.
-    if !value.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')) {
-        let json = escape_json(value);
-        let encoded = [percent(value, COMPONENT, false), percent(value, URI, false), percent(value, FORM, true)];
-        forms.extend(encoded.iter().map(|f| lower_hex(f)));
-        for (keep, plus) in [(UNRESERVED, false), (UNRESERVED, true), (UNRESERVED_PATH, false)] {
-            let f = percent(value, keep, plus);
-            forms.push(lower_hex(&f));
-            forms.push(f);
-        }
-        // Percent-encoded twice (`%2540` for `@`), the inner hex in either case.
-        forms.push(percent(&lower_hex(&encoded[0]), COMPONENT, false));
-        forms.push(percent(&encoded[0], COMPONENT, false));
-        forms.push(percent(&encoded[1], URI, false));
-        forms.push(percent(&encoded[2], FORM, true));
-        forms.extend(encoded);
-        forms.extend(html_forms(value));
-        // JSON in an HTML attribute: `\&quot;` for a quote in the value.
-        if json != value {
-            forms.extend([html(&json, &HTML_QUOT), html(&json, &HTML_34)]);
-        }
-        forms.extend([
-            escape_json(&json),                        // JSON text inside a JSON string
-            json.replace('/', "\\/"),                  // encoders that escape the solidus
-            escape_unicode(&json, false),              // Python's ensure_ascii
-            escape_unicode(&json, true),               // ensure_ascii and HTML-safe
-            escape_some(&json, "<>&\u{2028}\u{2029}"), // Go's encoding/json
-            escape_some(&json, "<>&='"),               // Gson
-            escape_some(&json, "<>&'\""),              // Newtonsoft's EscapeHtml
-            escape_dotnet(value),                      // System.Text.Json
-            json,
-        ]);
-    }
+    // Escaped forms (JSON, HTML, percent, and their mixtures) are matched on decoded views of
+    // the text instead (`unescape.rs`): the value itself is the needle there.
     let mut distinct = Vec::with_capacity(forms.len());
     for form in forms {
         if !distinct.contains(&form) {
@@ -957,6 +928,24 @@ mod tests {
         // (`ok\\n737` is a newline once decoded twice, as JSON text inside a JSON string: caught.)
         for text in ["17370", "x%41737", r"ok\u0041737", "ab737", "caf%C3%A9737"] {
             assert!(n.scrub(text).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn what_a_value_adds_to_the_matcher_is_linear_in_the_value() {
+        // Escaped forms are read on decoded views, so no value multiplies into long forms: the
+        // verbatim value and base64 (4/3 of it, in two alphabets, padded or not, whole and at
+        // three alignments) are at most 15 times its length. The per-run budget counts these
+        // bytes, so a result of N bytes adds at most 15 N to the matcher.
+        for value in [
+            "sk_live_abcdefghijklmnopqrstuvwx",
+            "<&\"'>é+/ 1".repeat(20).as_str(),
+            "😀\u{2028}%&#;".repeat(30).as_str(),
+            "abcd",
+        ] {
+            let bytes: usize = forms_to_store(value, false).iter().map(String::len).sum();
+            assert!(bytes <= 15 * value.len(), "{bytes} bytes of forms for {} bytes", value.len());
+            assert_eq!(forms_to_store(value, true), [value]);
         }
     }
 

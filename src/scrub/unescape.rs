@@ -1,50 +1,28 @@
-//! JSON escapes, decoded for matching: a string holding backslashes is also matched as it reads
-//! once its JSON escapes are decoded (`\"`, `\\`, `\/`, `\n`..., `\uXXXX` with surrogate
-//! pairs), and again up to [`LEVELS`] times (JSON text inside a JSON string inside a text
-//! block). Whatever encoder wrote the escapes (serde_json, Python's `ensure_ascii`, Go, Gson,
-//! Newtonsoft, System.Text.Json), and whatever it escaped (even letters, `\u0073`), the value
-//! reads plainly there. Decoding is lenient: it needs no valid JSON (repeated keys, nesting past
-//! any limit, text that is only partly JSON), an escape it does not know stays as written, and a
-//! lone surrogate reads as U+FFFD.
+//! Escapes, decoded for matching: a string holding a backslash, an ampersand or a percent sign
+//! is also matched as it reads once decoded: JSON escapes (`\"`, `\\`, `\/`, `\n`...,
+//! `\uXXXX` with surrogate pairs), HTML references (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
+//! `&apos;`, decimal and hexadecimal numeric ones), percent-escapes (`%2F` or `%2f`, `+` for a
+//! space). Views chain, up to [`LEVELS`] decodings deep: JSON inside a JSON string inside a text
+//! block, JSON in an HTML attribute, a value percent-encoded twice. Whatever encoder wrote the
+//! escapes, and whatever it escaped (even letters, `\u0073`), and however it mixed styles, the
+//! value reads plainly in one of the views, so value matching keeps each value only verbatim
+//! (and in base64). Decoding is lenient: it needs no valid JSON (repeated keys, nesting past any
+//! limit, text that is only partly JSON); an escape it does not know stays as written; a lone
+//! surrogate reads as U+FFFD; a percent view that is not UTF-8 is not made.
 //!
 //! Each decoded byte remembers the span of the original text it came from, so that a match in
-//! a decoded view replaces exactly what encodes it.
+//! a view replaces exactly what encodes it.
 
-/// Decoding levels tried on one string (each only when the level before still has a backslash).
+/// Decodings chained on one string at most.
 pub(super) const LEVELS: usize = 3;
 
 /// `s` with its JSON escapes decoded once, with, for each byte of it, the span of `s` it came
 /// from (start, end). `None` when `s` has no escape to decode.
-pub(super) fn unescape(s: &str) -> Option<(String, Vec<(u32, u32)>)> {
-    let b = s.as_bytes();
-    if !b.contains(&b'\\') {
+pub(super) fn unescape(s: &str) -> Decoded {
+    if !s.contains('\\') {
         return None;
     }
-    let mut out = String::with_capacity(s.len());
-    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(s.len());
-    let mut i = 0;
-    let mut decoded_any = false;
-    while i < b.len() {
-        let (c, len) = match b[i] {
-            b'\\' => match escape(b, i) {
-                Some((c, len)) => {
-                    decoded_any = true;
-                    (c, len)
-                }
-                None => ('\\', 1),
-            },
-            _ => {
-                let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
-                (c, c.len_utf8())
-            }
-        };
-        let span = (i as u32, (i + len) as u32);
-        let before = out.len();
-        out.push(c);
-        spans.extend(std::iter::repeat(span).take(out.len() - before));
-        i += len;
-    }
-    decoded_any.then_some((out, spans))
+    decode(s, |b, i| if b[i] == b'\\' { escape(b, i) } else { None })
 }
 
 /// The escape at `b[i]` (a backslash): the character and the bytes it takes.
@@ -78,19 +56,144 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok().filter(|_| digits.iter().all(u8::is_ascii_hexdigit))
 }
 
-/// The decoded views of `s`, each with the span of `s` every one of its bytes came from.
-pub(super) fn views(s: &str) -> Vec<(String, Vec<(u32, u32)>)> {
-    let mut out: Vec<(String, Vec<(u32, u32)>)> = Vec::new();
-    let Some(first) = unescape(s) else { return out };
-    out.push(first);
-    while out.len() < LEVELS {
-        let (last, spans) = out.last().expect("one view at least");
-        let Some((text, inner)) = unescape(last) else { break };
-        // Compose: a byte of the new view came from a span of the last view, which came from
-        // a span of `s`.
-        let composed = inner.iter().map(|&(a, b)| (spans[a as usize].0, spans[b as usize - 1].1)).collect();
-        out.push((text, composed));
+/// One decoding: the text decoded, and each decoded byte's span in the text. `None` when it
+/// changes nothing.
+type Decoded = Option<(String, Vec<(u32, u32)>)>;
+
+/// `s` with its HTML character references decoded (the five specials by name, `&apos;`, and
+/// numeric ones), with spans.
+pub(super) fn unreference(s: &str) -> Decoded {
+    if !s.contains('&') {
+        return None;
     }
+    decode(s, |b, i| {
+        if b[i] != b'&' {
+            return None;
+        }
+        let end = i + b[i..].iter().take(12).position(|&c| c == b';')?;
+        let name = &b[i + 1..end];
+        let c = match name {
+            b"amp" => '&',
+            b"lt" => '<',
+            b"gt" => '>',
+            b"quot" => '"',
+            b"apos" => '\'',
+            [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() => {
+                char::from_u32(u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?)?
+            }
+            [b'#', dec @ ..] if !dec.is_empty() && dec.iter().all(u8::is_ascii_digit) => {
+                char::from_u32(std::str::from_utf8(dec).ok()?.parse().ok()?)?
+            }
+            _ => return None,
+        };
+        Some((c, end + 1 - i))
+    })
+}
+
+/// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it), with
+/// spans; `None` when that is not UTF-8 (a binary value was encoded, or the escapes are not
+/// text).
+pub(super) fn unpercent(s: &str) -> Decoded {
+    if !s.contains('%') {
+        return None;
+    }
+    percent_decoded(s, false)
+}
+
+/// The same, `+` read as a space (form encoding, Python's `quote_plus`, Go's `QueryEscape`).
+pub(super) fn unform(s: &str) -> Decoded {
+    if !s.contains('+') {
+        return None;
+    }
+    percent_decoded(s, true)
+}
+
+fn percent_decoded(s: &str, plus: bool) -> Decoded {
+    let b = s.as_bytes();
+    let mut bytes = Vec::with_capacity(b.len());
+    let mut spans = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let mut changed = false;
+    while i < b.len() {
+        let hex = b.get(i + 1..i + 3).filter(|h| b[i] == b'%' && h.iter().all(u8::is_ascii_hexdigit));
+        let (byte, len) = match hex {
+            Some(h) => (u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()?, 3),
+            None if plus && b[i] == b'+' => (b' ', 1),
+            None => (b[i], 1),
+        };
+        changed |= len == 3 || (plus && b[i] == b'+');
+        bytes.push(byte);
+        spans.push((i as u32, (i + len) as u32));
+        i += len;
+    }
+    if !changed {
+        return None;
+    }
+    String::from_utf8(bytes).ok().map(|text| (text, spans))
+}
+
+/// Decodes `s` char by char: `at(bytes, i)` gives the character an escape at `i` stands for
+/// and its length, or `None` to keep the character as written.
+fn decode(s: &str, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decoded {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(s.len());
+    let mut i = 0;
+    let mut changed = false;
+    while i < b.len() {
+        let (c, len) = match at(b, i) {
+            Some(found) => {
+                changed = true;
+                found
+            }
+            None => {
+                let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
+                (c, c.len_utf8())
+            }
+        };
+        let before = out.len();
+        out.push(c);
+        spans.extend(std::iter::repeat((i as u32, (i + len) as u32)).take(out.len() - before));
+        i += len;
+    }
+    changed.then_some((out, spans))
+}
+
+/// Calls `visit` with each decoded view of `s` and the span of `s` every byte of it came
+/// from: every chain of up to [`LEVELS`] decodings that each change something. Depth first, so
+/// that at most `LEVELS` views (each about nine bytes per byte of `s`) are alive at once;
+/// at most 4 + 16 + 64 views, each made and scanned in linear time.
+pub(super) fn for_each_view(s: &str, visit: &mut Visit) {
+    descend(s, None, LEVELS, visit);
+}
+
+/// What sees each view: the decoded text, and each of its bytes' span in the original.
+pub(super) type Visit<'a> = dyn FnMut(&str, &[(u32, u32)]) + 'a;
+
+const DECODERS: [fn(&str) -> Decoded; 4] = [unescape, unreference, unpercent, unform];
+
+fn descend(text: &str, outer: Option<&[(u32, u32)]>, levels: usize, visit: &mut Visit) {
+    if levels == 0 {
+        return;
+    }
+    for decode in DECODERS {
+        let Some((view, inner)) = decode(text) else { continue };
+        // Compose: a byte of the view came from a span of `text`, which (below the first
+        // level) came from a span of the original.
+        let spans: Vec<(u32, u32)> = match outer {
+            None => inner,
+            Some(o) => inner.iter().map(|&(a, b)| (o[a as usize].0, o[b as usize - 1].1)).collect(),
+        };
+        visit(&view, &spans);
+        descend(&view, Some(&spans), levels - 1, visit);
+    }
+}
+
+/// The views, collected (for tests).
+#[cfg(test)]
+pub(super) fn views(s: &str) -> Vec<(String, Vec<(u32, u32)>)> {
+    let mut out = Vec::new();
+    for_each_view(s, &mut |v, spans| out.push((v.to_string(), spans.to_vec())));
     out
 }
 
