@@ -28,7 +28,7 @@ test("attack: values that would add more than maxWork bytes of encoded forms fai
   // Counted, not timed: a small maxWork makes the same result cross the budget.
   const small = await createRedactor({ limits: { maxWork: 100_000 } });
   const tool = { name: "creds", outputSchema: { properties: { s: { "x-sensitive": true } } } };
-  const values = Array.from({ length: 40 }, (_, i) => `<&"'>é+/ ${i}`.repeat(20));
+  const values = Array.from({ length: 200 }, (_, i) => `<&"'>é+/ ${i}`.repeat(20));
   const out = small.redact(tool, { s: values });
   assert.equal(out.error?.code, "work_limit");
   assert.equal(out.withheld, true);
