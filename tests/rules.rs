@@ -193,6 +193,26 @@ fn allowlist_mode_a_name_only_an_if_tests_is_not_declared() {
 }
 
 #[test]
+fn allowlist_mode_a_catch_all_that_only_applies_true_describes_nothing() {
+    for catch_all in [
+        json!({ "anyOf": [true] }),
+        json!({ "oneOf": [{}], "title": "anything" }),
+        json!({ "allOf": [{ "$ref": "#/$defs/t" }], "anyOf": [true, {}] }),
+        json!({ "if": true, "then": {}, "else": true }),
+    ] {
+        let def = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": {
+            "properties": { "card": { "x-sensitive": true } }, "additionalProperties": catch_all, "$defs": { "t": true } } });
+        let o = run(def, json!({ "card": "4111", "address": "CANARY 1 Main St" }));
+        assert_no_canary(&o, "CANARY");
+    }
+    // A branch that describes something declares what it covers.
+    let def = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": {
+        "properties": { "card": { "x-sensitive": true } }, "additionalProperties": { "anyOf": [{ "type": "string" }] } } });
+    let o = run(def, json!({ "card": "4111", "address": "1 Main St" }));
+    assert_eq!(agent(&o)["structuredContent"], json!({ "address": "1 Main St" }));
+}
+
+#[test]
 fn allowlist_mode_takes_everything_undescribed() {
     let mut def = key_tool();
     def["annotations"] = json!({ "sensitiveHint": true });

@@ -511,13 +511,15 @@ fn address(v: &Value) -> usize {
 }
 
 /// A schema of annotations only (and no mark) is like `true`.
-/// Does the schema only point elsewhere (`$ref`, `allOf`, dynamic references, with
-/// annotations and definitions beside them)? Then it is `true` when everything it points at is,
-/// and `false` when anything it points at is.
+/// Does the schema only apply other schemas in place (`$ref`, `allOf`, `anyOf`, `oneOf`,
+/// `if`/`then`/`else`, dynamic references, with annotations and definitions beside them)?
+/// Then it is `true` when everything it applies is, and `false` when a `$ref` or `allOf`
+/// target is.
 fn only_references(obj: &Map<String, Value>) -> bool {
     obj.iter().all(|(word, value)| match keyword(word).map(|k| k.kind) {
         Some(Kind::Annotation | Kind::Ref(_) | Kind::Map(Place::Defined)) => true,
-        Some(Kind::List { place: Place::Here, .. }) => true,
+        Some(Kind::List { place: Place::Here | Place::Branch, .. }) => true,
+        Some(Kind::Single(Place::Branch | Place::Condition)) => true,
         Some(Kind::Mark) => value == false,
         _ => false,
     })
@@ -665,15 +667,11 @@ impl Graph {
                 }
                 let mut targets = self.in_place(n).peekable();
                 if targets.peek().is_some() {
-                    let (mut all_true, mut any_false) = (true, false);
-                    for m in targets {
-                        all_true &= nodes[m].trivial;
-                        any_false |= nodes[m].never;
-                    }
-                    nodes[n].trivial = all_true;
-                    // A dynamic reference is resolved per location, among its candidates: it is
-                    // `true` only if every candidate is, and never taken for `false`.
-                    nodes[n].never = any_false && nodes[n].dynamic.is_empty();
+                    nodes[n].trivial = targets.all(|m| nodes[m].trivial);
+                    // What always applies (`$ref`, `allOf`) makes it `false`; a branch does not,
+                    // nor does a dynamic reference (resolved per location, among candidates).
+                    let always = nodes[n].all_of.iter().chain(&nodes[n].refs);
+                    nodes[n].never = nodes[n].dynamic.is_empty() && always.clone().any(|&m| nodes[m].never);
                 }
                 done[n] = true;
             }
@@ -681,9 +679,9 @@ impl Graph {
     }
 
     /// For every node, whether it applies somewhere other than inside an `if`: reached from
-    /// the root, in place or down to a property's, an item's... subschema, without taking an
-    /// `if` edge (what an `if` names, at any depth, is only tested) (references, dynamic ones' candidates included, are in-place
-    /// edges). One walk, each node once.
+    /// the root, in place (references and dynamic ones' candidates included) or down to a
+    /// property's, an item's... subschema, without taking an `if` edge (what an `if` names, at
+    /// any depth, is only tested). One walk, each node once.
     fn declaring(&self, nodes: &[Node], root: NodeId) -> Vec<bool> {
         let mut seen = vec![false; nodes.len()];
         let mut queue: Vec<NodeId> = vec![root];
