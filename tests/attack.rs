@@ -7,31 +7,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use webmcp_redact::{Config, Format, Redactor};
-
-fn redactor(format: Format) -> Redactor {
-    Redactor::new(Config { format, ..Config::default() }, Box::new(Counter(0)))
-}
-
-const MARKED: &str = r#"{"name":"creds","outputSchema":{"properties":{"s":{"x-sensitive":true}}}}"#;
-const PLAIN: &str = r#"{"name":"echo"}"#;
-
-/// Learns `secret` through a marked tool, then returns what the agent sees of `later` (a result
-/// of an unmarked tool), in both formats.
-fn later_views(secret: Value, later: &Value) -> Vec<String> {
-    [Format::Webmcp, Format::Mcp]
-        .into_iter()
-        .map(|format| {
-            let mut r = redactor(format);
-            r.redact(MARKED, &json!({ "s": secret }).to_string(), None);
-            r.redact(PLAIN, &later.to_string(), None).agent_json
-        })
-        .collect()
-}
-
-fn text_result(text: &str) -> Value {
-    json!({ "content": [{ "type": "text", "text": text }] })
-}
+use webmcp_redact::Format;
 
 /// forms.rs and the README claim .NET's `HtmlEncoder.Default` (`&#xE9;` for `é`, `&#x2B;` for
 /// `+`), but `html_forms` returns no form at all for a value without one of `& < > " '`, so the

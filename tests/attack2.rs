@@ -10,32 +10,10 @@ use common::*;
 use serde_json::{json, Value};
 use webmcp_redact::{Config, Format, Limits, Redactor};
 
-fn redactor(format: Format) -> Redactor {
-    Redactor::new(Config { format, ..Config::default() }, Box::new(Counter(0)))
-}
-
 /// A redactor whose runs may add only `bytes` of encoded forms (and do as much other work).
 fn small_budget(bytes: usize) -> Redactor {
     let limits = Limits { max_work: bytes, ..Limits::default() };
     Redactor::new(Config { limits, ..Config::default() }, Box::new(Counter(0)))
-}
-
-const MARKED: &str = r#"{"name":"creds","outputSchema":{"properties":{"s":{"x-sensitive":true}}}}"#;
-const PLAIN: &str = r#"{"name":"echo"}"#;
-
-fn later_views(secret: Value, later: &Value) -> Vec<String> {
-    [Format::Webmcp, Format::Mcp]
-        .into_iter()
-        .map(|format| {
-            let mut r = redactor(format);
-            r.redact(MARKED, &json!({ "s": secret }).to_string(), None);
-            r.redact(PLAIN, &later.to_string(), None).agent_json
-        })
-        .collect()
-}
-
-fn text_result(text: &str) -> Value {
-    json!({ "content": [{ "type": "text", "text": text }] })
 }
 
 fn learn_all(format: Format, secrets: Value) -> Redactor {

@@ -1,12 +1,10 @@
 //! The properties of `tests/properties.rs`, on inputs forced into each leak class the
 //! adversarial review found (`props::Open`) and on sites only a hostile tool writes: forged
 //! library parts, fields value matching never rewrites, blocks the MCP SDK rejects, Go's JSON
-//! escaping. Each was a failing bug report once; all are closed now and run in `cargo test`.
-//! A class found open later is added here as an `#[ignore]`d property whose reason names the
-//! leak, so the report stays runnable without counting as passing:
+//! escaping. Each was a failing bug report once; all are closed now and run in `cargo test`,
+//! one run per class:
 //!
 //! ```text
-//! cargo test --test properties_open -- --ignored            # the open ones
 //! cargo test --test properties_open forged_mcp              # one class
 //! ```
 //!

@@ -300,10 +300,13 @@ fn duplicate_texts(
     own: bool,
 ) -> Result<Vec<bool>, Error> {
     let Some(structured) = structured.filter(|v| !v.is_null()) else { return Ok(vec![false; content.len()]) };
+    // A scalar's JSON text too (`"sk_live…"` beside a structuredContent string); a container's
+    // duplicate starts like one, so no other text is parsed for it.
+    let container = structured.is_object() || structured.is_array();
     let mut out = Vec::with_capacity(content.len());
     for (i, b) in content.iter().enumerate() {
         let text = b.get("type").filter(|t| *t == "text").and_then(|_| b.get("text")).and_then(Value::as_str);
-        // A scalar's JSON text too: `"sk_live…"` beside a structuredContent string is its duplicate.
+        let text = text.filter(|t| !container || t.trim_start().starts_with(['{', '[']));
         let parsed = match text {
             Some(t) => tolerate_own(parse_embedded(t, limits), own).map_err(|e| at_text(e, i))?,
             None => None,

@@ -161,7 +161,8 @@ impl Collector {
 fn scrub_pointer(pointer: &str, needles: &Needles) -> Option<String> {
     let mut rebuilt = String::with_capacity(pointer.len());
     let mut changed = false;
-    for token in pointer.split('/').skip(1) {
+    // Tokens follow each `/`; the root pointer `""` has none.
+    for token in pointer.strip_prefix('/').into_iter().flat_map(|p| p.split('/')) {
         let key = token.replace("~1", "/").replace("~0", "~");
         match needles.scrub(&key) {
             Some((clean, _)) => {

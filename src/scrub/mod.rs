@@ -330,7 +330,7 @@ impl Needles {
             if !alnum {
                 for k in (1..MIN_LEN.min(count + 1)).rev() {
                     let start = last[(count - k) % 4].0;
-                    if count > k && last[(count - k - 1) % 4].1 && !escaped_separator_before(s.as_bytes(), start) {
+                    if count > k && last[(count - k - 1) % 4].1 {
                         continue;
                     }
                     *work += 1;
@@ -492,19 +492,6 @@ impl Needles {
         }
         hits.push(Hit { pointer: pointer.to_string(), labels });
     }
-}
-
-/// Does `text[..start]` end with a percent-escape of an ASCII character that is not a letter
-/// or digit (`%20`, `%2C`)? Then a short value at `start` stands alone once the text is
-/// decoded, though the character before it is a hex digit as written. (JSON escapes, `\n` or
-/// `\u0020`, are decoded views of their own: see `unescape.rs`.)
-fn escaped_separator_before(text: &[u8], start: usize) -> bool {
-    let n = start;
-    if n < 3 || text[n - 3] != b'%' || !text[n - 2..n].iter().all(u8::is_ascii_hexdigit) {
-        return false;
-    }
-    let byte = std::str::from_utf8(&text[n - 2..n]).ok().and_then(|d| u8::from_str_radix(d, 16).ok());
-    byte.is_some_and(|b| b.is_ascii() && !b.is_ascii_alphanumeric())
 }
 
 /// The words a label falls back to when it holds a known value, in order of preference.

@@ -164,7 +164,10 @@ fn decode(s: &str, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decode
 /// that at most `LEVELS` views (each about nine bytes per byte of `s`) are alive at once;
 /// at most 4 + 16 + 64 views, each made and scanned in linear time.
 pub(super) fn for_each_view(s: &str, visit: &mut Visit) {
-    descend(s, None, LEVELS, visit);
+    // One pass to rule out most strings, which hold no escape at all.
+    if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) {
+        descend(s, None, LEVELS, visit);
+    }
 }
 
 /// What sees each view: the decoded text, and each of its bytes' span in the original.

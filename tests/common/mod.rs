@@ -1,9 +1,10 @@
 //! Shared helpers for the native tests.
 #![allow(dead_code)]
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use webmcp_redact::{
-    redact_with, CompiledTool, Format, HandleSource, KnownSecret, KnownSecrets, Limits, Options, Outcome,
+    redact_with, CompiledTool, Config, Format, HandleSource, KnownSecret, KnownSecrets, Limits, Options, Outcome,
+    Redactor,
 };
 
 /// Handles from a counter: tests compare outputs, so they must be predictable.
@@ -68,4 +69,34 @@ pub fn string_leaves(v: &Value, out: &mut Vec<String>) {
         Value::Object(m) => m.values().for_each(|x| string_leaves(x, out)),
         _ => {}
     }
+}
+
+// The attack reviews' harness (tests/attack.rs, tests/attack2.rs): a long-lived redactor learns
+// a value through a marked tool, then redacts a later result of an unmarked one.
+
+pub fn redactor(format: Format) -> Redactor {
+    Redactor::new(Config { format, ..Config::default() }, Box::new(Counter(0)))
+}
+
+/// A tool that marks its one property `s`.
+pub const MARKED: &str = r#"{"name":"creds","outputSchema":{"properties":{"s":{"x-sensitive":true}}}}"#;
+/// A tool that marks nothing.
+pub const PLAIN: &str = r#"{"name":"echo"}"#;
+
+/// Learns `secret` through `MARKED`, then returns what the agent sees of `later` (a result of
+/// `PLAIN`), in both formats.
+pub fn later_views(secret: Value, later: &Value) -> Vec<String> {
+    [Format::Webmcp, Format::Mcp]
+        .into_iter()
+        .map(|format| {
+            let mut r = redactor(format);
+            r.redact(MARKED, &json!({ "s": secret }).to_string(), None);
+            r.redact(PLAIN, &later.to_string(), None).agent_json
+        })
+        .collect()
+}
+
+/// A CallToolResult of one text block.
+pub fn text_result(text: &str) -> Value {
+    json!({ "content": [{ "type": "text", "text": text }] })
 }

@@ -48,6 +48,30 @@ pub const CLAIMED_FORMS: &[Form] = &[
     Form::PythonAscii,
 ];
 
+/// JSON string content, with control characters and the characters `as_u` picks written as
+/// lowercase `\uXXXX` UTF-16 units (Python's `ensure_ascii`: non-ASCII; Go: `<`, `>`, `&`,
+/// U+2028, U+2029).
+fn json_escaped(s: &str, as_u: impl Fn(char) -> bool) -> String {
+    let mut out = String::new();
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || as_u(c) => {
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 pub fn encode(form: Form, s: &str) -> String {
     match form {
         Form::Verbatim => s.to_string(),
@@ -58,42 +82,8 @@ pub fn encode(form: Form, s: &str) -> String {
         Form::ComponentLower => percent(s, b"-_.!~*'()", false, true),
         Form::Uri => percent(s, b"-_.!~*'();/?:@&=+$,#", false, false),
         Form::UrlEncoded => percent(s, b"*-._", true, false),
-        Form::PythonAscii => {
-            let mut out = String::new();
-            for ch in s.chars() {
-                match ch {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    '\n' => out.push_str("\\n"),
-                    '\r' => out.push_str("\\r"),
-                    '\t' => out.push_str("\\t"),
-                    c if (c as u32) < 0x20 || !c.is_ascii() => {
-                        let mut units = [0u16; 2];
-                        for u in c.encode_utf16(&mut units) {
-                            out.push_str(&format!("\\u{u:04x}"));
-                        }
-                    }
-                    c => out.push(c),
-                }
-            }
-            out
-        }
-        Form::GoHtml => {
-            let mut out = String::new();
-            for ch in s.chars() {
-                match ch {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    '\n' => out.push_str("\\n"),
-                    '\r' => out.push_str("\\r"),
-                    '\t' => out.push_str("\\t"),
-                    '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", ch as u32)),
-                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => out.push(c),
-                }
-            }
-            out
-        }
+        Form::PythonAscii => json_escaped(s, |c| !c.is_ascii()),
+        Form::GoHtml => json_escaped(s, |c| matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}')),
     }
 }
 
