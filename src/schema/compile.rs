@@ -20,6 +20,16 @@ use crate::{Error, ErrorCode, Limits};
 /// Compiles `doc` (the `outputSchema`). `at` is the pointer of the schema inside the tool
 /// definition, used only to make error pointers point into what the author wrote.
 pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, Error> {
+    compile_mapped(doc, at, limits).map(|(schema, _)| schema)
+}
+
+/// Like [`compile`], and also gives the document value of each node (by node id), which
+/// `agent::agent_schema` edits the document by.
+pub(crate) fn compile_mapped<'a>(
+    doc: &'a Value,
+    at: &'a str,
+    limits: &Limits,
+) -> Result<(Schema, Vec<&'a Value>), Error> {
     let mut c = Compiler::new(doc, at);
     c.index()?;
     let root = c.node_for(doc, 0, None);
@@ -51,7 +61,7 @@ pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, 
     let fit = graph.fit(&c.nodes);
     let mut anchors = c.resource_anchors;
     anchors.iter_mut().for_each(|a| a.sort_unstable());
-    Ok(Schema {
+    let schema = Schema {
         nodes: c.nodes,
         root,
         reaches_mark,
@@ -61,7 +71,8 @@ pub(crate) fn compile(doc: &Value, at: &str, limits: &Limits) -> Result<Schema, 
         anchors,
         programs: c.programs,
         compile_work: c.work,
-    })
+    };
+    Ok((schema, c.values))
 }
 
 /// Where a subschema sits, for error messages: its parent in the index and the pointer from
