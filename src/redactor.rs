@@ -107,6 +107,15 @@ impl Redactor {
         Ok(self.compile(tool_json)?.describe())
     }
 
+    /// The `outputSchema` the agent is shown for this tool, or `None` (see
+    /// [`CompiledTool::agent_schema`]).
+    pub fn agent_schema(&mut self, tool_json: &str) -> Result<Option<Value>, Error> {
+        let tool = self.compile(tool_json)?;
+        // Compiling parsed it under the same limits: this parse cannot fail differently.
+        let doc = parse_limited(tool_json, &self.config.limits)?;
+        tool.agent_schema(&doc, &self.config.limits)
+    }
+
     /// A value the user was given outside a redaction (a redeemed secret reference): it joins
     /// the known set, held by `handle`.
     pub fn learn(&mut self, handle: &str, label: &str, value: &str) {

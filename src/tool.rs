@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::json::{parse_limited, top_level_string};
 use crate::model::{Hint, Source, ToolModel};
 use crate::policy::Policy;
-use crate::schema::{compile, Schema};
+use crate::schema::{agent_schema, compile, Schema};
 use crate::{Error, ErrorCode, Limits};
 
 /// How a result of this tool is treated (rule 4 of the contract).
@@ -120,6 +120,17 @@ impl CompiledTool {
         v
     }
 
+    /// The `outputSchema` to give the runtime and the agent instead of `tool`'s own (this tool's
+    /// definition, parsed): it describes the redacted view (see `schema::agent`). `None` when no
+    /// view carries `structuredContent`: no schema, or every result withheld (rule 4).
+    pub fn agent_schema(&self, tool: &Value, limits: &Limits) -> Result<Option<Value>, Error> {
+        let doc = match tool.get("outputSchema") {
+            Some(doc) if self.mode() != Mode::Withhold && self.schema.is_some() => doc,
+            _ => return Ok(None),
+        };
+        agent_schema(doc, "/outputSchema", self.mode() == Mode::Allowlist, limits).map_err(|e| e.for_tool(&self.name))
+    }
+
     /// Results come from untrusted public sources (`returnMetadata.Source` or
     /// `untrustedContentHint`): the agent view marks them.
     pub(crate) fn is_untrusted(&self) -> bool {
@@ -164,6 +175,31 @@ mod tests {
         assert_eq!((e.code, e.tool.as_str()), (ErrorCode::DepthLimit, "deep_tool"));
         let late = format!(r#"{{"outputSchema":{}{},"name":"late"}}"#, "[".repeat(200), "]".repeat(200));
         assert_eq!(CompiledTool::compile(&late, &Limits::default()).err().unwrap().tool, "late", "wherever it stands");
+    }
+
+    #[test]
+    fn the_agent_schema_follows_the_mode() {
+        let limits = Limits::default();
+        let schema = serde_json::json!({
+            "type": "object",
+            "required": ["id", "secret"],
+            "properties": { "id": { "type": "string" }, "secret": { "type": "string", "x-sensitive": true } }
+        });
+        let agent = |def: Value| CompiledTool::from_value(&def, &limits).unwrap().agent_schema(&def, &limits).unwrap();
+        let denylist = agent(serde_json::json!({ "name": "t", "outputSchema": schema }));
+        assert_eq!(denylist.unwrap()["required"], serde_json::json!(["id"]));
+        // Sensitive with marks: `id` is declared, so it stays.
+        let allowlist =
+            agent(serde_json::json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": schema }));
+        assert_eq!(allowlist.unwrap()["required"], serde_json::json!(["id"]));
+        // Sensitive without marks: every result is withheld whole, none has structuredContent.
+        let plain =
+            serde_json::json!({ "type": "object", "required": ["id"], "properties": { "id": { "type": "string" } } });
+        assert_eq!(
+            agent(serde_json::json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": plain })),
+            None
+        );
+        assert_eq!(agent(serde_json::json!({ "name": "t" })), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! properties up by hash, runs each regex in time linear in the key (regex-lite's PikeVM, with a
 //! bounded program), and counts every step against `Limits::max_work`.
 
+mod agent;
 mod apply;
 mod compile;
 mod ecma;
@@ -17,6 +18,7 @@ mod uri;
 #[cfg(test)]
 pub(crate) mod families;
 
+pub(crate) use agent::agent_schema;
 pub(crate) use apply::{Eval, Exhausted, SetId};
 pub(crate) use compile::compile;
 #[cfg(feature = "lint")]

@@ -63,6 +63,14 @@ impl WasmRedactor {
         self.core.describe(tool_json).map(|v| v.to_string()).map_err(|e| redaction_error(&e))
     }
 
+    /// The `outputSchema` to register the tool with, as JSON text (`null`: none): its own,
+    /// relaxed to describe the redacted view (README "MCP bridges"). Throws a `RedactionError`.
+    #[wasm_bindgen(js_name = agentSchema)]
+    pub fn agent_schema(&mut self, tool_json: &str) -> Result<String, JsValue> {
+        let schema = self.core.agent_schema(tool_json).map_err(|e| redaction_error(&e))?;
+        Ok(schema.map_or_else(|| "null".to_string(), |v| v.to_string()))
+    }
+
     /// Redacts one raw result. Never throws for a bad tool or result: returns
     /// `[agentJson, sideJson, error]`, where `agentJson` is `null` when the raw text passes
     /// through unchanged, and `error` is a `RedactionError` when the result was withheld
