@@ -9,9 +9,11 @@ import { gzipSync } from "node:zlib";
 // encodings it knows) took the page's module from 148 to 199 KiB gzip; the review-0722 fixes
 // (MCP-typed block fields, decoded JSON text, more encoder forms, label fallbacks, the
 // learning budget) to 205 KiB. The streaming engine (the "within reach of the floor" work)
-// replaces the DOM engine and tightens this again.
-const BUDGET_RAW = 468 * 1024;
-const BUDGET_GZIP = 208 * 1024;
+// replaces the DOM engine and tightens this again. The agent's schema for MCP bridges
+// (src/schema/agent.rs: what runtimes such as @mcp-b/global validate results against) added
+// about 18 KiB raw, 8 KiB gzip.
+const BUDGET_RAW = 486 * 1024;
+const BUDGET_GZIP = 215 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
