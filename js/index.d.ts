@@ -390,14 +390,31 @@ export interface Redactor {
   redactJson(tool: ToolDefinition, jsonText: string): RedactJsonResult;
   /**
    * A copy of `tool` whose `execute` returns the redacted result. A thrown error becomes an
-   * `isError` result whose text is redacted too.
+   * `isError` result whose text is redacted too. Its `outputSchema` is
+   * {@link Redactor.agentSchema} (absent when that is `null`).
    * @throws {@link RedactionError} for a bad schema, at wrap time.
    * @example
    * ```js
    * await document.modelContext.registerTool(redactor.wrapTool(tool));
    * ```
    */
-  wrapTool<T extends ExecutableTool>(tool: T): Omit<T, "execute"> & { execute(input: unknown, options?: unknown): Promise<unknown> };
+  wrapTool<T extends ExecutableTool>(tool: T): Omit<T, "execute" | "outputSchema"> & { execute(input: unknown, options?: unknown): Promise<unknown>; outputSchema?: object };
+  /**
+   * The `outputSchema` to give a runtime (and so every MCP client behind it) instead of the
+   * tool's own: it describes the redacted view, which is what those validate `structuredContent`
+   * against. A property the redactor may remove is not `required`; an array element it may
+   * replace with `null` accepts `null`; `x-sensitive` marks stay. `null` when no view carries
+   * `structuredContent` (no `outputSchema`, a sensitive tool without marks, a root that is not
+   * only an object or is marked whole): register the tool without a schema then.
+   * `installRedaction` and {@link Redactor.wrapTool} register tools with it. See README
+   * "MCP bridges".
+   * @throws {@link RedactionError} for a bad schema (as {@link Redactor.compile}).
+   * @example
+   * ```js
+   * redactor.agentSchema(tool); // { type: "object", required: ["id"], properties: { id: …, secret: { …, "x-sensitive": true } } }
+   * ```
+   */
+  agentSchema(tool: ToolDefinition): { [keyword: string]: unknown } | null;
   /**
    * The tool as one model of the five proposals' vocabulary: every fact with the claims behind
    * it (a JSON Pointer into the definition); a fact nobody claimed is `null`, never `false`.
@@ -679,6 +696,12 @@ export class RedeemError extends Error {
  */
 export function redeem(handle: string, options?: RedeemCallOptions): Promise<unknown>;
 
+/**
+ * Does the runtime bridge the page's tools to MCP clients (`@mcp-b/global`)? Then every result
+ * must be an MCP `CallToolResult` (the `"mcp"` format). See README "MCP bridges".
+ */
+export type Bridge = "mcp" | "none";
+
 /** The `modelContext` shape installRedaction needs (the polyfill's and Chromium's both fit). */
 export interface ModelContextLike {
   registerTool(tool: ExecutableTool, options?: { signal?: AbortSignal; [key: string]: unknown }): Promise<unknown> | unknown;
@@ -696,8 +719,19 @@ export interface ModelContextLike {
 export interface InstallOptions {
   /** The context to patch. Default `document.modelContext`, else the deprecated `navigator.modelContext`. */
   modelContext?: ModelContextLike;
-  /** Output format of the redactor; see {@link RedactorOptions.format}. */
+  /**
+   * Output format of the redactor; see {@link RedactorOptions.format}. Default `"mcp"` over an
+   * MCP bridge, else `"webmcp"`; `"webmcp"` over a bridge is a `TypeError` (code
+   * `invalid_options`): MCP clients reject its `secret_reference` blocks.
+   */
   format?: Format;
+  /**
+   * Whether the runtime exposes the tools to MCP clients, which reject anything but MCP
+   * results: `"mcp"` or `"none"`. Default: `"mcp"` when `modelContext` is `@mcp-b/global`'s
+   * (a BrowserMcpServer, recognised as `isBrowserMcpServer()` of `@mcp-b/webmcp-ts-sdk` does),
+   * else `"none"`. Any other value is a `TypeError` (code `invalid_options`).
+   */
+  bridge?: Bridge;
   /** Resource limits; see {@link Limits}. */
   limits?: Limits;
   /** See {@link VaultOptions}. */
@@ -730,6 +764,8 @@ export interface Uninstall {
   (): void;
   /** Set when the WebAssembly module could not load: every result is then withheld (`wasm_unavailable`). */
   readonly error?: RedactionError;
+  /** The bridge installRedaction was told or detected; `"mcp"` means results are in the `"mcp"` format. */
+  readonly bridge: Bridge;
   /**
    * Names of tools the runtime listed that were registered before installation and are NOT
    * redacted; `null` when the runtime cannot list its tools.
@@ -752,9 +788,11 @@ export interface Uninstall {
  * Patches `modelContext.registerTool` so that every tool registered afterwards is compiled at
  * registration (a bad `outputSchema` rejects that `registerTool` call with the
  * {@link RedactionError}) and registered with an `execute` that returns only the redacted
- * result. `outputSchema`, `annotations` and `_meta` are read before the runtime sees the tool;
- * everything else (the options argument and its `AbortSignal`, `title`, `inputSchema`, the
- * promise `registerTool` returns) passes through. Tools registered before installation are not
+ * result. `outputSchema`, `annotations` and `_meta` are read before the runtime sees the tool,
+ * which is registered with {@link Redactor.agentSchema} as its `outputSchema` (none when that is
+ * `null`); everything else (the options argument and its `AbortSignal`, `title`, `inputSchema`,
+ * the promise `registerTool` returns) passes through. Over an MCP bridge
+ * ({@link InstallOptions.bridge}) results are in the `"mcp"` format. Tools registered before installation are not
  * covered; see {@link Uninstall.unprotectedTools}.
  * @throws TypeError when no modelContext is found, it is already installed, or an option is bad.
  * @example

@@ -12,6 +12,32 @@ import { createRedactor, errorText, toolName as nameOf } from "./redactor.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
+// `@mcp-b/global` makes `document.modelContext` a BrowserMcpServer, which exposes every tool to
+// MCP clients; this own property is how `isBrowserMcpServer()` of `@mcp-b/webmcp-ts-sdk` (the
+// check its README gives) recognises one.
+const MCP_B_SERVER = "__isBrowserMcpServer";
+
+/** An option error, like the core's: a TypeError with code `invalid_options`. */
+function optionError(message) {
+  return Object.assign(new TypeError(`installRedaction: ${message}`), { code: "invalid_options" });
+}
+
+/**
+ * Is the runtime an MCP bridge (`"mcp"`: results must be MCP-valid CallToolResults) or not
+ * (`"none"`)? The page may say so; otherwise the runtime tells.
+ */
+function bridgeOf(modelContext, given) {
+  if (given !== undefined) {
+    if (given !== "mcp" && given !== "none") throw optionError(`bridge must be "mcp" or "none", not ${String(given)}`);
+    return given;
+  }
+  try {
+    return modelContext[MCP_B_SERVER] === true ? "mcp" : "none";
+  } catch {
+    return "none"; // a context that throws on a property read is not MCP-B's
+  }
+}
+
 function findModelContext(given) {
   if (given !== undefined) return given;
   const doc = /** @type {any} */ (globalThis.document);
@@ -45,6 +71,7 @@ export function redactorSession(redactor) {
     compile(tool) {
       redactor.compile(tool);
     },
+    agentSchema: (tool) => redactor.agentSchema(tool),
     redact: (tool, raw) => page.redact(tool, raw),
     check: (tool, args) => page.check(tool, args),
     labels: () => page.labels(),
@@ -58,6 +85,8 @@ function unavailableSession(error) {
     redactor: null,
     error,
     compile() {},
+    // Every result is withheld as an error, which no runtime validates against a schema.
+    agentSchema: () => null,
     redact(tool) {
       const result = JSON.parse(withheldJson(nameOf(tool), "wasm_unavailable"));
       return { result, redactions: [], withheld: true, error };
@@ -111,7 +140,7 @@ async function listTools(modelContext) {
  * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
  */
 export async function installRedaction(options = {}) {
-  const { modelContext: given, format, limits, vault, redeem, policy, onError, onResult, ...rest } = options ?? {};
+  const { modelContext: given, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, ...rest } = options ?? {};
   if (onResult !== undefined && typeof onResult !== "function") throw new TypeError("installRedaction: onResult must be a function");
   const unknown = Object.keys(rest);
   if (unknown.length) throw new TypeError(`installRedaction: unknown option ${unknown[0]}`);
@@ -120,6 +149,13 @@ export async function installRedaction(options = {}) {
     throw new TypeError("installRedaction: no modelContext with a registerTool function (load a WebMCP polyfill first, or pass modelContext)");
   }
   if (modelContext[INSTALLED]) throw new TypeError("installRedaction: already installed on this modelContext");
+  // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
+  // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
+  const bridge = bridgeOf(modelContext, toldBridge);
+  if (bridge === "mcp" && format === "webmcp") {
+    throw optionError('format "webmcp" writes secret_reference blocks, which MCP clients reject: over an MCP bridge the format is "mcp"');
+  }
+  const effectiveFormat = bridge === "mcp" ? "mcp" : format;
 
   // Patch first, synchronously, so that no registration made while the module loads escapes.
   // Such registrations wait for the session below.
@@ -148,6 +184,10 @@ export async function installRedaction(options = {}) {
     const def = definitionOf(tool);
     const s = await getSession();
     s.compile(def); // a bad schema rejects this registerTool call with the RedactionError
+    // The runtime (and an MCP client behind it) validates results against the outputSchema it
+    // is given: the one that describes the redacted view, or none when no view carries
+    // structuredContent. Redaction itself keeps reading the tool's own (`def`).
+    const published = s.agentSchema(def);
     const wrapped = {
       ...tool,
       async execute(...callArgs) {
@@ -171,6 +211,8 @@ export async function installRedaction(options = {}) {
     for (const key of ["name", "title", "description", "inputSchema", "annotations"]) {
       if (!(key in wrapped) && tool[key] !== undefined) wrapped[key] = tool[key];
     }
+    if (published === null) delete wrapped.outputSchema;
+    else wrapped.outputSchema = published;
     registered.add(name);
     return Reflect.apply(original, this, [wrapped, ...args]);
   }
@@ -198,7 +240,7 @@ export async function installRedaction(options = {}) {
     report(error);
   } else {
     try {
-      session = redactorSession(await createRedactor({ format, limits, vault, redeem, policy }));
+      session = redactorSession(await createRedactor({ format: effectiveFormat, limits, vault, redeem, policy }));
     } catch (err) {
       uninstallNow(); // bad options: undo, and let the caller see the mistake
       resolveSession(unavailableSession(err));
@@ -224,6 +266,7 @@ export async function installRedaction(options = {}) {
 
   const uninstall = () => uninstallNow();
   uninstall.error = error;
+  uninstall.bridge = bridge;
   uninstall.unprotectedTools = unprotectedTools;
   uninstall.redactor = session.redactor;
   uninstall.session = session;

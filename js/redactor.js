@@ -237,6 +237,12 @@ class Redactor {
     return JSON.parse(this.#call(name, (core) => core.describe(key)));
   }
 
+  agentSchema(tool) {
+    const name = toolName(tool);
+    const key = this.#toolKey(tool, name);
+    return JSON.parse(this.#call(name, (core) => core.agentSchema(key)));
+  }
+
   session() {
     const core = {
       open: () => {
@@ -278,7 +284,7 @@ class Redactor {
     if (typeof tool.execute !== "function") throw new TypeError(`wrapTool: tool "${toolName(tool)}" has no execute function`);
     const original = tool.execute;
     const redactor = this;
-    return {
+    const wrapped = {
       ...tool,
       async execute(input, options) {
         let raw;
@@ -290,6 +296,13 @@ class Redactor {
         return redactor.redact(tool, raw).result;
       },
     };
+    // The runtime, and any MCP client behind it, validates results against the schema it is
+    // given: give it the one that describes the redacted view, or none when no view carries
+    // structuredContent.
+    const published = this.agentSchema(tool);
+    if (published === null) delete wrapped.outputSchema;
+    else wrapped.outputSchema = published;
+    return wrapped;
   }
 }
 

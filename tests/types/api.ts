@@ -35,3 +35,12 @@ if (check.reasons.some((r) => r.code === "wasm_unavailable" || r.code === "exfil
 
 // @ts-expect-error: a number is not a sensitivity level (lint reports it; it counts as high).
 redactor.redact({ name: "t", annotations: { sensitiveHint: 1 } }, null);
+
+// MCP bridges: the agent's schema (null: register without one), the bridge told or detected.
+const published: { [keyword: string]: unknown } | null = redactor.agentSchema(high);
+void published;
+const bridged = await installRedaction({ bridge: "mcp" });
+const bridge: "mcp" | "none" = bridged.bridge;
+void bridge;
+// @ts-expect-error: a bridge is "mcp" or "none".
+await installRedaction({ bridge: "yes" });
