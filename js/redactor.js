@@ -114,12 +114,20 @@ class Redactor {
       this.#pinned = [];
     }
     else if (record === null) this.#journal.delete(handle);
-    else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), record]);
+    else this.#journalAdd(handle, record);
     try {
       this.#call("", fn);
     } catch {
       // No live instance: the journal brings the next core up to date.
     }
+  }
+
+  // In place: one handle can hold thousands of values (the items of one array), so copying
+  // its list per value would be quadratic.
+  #journalAdd(handle, record) {
+    const records = this.#journal.get(handle);
+    if (records) records.push(record);
+    else this.#journal.set(handle, [record]);
   }
 
   /** Keeps what the core took; returns the id of this result when it issued handles. */
@@ -131,7 +139,7 @@ class Redactor {
     }
     for (const { handle, label, value } of side.known ?? []) {
       if (handle === undefined) this.#pinned.push({ label, value });
-      else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), { label, value }]);
+      else this.#journalAdd(handle, { label, value });
     }
     return resultId;
   }
