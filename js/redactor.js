@@ -104,6 +104,9 @@ class Redactor {
   }
 
   #call(name, fn) {
+    // A fresh core's rebuild is its own call, so that replaying a large known set is not
+    // mistaken for a call that grew the memory (see engine.call).
+    engine.call(name, (glue) => this.#coreIn(glue), false);
     return engine.call(name, (glue) => fn(this.#coreIn(glue), glue));
   }
 
