@@ -19,7 +19,7 @@ export type ErrorCode =
   | "ref_limit"
   | "depth_limit"
   | "size_limit"
-  /** Applying `outputSchema` to the result took more than `limits.maxWork` units of work. */
+  /** Applying `outputSchema` to the result took more than `limits.maxWork` units of work, or its values would add more than `limits.maxWork` bytes to the known-secret set. */
   | "work_limit"
   | "unserializable"
   | "invalid_json"
@@ -73,8 +73,9 @@ export interface Limits {
   maxRefHops?: number;
   /**
    * Most units of work applying `outputSchema` to one result may take (about 0.1 µs each
-   * natively; what was worked out before costs nothing); past it the result is withheld with
-   * `work_limit`. Default 16777216 (2^24).
+   * natively; what was worked out before costs nothing), and bytes its values may add to the
+   * known-secret set; past either, the result is withheld with `work_limit`. Default 16777216
+   * (2^24).
    */
   maxWork?: number;
 }
