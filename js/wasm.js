@@ -109,8 +109,9 @@ function checkShape(module, glueName) {
  */
 export async function loadWasm(source, read, instantiate, glueName) {
   let what = `the WebAssembly module ${glueName}_bg.wasm`;
+  const given = typeof source !== "function"; // else the entry point's default
   try {
-    let value = typeof source === "function" ? source() : source;
+    let value = given ? source : source();
     if (isThenable(value)) {
       what = "the WebAssembly module from the promise given as wasm";
       value = await value;
@@ -137,7 +138,7 @@ export async function loadWasm(source, read, instantiate, glueName) {
       } else if (isResponse(value)) {
         what = value.url ? `the Response from ${value.url}` : "the Response given as wasm";
       } else {
-        what = "the bytes given as wasm";
+        what = given ? "the bytes given as wasm" : `the inlined ${glueName}_bg.wasm`;
       }
       if (isResponse(bytes)) bytes = await responseBytes(bytes, what);
       // WebAssembly.compile takes an ArrayBuffer or a typed array, not a DataView.
