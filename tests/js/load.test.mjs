@@ -216,3 +216,33 @@ test("the inline entry needs no file: its browser build, which can only fetch, l
   const browser = await inRealm(`const m = await ctx.import(ctx.data.index); await m.createRedactor();`, { index: new URL("../../js/index.js", import.meta.url).href });
   assertUnavailable(browser.thrown, "/pkg/webmcp_redact_bg.wasm", /fetch\(\) cannot read file: URLs/);
 });
+
+test("package.json exports: types first, Node's entries under node, and no Node-only import on the others' paths", () => {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+  const entries = { ".": ["./js/index.d.ts", "./js/index.node.js", "./js/index.js"], "./inline": ["./js/inline.d.ts", "./js/inline.node.js", "./js/inline.js"] };
+  for (const [subpath, [types, node, browser]] of Object.entries(entries)) {
+    assert.deepEqual(pkg.exports[subpath], { types, node, browser, default: browser }, subpath);
+    for (const file of [types, node, browser]) assert.ok(pkg.files.some((f) => file.startsWith(`./${f}`)), `${file} is in files`);
+  }
+  assert.ok(pkg.files.includes("pkg/webmcp_redact_inline.js"));
+  // Every module a browser entry reaches, by its static and literal dynamic imports.
+  const seen = new Set();
+  const visit = (url) => {
+    if (seen.has(url.href)) return;
+    seen.add(url.href);
+    const source = readFileSync(url, "utf8");
+    const specifiers = [
+      ...source.matchAll(/^\s*(?:import|export)\b[^;"']*?\bfrom\s*["']([^"']+)["']/gm), // import/export ... from "x"
+      ...source.matchAll(/^\s*import\s*["']([^"']+)["']/gm), // import "x"
+      ...source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g), // import("x")
+    ].map((m) => m[1]);
+    for (const specifier of specifiers) {
+      assert.ok(!specifier.startsWith("node:"), `${url.pathname} imports ${specifier}`);
+      assert.ok(specifier.startsWith("."), `${url.pathname} imports a bare ${specifier}`);
+      visit(new URL(specifier, url));
+    }
+  };
+  for (const entry of ["../../js/index.js", "../../js/inline.js"]) visit(new URL(entry, import.meta.url));
+  assert.ok([...seen].some((u) => u.endsWith("/js/wasm.js")) && [...seen].some((u) => u.endsWith("/pkg/webmcp_redact_lint.js")), "the walk reached the loader and lint's glue");
+  assert.ok(![...seen].some((u) => u.endsWith("/js/wasm-node.js")));
+});
