@@ -8,12 +8,18 @@
 // puts a fresh instance of the same compiled module in its place before the next call. Objects
 // of the dead instance (a redactor's WasmRedactor) are rebuilt by their owners, who compare
 // `generation`; the glue itself refuses them.
+//
+// WebAssembly memory only grows: a call on a large result would leave the page holding its
+// peak for good. So a call that grew the memory by more than RELEASE_GROWTH retires the
+// instance the same way once it has returned, and the next call starts on a small one.
 
 import * as glue from "../pkg/webmcp_redact.js";
 import { redactionError } from "./errors.js";
 import { loadWasm } from "./wasm.js";
 
 const DOOR = Symbol.for("webmcp-redact.door");
+/** Growth of the memory in one call past which the instance is replaced after it (bytes). */
+export const RELEASE_GROWTH = 16 * 1024 * 1024;
 
 let live = false; // an instance is up and trusted
 /** @type {Promise<void> | null} */
@@ -65,22 +71,39 @@ function fromDoor(err) {
   }
 }
 
+/** The live instance's memory size in bytes (`initSync` returns the live exports). */
+export function memoryBytes() {
+  return glue.initSync().memory.buffer.byteLength;
+}
+
+/** Drops the live instance: the next call gets a fresh one, and owners rebuild their objects. */
+function retire() {
+  live = false;
+  generation += 1; // so that no owner keeps using an object of the dead instance
+  revive();
+}
+
 /**
  * Runs `fn(glue)` against the live instance. An error the core threw on purpose passes
- * through; anything else kills the instance and becomes a RedactionError `internal`.
+ * through; anything else kills the instance and becomes a RedactionError `internal`. With
+ * `release` (the default), an instance whose memory the call grew by more than
+ * RELEASE_GROWTH is replaced once the call has returned; owners that rebuild their state in
+ * a call of their own pass `release: false` there, so that a rebuild is never released.
  */
-export function call(tool, fn) {
+export function call(tool, fn, release = true) {
   if (!revive()) {
     throw redactionError("internal", tool, "", "no fresh WebAssembly instance is available yet after a trap");
   }
+  const before = memoryBytes();
+  let out;
   try {
-    return fn(glue);
+    out = fn(glue);
   } catch (err) {
     if (fromDoor(err)) throw err;
-    live = false; // its memory can no longer be trusted
-    generation += 1; // so that no owner keeps using an object of the dead instance
-    revive();
+    retire(); // its memory can no longer be trusted
     const what = err instanceof WebAssembly.RuntimeError ? "trapped" : `threw ${err instanceof Error ? err.name : typeof err}`;
     throw redactionError("internal", tool, "", `the WebAssembly module ${what}; it was replaced`, err);
   }
+  if (release && memoryBytes() - before > RELEASE_GROWTH) retire();
+  return out;
 }

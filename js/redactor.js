@@ -129,6 +129,9 @@ class Redactor {
   }
 
   #call(name, fn) {
+    // A fresh core's rebuild is its own call, so that replaying a large known set is not
+    // mistaken for a call that grew the memory (see engine.call).
+    engine.call(name, (glue) => this.#coreIn(glue), false);
     return engine.call(name, (glue) => fn(this.#coreIn(glue), glue));
   }
 
@@ -139,12 +142,20 @@ class Redactor {
       this.#pinned = [];
     }
     else if (record === null) this.#journal.delete(handle);
-    else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), record]);
+    else this.#journalAdd(handle, record);
     try {
       this.#call("", fn);
     } catch {
       // No live instance: the journal brings the next core up to date.
     }
+  }
+
+  // In place: one handle can hold thousands of values (the items of one array), so copying
+  // its list per value would be quadratic.
+  #journalAdd(handle, record) {
+    const records = this.#journal.get(handle);
+    if (records) records.push(record);
+    else this.#journal.set(handle, [record]);
   }
 
   /** Keeps what the core took; returns the id of this result when it issued handles. */
@@ -156,7 +167,7 @@ class Redactor {
     }
     for (const { handle, label, value } of side.known ?? []) {
       if (handle === undefined) this.#pinned.push({ label, value });
-      else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), { label, value }]);
+      else this.#journalAdd(handle, { label, value });
     }
     return resultId;
   }
