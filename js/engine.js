@@ -73,7 +73,8 @@ function fromDoor(err) {
 
 /** The live instance's memory size in bytes (`initSync` returns the live exports). */
 export function memoryBytes() {
-  return glue.initSync().memory.buffer.byteLength;
+  // Once loaded, initSync ignores its argument; its declaration still requires one (tsc).
+  return glue.initSync(/** @type {any} */ (undefined)).memory.buffer.byteLength;
 }
 
 /** Drops the live instance: the next call gets a fresh one, and owners rebuild their objects. */
