@@ -118,6 +118,8 @@ async function buildWebpack() {
 // Rollup: @rollup/plugin-node-resolve (finds the package) and @web/rollup-plugin-import-meta-assets
 // (emits the .wasm that new URL(..., import.meta.url) names), as the README says.
 async function buildRollup() {
+  // "rollup" is Rollup's WebAssembly build (@rollup/wasm-node, package.json): the same bundler,
+  // without the native binaries for every platform that `npm ci` would need this registry to hold.
   const { rollup } = await import("rollup");
   const { nodeResolve } = await import("@rollup/plugin-node-resolve");
   const { importMetaAssets } = await import("@web/rollup-plugin-import-meta-assets");
