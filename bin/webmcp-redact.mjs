@@ -7,6 +7,7 @@ import { createRedactor, lintTools } from "../js/index.js";
 
 const USAGE = `usage: webmcp-redact redact --tool tool.json [--result result.json] [--format webmcp|mcp] [--json]
        webmcp-redact lint tools.json [more.json ...] [--format text|json]
+       webmcp-redact --version
 
 redact: prints the agent view of the result (read from --result, or from stdin) as JSON on
 stdout, and the redaction report on stderr. With --json, prints one object
@@ -18,11 +19,18 @@ prints each finding: severity, code, tool, JSON Pointer, message (docs/lint.md e
 code). --format json prints [{ file, severity, code, tool, pointer, message }].
 Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage.`;
 
-/** Prints the usage (after `message`, if any) and exits with status 2. @returns {never} */
+/**
+ * A usage error: one line on stderr that names the mistake and points to --help (the full usage
+ * would bury the line that matters), then exit status 2. @returns {never}
+ */
 function usage(message) {
-  if (message) console.error(`webmcp-redact: ${message}`);
-  console.error(USAGE);
+  console.error(`webmcp-redact: ${message.replace(/\s*\n\s*/g, " ")} (see webmcp-redact --help)`);
   process.exit(2);
+}
+
+/** The package's own version, read from its package.json so that it is written in one place. */
+function version() {
+  return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 }
 
 // Re-indents JSON text without parsing it, so that numbers stay exactly as written.
@@ -92,18 +100,37 @@ async function main(argv) {
         format: { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", default: false },
       },
     });
   } catch (err) {
-    usage(/** @type {Error} */ (err).message);
+    // Node's messages go on with advice about `--`; the first sentence names the mistake.
+    usage(/** @type {Error} */ (err).message.split(/\.\s/)[0]);
   }
   const { values, positionals } = parsed;
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  if (positionals[0] === "lint") return lint(positionals.slice(1), values.format ?? "text");
-  if (positionals.length !== 1 || positionals[0] !== "redact") usage("the commands are `redact` and `lint`");
+  if (values.version) {
+    console.log(version());
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  if (command === undefined) usage("no command given");
+  /** Each option given must be one of `allowed`. */
+  const only = (/** @type {string[]} */ allowed) => {
+    for (const [option, value] of Object.entries(values)) {
+      if (value !== undefined && value !== false && !allowed.includes(option)) usage(`--${option} is not an option of ${command}`);
+    }
+  };
+  if (command === "lint") {
+    only(["format"]);
+    return lint(rest, values.format ?? "text");
+  }
+  if (command !== "redact") usage(`unknown command "${command}": the commands are redact and lint`);
+  only(["tool", "result", "format", "json"]);
+  if (rest.length > 0) usage(`redact reads no file "${rest[0]}": give the files with --tool and --result`);
   values.format ??= "webmcp";
   if (!values.tool) usage("--tool is required");
   if (!["webmcp", "mcp"].includes(values.format)) usage(`unknown --format ${values.format}`);
@@ -111,11 +138,11 @@ async function main(argv) {
 
   let tool;
   try {
-    tool = JSON.parse(readText(values.tool, "the tool"));
+    tool = JSON.parse(readText(values.tool, "the tool file"));
   } catch (err) {
     usage(`the tool file is not JSON: ${/** @type {Error} */ (err).message}`);
   }
-  const resultText = readText(values.result ?? 0, "the result");
+  const resultText = readText(values.result ?? 0, "the result file");
 
   const redactor = await createRedactor({ format: values.format });
   const out = redactor.redactJson(tool, resultText);
