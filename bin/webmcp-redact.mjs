@@ -2,11 +2,15 @@
 // webmcp-redact CLI: shows tool authors exactly what an agent would see of a result.
 
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createRedactor, lintTools } from "../js/index.js";
+import { runConformance } from "../js/conformance.js";
 
 const USAGE = `usage: webmcp-redact redact --tool tool.json [--result result.json] [--format webmcp|mcp] [--json]
        webmcp-redact lint tools.json [more.json ...] [--format text|json]
+       webmcp-redact conformance [--module impl.mjs] [--vector text] [--json]
        webmcp-redact --version
 
 redact: prints the agent view of the result (read from --result, or from stdin) as JSON on
@@ -17,7 +21,14 @@ Exit status: 0 done, 1 the result was withheld because of an error (e.g. a bad s
 lint: checks tool definitions (a file with one tool, an array, or a tools/list result) and
 prints each finding: severity, code, tool, JSON Pointer, message (docs/lint.md explains every
 code). --format json prints [{ file, severity, code, tool, pointer, message }].
-Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage.`;
+Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage.
+
+conformance: runs the conformance vectors that state what any implementation of WebMCP #110 must
+do (what the agent must never see, what must reach it) through the module's redactJson(tool,
+rawText) (JSON text in and out), else its redact(tool, raw) or default export (the agent view as
+a value); without --module, through this package's own redactor. --vector runs the vectors whose
+name contains the text. Prints each problem and a summary (--json: { passed, failed }).
+Exit status: 0 all passed, 1 some failed, 2 usage (tests/vectors/README.md has the format).`;
 
 /**
  * A usage error: one line on stderr that names the mistake and points to --help (the full usage
@@ -99,6 +110,8 @@ async function main(argv) {
         result: { type: "string" },
         format: { type: "string" },
         json: { type: "boolean", default: false },
+        module: { type: "string" },
+        vector: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", default: false },
       },
@@ -128,7 +141,12 @@ async function main(argv) {
     only(["format"]);
     return lint(rest, values.format ?? "text");
   }
-  if (command !== "redact") usage(`unknown command "${command}": the commands are redact and lint`);
+  if (command === "conformance") {
+    only(["module", "vector", "json"]);
+    if (rest.length > 0) usage(`conformance takes no file "${rest[0]}": give the implementation with --module`);
+    return conformance(values.module, values.vector, values.json);
+  }
+  if (command !== "redact") usage(`unknown command "${command}": the commands are redact, lint and conformance`);
   only(["tool", "result", "format", "json"]);
   if (rest.length > 0) usage(`redact reads no file "${rest[0]}": give the files with --tool and --result`);
   values.format ??= "webmcp";
@@ -180,6 +198,34 @@ async function lint(files, format) {
     console.log(`${errors} error${errors === 1 ? "" : "s"}, ${all.length - errors} warning${all.length - errors === 1 ? "" : "s"}`);
   }
   return all.some((f) => f.severity === "error") ? 1 : 0;
+}
+
+async function conformance(modulePath, filter, json) {
+  /** @type {any} */
+  let implementation;
+  if (modulePath === undefined) {
+    // This package's own redactor, a fresh one per vector so that no vector sees another's secrets.
+    implementation = async (/** @type {any} */ tool, /** @type {unknown} */ raw) => (await createRedactor()).redact(tool, raw).result;
+  } else {
+    try {
+      implementation = await import(pathToFileURL(resolve(modulePath)).href);
+    } catch (err) {
+      usage(`cannot import --module ${modulePath}: ${/** @type {Error} */ (err).message}`);
+    }
+    const fns = ["redactJson", "redact", "default"].filter((name) => typeof implementation[name] === "function");
+    if (fns.length === 0) usage(`--module ${modulePath} exports no redactJson, redact or default function`);
+  }
+  const report = await runConformance(implementation, { filter });
+  const total = report.passed.length + report.failed.length;
+  if (total === 0) usage(`no vector with proposal expectations has a name containing "${filter}"`);
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    for (const f of report.failed) for (const p of f.problems) console.log(`not ok ${f.name}: ${p}`);
+    const failed = report.failed.length ? `; failed: ${report.failed.map((f) => f.name).join(", ")}` : "";
+    console.log(`${report.passed.length} of ${total} vectors met the proposal's expectations${failed}`);
+  }
+  return report.failed.length ? 1 : 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

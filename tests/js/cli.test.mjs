@@ -127,5 +127,9 @@ test("the CLI ships as the package's bin and imports only the public API", () =>
   assert.ok(pkg.files.includes("bin/"), "bin/ is in the package's files");
   const source = readFileSync(join(root, pkg.bin["webmcp-redact"]), "utf8");
   const imports = [...source.matchAll(/\bimport\s*(?:[^"'()]*\bfrom\s*)?\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
-  assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), ["../js/index.js"]);
+  // The entry points package.json exports (their default condition), as ../js/... from bin/.
+  const entries = Object.values(pkg.exports).map((e) => (typeof e === "string" ? e : e.default)).map((e) => `.${e}`);
+  const own = imports.filter((s) => !s.startsWith("node:"));
+  assert.deepEqual(own, ["../js/index.js", "../js/conformance.js"]);
+  for (const s of own) assert.ok(entries.includes(s), `${s} is one of the package's exports (${entries})`);
 });
