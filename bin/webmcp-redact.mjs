@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createRedactor, lintTools } from "../js/index.js";
-import { runConformance } from "../js/conformance.js";
+import { createRedactor, lintTools } from "webmcp-redact";
+import { runConformance } from "webmcp-redact/conformance";
 
 const USAGE = `usage: webmcp-redact redact --tool tool.json [--result result.json] [--format webmcp|mcp] [--json]
        webmcp-redact lint tools.json [more.json ...] [--format text|json]

@@ -15,8 +15,8 @@
 
 import * as glue from "../pkg/webmcp_redact.js";
 import { redactionError } from "./errors.js";
+import { loadWasm } from "./wasm.js";
 
-const WASM_URL = new URL("../pkg/webmcp_redact_bg.wasm", import.meta.url);
 const DOOR = Symbol.for("webmcp-redact.door");
 /** Growth of the memory in one call past which the instance is replaced after it (bytes). */
 export const RELEASE_GROWTH = 16 * 1024 * 1024;
@@ -28,28 +28,24 @@ let ready = null;
 /** Bumps when an instance dies and when one goes live: objects made by another are dead. */
 export let generation = 0;
 
-/** Compiles the module at `url` (the page's module, or lint's). */
-export async function compileWasm(url = WASM_URL) {
-  if (url.protocol === "file:") {
-    // Node (and other runtimes that load from disk): fetch() does not read file: URLs.
-    const { readFile } = await import("node:fs/promises");
-    return WebAssembly.compile(await readFile(url));
-  }
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`cannot load ${url} (HTTP ${res.status})`);
-  return WebAssembly.compile(await res.arrayBuffer());
-}
-
-/** Loads and instantiates the module once per JS realm. */
-export function loadEngine() {
-  ready ??= (async () => {
-    glue.initSync({ module: await compileWasm() });
-    live = true;
-    generation += 1;
-  })().catch((err) => {
-    ready = null; // let a later call retry (e.g. after the build finished)
-    throw err;
-  });
+/**
+ * Loads and instantiates the module once per JS realm: from `wasm` (the caller's `wasm`
+ * option) if given, else from the entry point's default (`load.wasm()`); `load.read(url)`
+ * fetches or reads a URL (js/wasm.js). The first load that succeeds wins: once it has, or while
+ * one is under way, a later `wasm` is neither read nor compared (every copy of this version's
+ * module is the same code). A failed load is a RedactionError `wasm_unavailable` and leaves
+ * nothing behind, so a later call can try again (with another `wasm`, or after the build).
+ */
+export function loadEngine(load, wasm) {
+  ready ??= loadWasm(wasm === undefined ? load.wasm : wasm, load.read, (module) => glue.initSync({ module }), "webmcp_redact")
+    .then(() => {
+      live = true;
+      generation += 1;
+    })
+    .catch((err) => {
+      ready = null;
+      throw err;
+    });
   return ready;
 }
 
@@ -77,7 +73,8 @@ function fromDoor(err) {
 
 /** The live instance's memory size in bytes (`initSync` returns the live exports). */
 export function memoryBytes() {
-  return glue.initSync().memory.buffer.byteLength;
+  // Once loaded, initSync ignores its argument; its declaration still requires one (tsc).
+  return glue.initSync(/** @type {any} */ (undefined)).memory.buffer.byteLength;
 }
 
 /** Drops the live instance: the next call gets a fresh one, and owners rebuild their objects. */

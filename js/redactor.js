@@ -7,11 +7,37 @@ import * as engine from "./engine.js";
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { makeVault } from "./vault/store.js";
 import { Session } from "./session.js";
+import { checkWasmOption } from "./wasm.js";
 
-/** Creates a redactor; the WebAssembly module is loaded once and shared by every redactor. */
-export async function createRedactor(options) {
-  await engine.loadEngine();
-  return new Redactor(options);
+/**
+ * Creates a redactor; the WebAssembly module is loaded once and shared by every redactor.
+ * `load` is the entry point's way to find the module (see js/index.js); `options.wasm`, if
+ * given, is taken out here: it is not plain data, and the core reads only the rest.
+ */
+export async function createRedactorWith(load, options) {
+  const { wasm, rest } = takeWasm(options);
+  checkWasmOption(wasm, "createRedactor");
+  await engine.loadEngine(load, wasm);
+  return new Redactor(rest);
+}
+
+/** Splits `wasm` off plain-data options, without touching the caller's object. */
+function takeWasm(options) {
+  try {
+    if (options === null || typeof options !== "object" || !Object.hasOwn(options, "wasm")) return { wasm: undefined, rest: options };
+    // Options of another prototype are refused whole by optionsJson; leave them as they are.
+    const proto = Object.getPrototypeOf(options);
+    if (proto !== null && proto !== Object.prototype) return { wasm: undefined, rest: options };
+    const { wasm, ...rest } = options;
+    return { wasm, rest };
+  } catch {
+    throw plainDataError(); // a Proxy or a getter that throws
+  }
+}
+
+function plainDataError() {
+  const error = new TypeError("createRedactor: options must be plain data (objects, arrays, strings, numbers, booleans)");
+  return Object.assign(error, { code: "invalid_options" });
 }
 
 // Used on error paths too, so it must not throw (a tool could be a Proxy or have a getter).
@@ -52,8 +78,7 @@ function optionsJson(options) {
   try {
     return JSON.stringify(options ?? null, plain);
   } catch {
-    const error = new TypeError("createRedactor: options must be plain data (objects, arrays, strings, numbers, booleans)");
-    throw Object.assign(error, { code: "invalid_options" });
+    throw plainDataError();
   }
 }
 

@@ -127,9 +127,11 @@ test("the CLI ships as the package's bin and imports only the public API", () =>
   assert.ok(pkg.files.includes("bin/"), "bin/ is in the package's files");
   const source = readFileSync(join(root, pkg.bin["webmcp-redact"]), "utf8");
   const imports = [...source.matchAll(/\bimport\s*(?:[^"'()]*\bfrom\s*)?\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
-  // The entry points package.json exports (their default condition), as ../js/... from bin/.
-  const entries = Object.values(pkg.exports).map((e) => (typeof e === "string" ? e : e.default)).map((e) => `.${e}`);
+  // By its own name (a self-reference): the "node" entries of package.json "exports", as users get them.
   const own = imports.filter((s) => !s.startsWith("node:"));
-  assert.deepEqual(own, ["../js/index.js", "../js/conformance.js"]);
-  for (const s of own) assert.ok(entries.includes(s), `${s} is one of the package's exports (${entries})`);
+  assert.deepEqual(own, ["webmcp-redact", "webmcp-redact/conformance"]);
+  for (const s of own) {
+    const subpath = `.${s.slice(pkg.name.length)}`;
+    assert.ok(pkg.exports[subpath]?.node, `${s} is one of the package's exports, with a node condition`);
+  }
 });

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createRedactor } from "../../js/index.js";
-import { checkProposal, loadVectors, runConformance } from "../../js/conformance.js";
+import { createRedactor } from "webmcp-redact";
+import { checkProposal, loadVectors, runConformance } from "webmcp-redact/conformance";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = (name) => `tests/js/fixtures/conformance/${name}.mjs`;

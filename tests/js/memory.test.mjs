@@ -12,7 +12,7 @@ WebAssembly.Instance = new Proxy(RealInstance, {
     return instance;
   },
 });
-const { createRedactor } = await import("../../js/index.js");
+const { createRedactor } = await import("webmcp-redact");
 const engine = await import("../../js/engine.js");
 
 const plain = { name: "echo" };

@@ -12,8 +12,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createRedactor, RedactionError } from "../../js/index.js";
-import { checkProposal, loadVectors } from "../../js/conformance.js";
+import { createRedactor, RedactionError } from "webmcp-redact";
+import { checkProposal, loadVectors } from "webmcp-redact/conformance";
 
 const vectors = loadVectors().map((v) => ({ file: `${v.name}.json`, v }));
 

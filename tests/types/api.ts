@@ -41,3 +41,25 @@ redactor.redact({ name: "t", annotations: { sensitiveHint: 1 } }, null);
 // Another implementation under the conformance runner: here this library, through JSON text.
 const report: ConformanceReport = await runConformance({ redactJson: (t, text) => redactor.redactJson(t, text).json });
 void report.failed.map((f) => `${f.name}: ${f.problems.join("; ")}`);
+
+// Every form of the `wasm` option, on both entry points; the inline entry has the same API.
+import * as inline from "webmcp-redact/inline";
+import type { WasmSource } from "webmcp-redact";
+const sources: WasmSource[] = [
+  "/assets/webmcp_redact_bg.wasm",
+  new URL("./webmcp_redact_bg.wasm", import.meta.url),
+  new ArrayBuffer(8),
+  new Uint8Array(8),
+  new Response(new Uint8Array(8)),
+  fetch("/assets/webmcp_redact_bg.wasm"),
+  await WebAssembly.compile(new Uint8Array(8)),
+];
+await createRedactor({ wasm: sources[0], format: "mcp" });
+await installRedaction({ wasm: sources[1] });
+const fromInline: typeof redactor = await inline.createRedactor({ wasm: sources[2] });
+void fromInline;
+await inline.installRedaction();
+// @ts-expect-error: null is not a source of the module. (A number would pass the type check:
+// lib.dom's WebAssembly.Module is an empty interface, which any non-null value fits; the
+// runtime refuses it with a TypeError.)
+await createRedactor({ wasm: null });
