@@ -23,9 +23,14 @@ function targets(exports) {
 
 const rel = (p) => normalize(p).replace(/^\.\//, "");
 
-/** The files a JS module (or declaration file) loads: static and literal dynamic imports, `new URL(…, import.meta.url)`. */
+/**
+ * The files a JS module (or declaration file) loads: static and literal dynamic imports, `new URL(…, import.meta.url)`.
+ * Comments are left out: a documented example (index.d.ts's `wasm` option) names the user's files, not the package's.
+ */
 function references(file) {
-  const source = readFileSync(join(root, file), "utf8");
+  const source = readFileSync(join(root, file), "utf8")
+    .replace(/^\s*\/\*[\s\S]*?\*\//gm, "")
+    .replace(/^\s*\/\/.*$/gm, "");
   const patterns = [
     /\b(?:import|export)\s[^"'`;]*?\bfrom\s*["']([^"']+)["']/g,
     /\bimport\s*["']([^"']+)["']/g,
