@@ -84,6 +84,11 @@ test("nothing stray: no tests but the vectors, no sources, build output, tools o
   }
 });
 
+test("exports: ./conformance is Node only, so no browser or bundler for the browser reaches its node:fs", () => {
+  assert.deepEqual(pkg.exports["./conformance"], { types: "./js/conformance.d.ts", node: "./js/conformance.js" });
+  assert.match(readFileSync(join(root, "js/conformance.js"), "utf8"), /^import .* from "node:fs";$/m);
+});
+
 test("both licenses, named by package.json, with the project's copyright holder", () => {
   assert.equal(pkg.license, "MIT OR Apache-2.0");
   const mit = readFileSync(join(root, "LICENSE-MIT"), "utf8");
@@ -144,6 +149,12 @@ test("sideEffects lists exactly the modules that change global state when import
   const listed = new Set(pkg.sideEffects.map(rel));
   const modules = files.filter((f) => /^(js|pkg)\/.+\.js$/.test(f));
   assert.ok(modules.length >= 10, `${modules.length} modules`);
+  // Every entry point of every condition (node, browser, default) is among them, and what only
+  // some entries load: the loaders and the inlined module.
+  const entries = targets(pkg.exports).filter((f) => f.endsWith(".js")).map(rel);
+  for (const file of [...entries, "js/wasm.js", "js/wasm-node.js", "js/inline-bytes.js", "pkg/webmcp_redact_inline.js"]) {
+    assert.ok(modules.includes(file), `${file} is imported by this test`);
+  }
   for (const file of modules) {
     const { defined, changed } = importEffects(file);
     const effects = defined.length + changed.length > 0;
@@ -152,19 +163,21 @@ test("sideEffects lists exactly the modules that change global state when import
   assert.deepEqual(importEffects("js/secret-element.js").defined, ["webmcp-secret"]);
 });
 
-test("installed from the tarball: the API works, and so do the CLI's --version and conformance", async (t) => {
+test("installed from the tarball: the API works (both entries), and so do the CLI's --version and conformance", async (t) => {
   const dir = consumerProject();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const run = (args) => spawnSync(process.execPath, args, { cwd: dir, encoding: "utf8" });
 
-  const use = run(["--input-type=module", "-e", `
-    import { createRedactor } from "webmcp-redact";
-    const redactor = await createRedactor();
-    const tool = { name: "t", outputSchema: { properties: { secret: { "x-sensitive": true } } } };
-    console.log(redactor.redactJson(tool, '{"id":"k1","secret":"sk_live_PACKED"}').json);`]);
-  assert.equal(use.status, 0, use.stderr);
-  assert.match(use.stdout, /"id":"k1"/);
-  assert.doesNotMatch(use.stdout, /sk_live_PACKED/);
+  for (const entry of ["webmcp-redact", "webmcp-redact/inline"]) {
+    const use = run(["--input-type=module", "-e", `
+      import { createRedactor } from ${JSON.stringify(entry)};
+      const redactor = await createRedactor();
+      const tool = { name: "t", outputSchema: { properties: { secret: { "x-sensitive": true } } } };
+      console.log(redactor.redactJson(tool, '{"id":"k1","secret":"sk_live_PACKED"}').json);`]);
+    assert.equal(use.status, 0, `${entry}: ${use.stderr}`);
+    assert.match(use.stdout, /"id":"k1"/, entry);
+    assert.doesNotMatch(use.stdout, /sk_live_PACKED/, entry);
+  }
 
   const bin = join("node_modules", "webmcp-redact", pkg.bin["webmcp-redact"]);
   const version = run([bin, "--version"]);
