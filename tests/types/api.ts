@@ -1,6 +1,8 @@
-// A few more uses of the shipped types, type-checked with --strict (npm run typecheck). Never run.
+// A few more uses of the shipped types, type-checked with --strict against the packed package
+// (tests/js/types.test.mjs). Never run.
 
 import { createRedactor, installRedaction, type CheckResult, type ContentBlock, type ToolDefinition } from "webmcp-redact";
+import { runConformance, type ConformanceReport } from "webmcp-redact/conformance";
 
 const redactor = await createRedactor({ policy: { withholdAt: "high" } });
 
@@ -35,6 +37,10 @@ if (check.reasons.some((r) => r.code === "wasm_unavailable" || r.code === "exfil
 
 // @ts-expect-error: a number is not a sensitivity level (lint reports it; it counts as high).
 redactor.redact({ name: "t", annotations: { sensitiveHint: 1 } }, null);
+
+// Another implementation under the conformance runner: here this library, through JSON text.
+const report: ConformanceReport = await runConformance({ redactJson: (t, text) => redactor.redactJson(t, text).json });
+void report.failed.map((f) => `${f.name}: ${f.problems.join("; ")}`);
 
 // Every form of the `wasm` option, on both entry points; the inline entry has the same API.
 import * as inline from "webmcp-redact/inline";
