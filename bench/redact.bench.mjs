@@ -1,7 +1,7 @@
 // A small throughput bench: `npm run bench`. Prints MB/s of JSON text for redact (JS value in,
 // snapshot included) and redactJson (text in), on a list of records with one sensitive field.
 
-import { createRedactor } from "../js/index.js";
+import { createRedactor } from "webmcp-redact";
 
 const tool = {
   name: "list_keys",

@@ -2,11 +2,16 @@
 // webmcp-redact CLI: shows tool authors exactly what an agent would see of a result.
 
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createRedactor, lintTools } from "../js/index.js";
+import { createRedactor, lintTools } from "webmcp-redact";
+import { runConformance } from "webmcp-redact/conformance";
 
 const USAGE = `usage: webmcp-redact redact --tool tool.json [--result result.json] [--format webmcp|mcp] [--json]
        webmcp-redact lint tools.json [more.json ...] [--format text|json]
+       webmcp-redact conformance [--module impl.mjs] [--vector text] [--json]
+       webmcp-redact --version
 
 redact: prints the agent view of the result (read from --result, or from stdin) as JSON on
 stdout, and the redaction report on stderr. With --json, prints one object
@@ -16,13 +21,27 @@ Exit status: 0 done, 1 the result was withheld because of an error (e.g. a bad s
 lint: checks tool definitions (a file with one tool, an array, or a tools/list result) and
 prints each finding: severity, code, tool, JSON Pointer, message (docs/lint.md explains every
 code). --format json prints [{ file, severity, code, tool, pointer, message }].
-Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage.`;
+Exit status: 0 no errors (warnings allowed), 1 at least one error, 2 usage.
 
-/** Prints the usage (after `message`, if any) and exits with status 2. @returns {never} */
+conformance: runs the conformance vectors that state what any implementation of WebMCP #110 must
+do (what the agent must never see, what must reach it) through the module's redactJson(tool,
+rawText) (JSON text in and out), else its redact(tool, raw) or default export (the agent view as
+a value); without --module, through this package's own redactor. --vector runs the vectors whose
+name contains the text. Prints each problem and a summary (--json: { passed, failed }).
+Exit status: 0 all passed, 1 some failed, 2 usage (tests/vectors/README.md has the format).`;
+
+/**
+ * A usage error: one line on stderr that names the mistake and points to --help (the full usage
+ * would bury the line that matters), then exit status 2. @returns {never}
+ */
 function usage(message) {
-  if (message) console.error(`webmcp-redact: ${message}`);
-  console.error(USAGE);
+  console.error(`webmcp-redact: ${message.replace(/\s*\n\s*/g, " ")} (see webmcp-redact --help)`);
   process.exit(2);
+}
+
+/** The package's own version, read from its package.json so that it is written in one place. */
+function version() {
+  return JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 }
 
 // Re-indents JSON text without parsing it, so that numbers stay exactly as written.
@@ -91,19 +110,45 @@ async function main(argv) {
         result: { type: "string" },
         format: { type: "string" },
         json: { type: "boolean", default: false },
+        module: { type: "string" },
+        vector: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", default: false },
       },
     });
   } catch (err) {
-    usage(/** @type {Error} */ (err).message);
+    // Node's messages go on with advice about `--`; the first sentence names the mistake.
+    usage(/** @type {Error} */ (err).message.split(/\.\s/)[0]);
   }
   const { values, positionals } = parsed;
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  if (positionals[0] === "lint") return lint(positionals.slice(1), values.format ?? "text");
-  if (positionals.length !== 1 || positionals[0] !== "redact") usage("the commands are `redact` and `lint`");
+  if (values.version) {
+    console.log(version());
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  if (command === undefined) usage("no command given");
+  /** Each option given must be one of `allowed`. */
+  const only = (/** @type {string[]} */ allowed) => {
+    for (const [option, value] of Object.entries(values)) {
+      if (value !== undefined && value !== false && !allowed.includes(option)) usage(`--${option} is not an option of ${command}`);
+    }
+  };
+  if (command === "lint") {
+    only(["format"]);
+    return lint(rest, values.format ?? "text");
+  }
+  if (command === "conformance") {
+    only(["module", "vector", "json"]);
+    if (rest.length > 0) usage(`conformance takes no file "${rest[0]}": give the implementation with --module`);
+    return conformance(values.module, values.vector, values.json);
+  }
+  if (command !== "redact") usage(`unknown command "${command}": the commands are redact, lint and conformance`);
+  only(["tool", "result", "format", "json"]);
+  if (rest.length > 0) usage(`redact reads no file "${rest[0]}": give the files with --tool and --result`);
   values.format ??= "webmcp";
   if (!values.tool) usage("--tool is required");
   if (!["webmcp", "mcp"].includes(values.format)) usage(`unknown --format ${values.format}`);
@@ -111,11 +156,11 @@ async function main(argv) {
 
   let tool;
   try {
-    tool = JSON.parse(readText(values.tool, "the tool"));
+    tool = JSON.parse(readText(values.tool, "the tool file"));
   } catch (err) {
     usage(`the tool file is not JSON: ${/** @type {Error} */ (err).message}`);
   }
-  const resultText = readText(values.result ?? 0, "the result");
+  const resultText = readText(values.result ?? 0, "the result file");
 
   const redactor = await createRedactor({ format: values.format });
   const out = redactor.redactJson(tool, resultText);
@@ -153,6 +198,34 @@ async function lint(files, format) {
     console.log(`${errors} error${errors === 1 ? "" : "s"}, ${all.length - errors} warning${all.length - errors === 1 ? "" : "s"}`);
   }
   return all.some((f) => f.severity === "error") ? 1 : 0;
+}
+
+async function conformance(modulePath, filter, json) {
+  /** @type {any} */
+  let implementation;
+  if (modulePath === undefined) {
+    // This package's own redactor, a fresh one per vector so that no vector sees another's secrets.
+    implementation = async (/** @type {any} */ tool, /** @type {unknown} */ raw) => (await createRedactor()).redact(tool, raw).result;
+  } else {
+    try {
+      implementation = await import(pathToFileURL(resolve(modulePath)).href);
+    } catch (err) {
+      usage(`cannot import --module ${modulePath}: ${/** @type {Error} */ (err).message}`);
+    }
+    const fns = ["redactJson", "redact", "default"].filter((name) => typeof implementation[name] === "function");
+    if (fns.length === 0) usage(`--module ${modulePath} exports no redactJson, redact or default function`);
+  }
+  const report = await runConformance(implementation, { filter });
+  const total = report.passed.length + report.failed.length;
+  if (total === 0) usage(`no vector with proposal expectations has a name containing "${filter}"`);
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    for (const f of report.failed) for (const p of f.problems) console.log(`not ok ${f.name}: ${p}`);
+    const failed = report.failed.length ? `; failed: ${report.failed.map((f) => f.name).join(", ")}` : "";
+    console.log(`${report.passed.length} of ${total} vectors met the proposal's expectations${failed}`);
+  }
+  return report.failed.length ? 1 : 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

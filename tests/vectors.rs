@@ -1,37 +1,16 @@
 //! Runs the shared conformance vectors in `tests/vectors/` (the JS tests run the same files,
-//! through the npm package: `tests/js/vectors.test.mjs`).
+//! through the npm package: `tests/js/vectors.test.mjs`). `tests/vectors/README.md` documents
+//! the format: each file is one vector, a tool and a raw result with this library's exact
+//! `expect`ation (its wording, report, error codes, vault entries), `canaries` it never lets
+//! through, and, where the proposal itself decides, a `proposal` any implementation must meet.
 //!
-//! Each vector is one JSON file `NNN-slug.json`:
-//!
-//! ```text
-//! { name,            // the file name without `.json`
-//!   rule,            // the rule of the contract it checks: "1".."10", or "3.anyOf" etc.
-//!   description,     // what it checks and why the expected output is right
-//!   tool,            // the tool definition
-//!   raw | rawText,   // the raw result, as a JSON value or as exact JSON text
-//!   format?,         // "webmcp" (default) or "mcp"
-//!   known?,          // [{ label, value }]: strings the caller's vault already holds
-//!   limits?,         // { maxDepth?, maxInputBytes?, maxRefHops?, maxWork? }
-//!   expect: {
-//!     compileError?, errorPointer?,   // the tool does not compile: that code, at that pointer
-//!     passthrough?,                   // the agent view is the raw text, byte for byte
-//!     agent?,                         // else the agent view, as JSON
-//!     redactions, withheld, error,    // the report (without handles), and the error code or null
-//!     secrets?                        // what the caller's vault receives
-//!   },
-//!   canaries? }      // strings that must not appear anywhere in the agent view
-//! ```
-//!
-//! Handles are random, so each distinct handle is written `<handle:N>`, numbered by first
-//! appearance in the agent view, then in the secrets (in `secrets`, each entry keeps its
-//! `handle`, so the stub-to-secret mapping is checked too).
-//!
-//! Every vector is also checked against the invariants of rule 10: the canaries are absent from
-//! the agent view, and so is every string value of 4 or more characters that was redacted for a
-//! mark (`x_sensitive`, `schema_mismatch`), from every string that carries content (see
-//! `content_strings`); redacting the agent view again, with the
-//! same tool and a vault that now holds this result's secrets, changes nothing; the same input
-//! gives the same output apart from handles.
+//! Besides `expect`, every vector is checked against the invariants of rule 10: the canaries are
+//! absent from the agent view, and so is every string value of 4 or more characters that was
+//! redacted for a mark (`x_sensitive`, `schema_mismatch`), from every string that carries
+//! content (see `content_strings`); the `proposal`'s hidden strings are absent and its kept
+//! strings present; redacting the agent view again, with the same tool and a vault that now
+//! holds this result's secrets, changes nothing; the same input gives the same output apart from
+//! handles.
 //!
 //! `BLESS_VECTORS=1 cargo test --test vectors` rewrites each `expect` from what the core does
 //! now (other fields are kept). Blessing drafts expectations; it never replaces reading them
@@ -118,7 +97,100 @@ fn well_formed(v: &Value, stem: &str) -> Result<(), String> {
     if !v["expect"].is_object() {
         return Err("`expect` must be an object".into());
     }
+    well_formed_proposal(v)
+}
+
+/// The proposal's strings, `(hidden, kept)`; both empty when the vector has no `proposal`.
+fn proposal(v: &Value) -> (Vec<&str>, Vec<&str>) {
+    let list = |k: &str| v["proposal"][k].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    (list("hidden"), list("kept"))
+}
+
+/// A `proposal` states what any implementation must do with the vector's input, so the input is
+/// one any implementation takes, and each expectation can fail and is covered by this library's
+/// own checks.
+fn well_formed_proposal(v: &Value) -> Result<(), String> {
+    let Some(p) = v.get("proposal") else { return Ok(()) };
+    let fields = p.as_object().ok_or("`proposal` must be an object")?;
+    for key in ["hidden", "kept"] {
+        let list = fields.get(key).and_then(Value::as_array).ok_or(format!("`proposal.{key}` must be an array"))?;
+        if !list.iter().all(|s| s.as_str().is_some_and(|s| !s.is_empty())) {
+            return Err(format!("`proposal.{key}` must hold non-empty strings"));
+        }
+    }
+    if fields.len() != 2 {
+        return Err("`proposal` has `hidden` and `kept`, nothing else".into());
+    }
+    let (hidden, kept) = proposal(v);
+    if hidden.is_empty() && kept.is_empty() {
+        return Err("`proposal` expects nothing".into());
+    }
+    for key in ["known", "limits", "policy", "format"] {
+        if v.get(key).is_some() {
+            return Err(format!("a vector with `proposal` has no `{key}`: that option is this library's own"));
+        }
+    }
+    let raw = match v.get("rawText").and_then(Value::as_str) {
+        Some(text) => parse_json(text).map_err(|e| format!("a vector with `proposal` has a JSON rawText: {e}"))?,
+        None => v["raw"].clone(),
+    };
+    let mut found = Vec::new();
+    strings_and_keys(&raw, &mut found);
+    for s in hidden.iter().chain(&kept) {
+        if !found.iter().any(|f| f.contains(s)) {
+            return Err(format!("proposal string {s:?} is not in the raw result, so it tests nothing"));
+        }
+    }
+    let canaries: Vec<&str> = v["canaries"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    for h in &hidden {
+        if !canaries.iter().any(|c| h.contains(c)) {
+            return Err(format!("hidden {h:?} holds none of the canaries, which must be at least as strict"));
+        }
+    }
+    for k in &kept {
+        if let Some(h) = hidden.iter().find(|h| k.contains(**h)) {
+            return Err(format!("kept {k:?} holds hidden {h:?}: no view can meet both"));
+        }
+    }
     Ok(())
+}
+
+/// Every string of a JSON value, keys included.
+fn strings_and_keys(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(a) => a.iter().for_each(|x| strings_and_keys(x, out)),
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            out.push(k.clone());
+            strings_and_keys(x, out);
+        }),
+        _ => {}
+    }
+}
+
+/// What the proposal's expectations say of an agent view (its JSON text): each hidden string
+/// absent from the text and from every string and key, each kept string in one of them. Written
+/// as `webmcp-redact/conformance` (js/conformance.js) checks another implementation's view.
+fn proposal_problems(v: &Value, agent_json: &str, agent: &Value) -> Vec<String> {
+    let (hidden, kept) = proposal(v);
+    let mut found = Vec::new();
+    strings_and_keys(agent, &mut found);
+    let mut broken = Vec::new();
+    for h in hidden {
+        let escaped = Value::String(h.into()).to_string();
+        if found.iter().any(|f| f.contains(h))
+            || agent_json.contains(h)
+            || agent_json.contains(&escaped[1..escaped.len() - 1])
+        {
+            broken.push(format!("proposal: the agent saw {h:?}: {agent_json}"));
+        }
+    }
+    for k in kept {
+        if !found.iter().any(|f| f.contains(k)) && !agent_json.contains(k) {
+            broken.push(format!("proposal: {k:?} should reach the agent: {agent_json}"));
+        }
+    }
+    broken
 }
 
 fn limits(v: &Value) -> Limits {
@@ -168,7 +240,15 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
     };
     let tool = match CompiledTool::compile_with(&v["tool"].to_string(), &limits, &policy) {
         Ok(t) => t,
-        Err(e) => return Ok((Actual::CompileError { code: e.code.as_str().into(), pointer: e.pointer }, Vec::new())),
+        Err(e) => {
+            // The agent then gets the withheld result: nothing the proposal wants kept reaches it.
+            let broken = proposal(v)
+                .1
+                .iter()
+                .map(|k| format!("proposal: {k:?} should reach the agent, but the tool does not compile"))
+                .collect();
+            return Ok((Actual::CompileError { code: e.code.as_str().into(), pointer: e.pointer }, broken));
+        }
     };
     let raw_text = match (v.get("rawText").and_then(Value::as_str), v.get("raw")) {
         (Some(t), _) => t.to_string(),
@@ -210,6 +290,7 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
             broken.push(format!("redacted value {s:?} appears in {c:?} of the agent view: {}", out.agent_json));
         }
     }
+    broken.extend(proposal_problems(v, &out.agent_json, &agent));
     // Rule 10: the same input gives the same output, apart from handles.
     let again = redact(&tool, &raw_text, &options, &mut Counter(500), &known);
     let mut handles = HashMap::new();

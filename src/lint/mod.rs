@@ -1,6 +1,8 @@
 //! `webmcp-redact lint`: findings about tool definitions, for tool authors' CI. Each finding
 //! has a severity, a stable code, the tool's name and a JSON Pointer into the input file.
 
+mod near_miss;
+
 use serde_json::{json, Value};
 
 use crate::error::SchemaFault;
@@ -32,8 +34,10 @@ impl Finding {
 }
 
 /// Lints a file: one tool, an array of tools, or a `tools/list` result (`{ tools }`, also
-/// inside a JSON-RPC `result`).
+/// inside a JSON-RPC `result`). Anything else, a tool's result given by mistake above all, is
+/// one `not_a_tool` error: "0 errors" would say the file was checked.
 pub fn lint(doc: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
     let (tools, base) = match doc {
         Value::Array(list) => (list.iter().collect::<Vec<_>>(), String::new()),
         Value::Object(o) if o.get("tools").is_some_and(Value::is_array) => {
@@ -42,15 +46,74 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
         Value::Object(_) if doc.pointer("/result/tools").is_some_and(Value::is_array) => {
             (doc["result"]["tools"].as_array().into_iter().flatten().collect(), "/result/tools".to_string())
         }
-        v => (vec![v], String::new()),
+        v if is_tool(v) => {
+            lint_tool(v, "", &mut out);
+            return out;
+        }
+        v => {
+            out.push(not_a_tool(v, String::new()));
+            return out;
+        }
     };
-    let many = !matches!(doc, Value::Object(o) if o.contains_key("name"));
-    let mut out = Vec::new();
     for (i, tool) in tools.into_iter().enumerate() {
-        let at = if many { format!("{base}/{i}") } else { String::new() };
-        lint_tool(tool, &at, &mut out);
+        let at = format!("{base}/{i}");
+        if is_tool(tool) {
+            lint_tool(tool, &at, &mut out);
+        } else {
+            out.push(not_a_tool(tool, at));
+        }
     }
     out
+}
+
+/// A tool definition, as `registerTool` takes it or `tools/list` lists it: an object with a
+/// string `name`, none of the members only a result has, and either nothing but members a tool
+/// definition has or at least one that defines a tool. A structured result such as
+/// `{ id, name, secret }` has a `name` too; its other members tell it apart.
+fn is_tool(v: &Value) -> bool {
+    // MCP's `Tool` (2025-11-25) and WebMCP's `registerTool` dictionary.
+    const FIELDS: &[&str] = &[
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "icons",
+        "execution",
+        "_meta",
+        "execute",
+    ];
+    const DEFINING: &[&str] = &["description", "inputSchema", "outputSchema", "annotations"];
+    let Value::Object(o) = v else { return false };
+    o.get("name").is_some_and(Value::is_string)
+        && !is_result(v)
+        && (o.keys().all(|k| FIELDS.contains(&k.as_str())) || DEFINING.iter().any(|k| o.contains_key(*k)))
+}
+
+/// A `CallToolResult` (or a JSON-RPC response carrying one).
+fn is_result(v: &Value) -> bool {
+    let own = |v: &Value| {
+        v.get("content").is_some_and(Value::is_array)
+            || v.get("structuredContent").is_some()
+            || v.get("isError").is_some()
+    };
+    own(v) || v.get("result").is_some_and(own)
+}
+
+fn not_a_tool(v: &Value, pointer: String) -> Finding {
+    let what = if is_result(v) {
+        "a tool's result (a CallToolResult), not a tool definition"
+    } else {
+        "not a tool definition (an object with a string \"name\" and a description, inputSchema, outputSchema or annotations), perhaps a tool's result"
+    };
+    Finding {
+        severity: Severity::Error,
+        code: "not_a_tool",
+        tool: String::new(),
+        pointer,
+        message: format!("{what}; lint reads one tool definition, an array of them, or a tools/list result"),
+    }
 }
 
 fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
@@ -102,6 +165,17 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
         );
     }
     if let Some(schema) = tool.get("outputSchema") {
+        for (pointer, key) in near_miss::near_misses(schema, "/outputSchema") {
+            add(
+                Severity::Error,
+                "near_miss_x_sensitive",
+                pointer,
+                format!(
+                    "\"{key}\" is not a JSON Schema keyword, so it marks nothing and these values reach the agent; \
+                     write \"x-sensitive\": true (or a class name such as \"credentials\")"
+                ),
+            );
+        }
         unmarked_secret_names(schema, "/outputSchema", &mut |pointer, key| {
             add(
                 Severity::Warning,
@@ -293,6 +367,42 @@ mod tests {
             json!({ "name": "t", "outputSchema": {}, "annotations": { "sensitiveHint": false, "returnMetadata": { "Sensitivity": "Credentials" } } }),
         );
         assert_eq!(c, [("disagreeing_claims", "/annotations/sensitiveHint".to_string())]);
+    }
+
+    #[test]
+    fn a_result_or_anything_else_that_is_not_a_tool_is_an_error() {
+        let result = json!({ "content": [{ "type": "text", "text": "hi" }], "structuredContent": { "name": "x" } });
+        let found = lint(&result);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].severity, found[0].code, found[0].pointer.as_str()), (Severity::Error, "not_a_tool", ""));
+        assert!(found[0].message.contains("CallToolResult"), "{}", found[0].message);
+        // A structured result that happens to have a name, a JSON-RPC response, other values.
+        for doc in [
+            json!({ "name": "Ada", "structuredContent": {} }),
+            json!({ "jsonrpc": "2.0", "id": 1, "result": { "content": [] } }),
+            json!({ "id": "key_1", "secret": "sk_live_x" }),
+            json!({ "id": "key_1", "name": "production", "secret": "sk_live_x" }),
+            json!("generate_api_key"),
+            json!(null),
+            json!({ "name": 5 }),
+        ] {
+            assert_eq!(codes(doc.clone()), [("not_a_tool", String::new())], "{doc}");
+        }
+        let c = codes(json!({ "tools": [{ "name": "ok" }, { "isError": true, "content": [] }, 3] }));
+        assert_eq!(c, [("not_a_tool", "/tools/1".to_string()), ("not_a_tool", "/tools/2".to_string())]);
+    }
+
+    #[test]
+    fn near_miss_spellings_of_the_mark_are_errors() {
+        let found = lint(&json!({ "name": "t", "outputSchema": { "properties": {
+            "id": { "type": "string" }, "key": { "type": "string", "x-sensitve": true } } } }));
+        assert_eq!(found.len(), 1, "{found:?}");
+        let f = &found[0];
+        assert_eq!((f.severity, f.code), (Severity::Error, "near_miss_x_sensitive"));
+        assert_eq!(f.pointer, "/outputSchema/properties/key/x-sensitve");
+        assert!(f.message.contains("\"x-sensitve\" is not a JSON Schema keyword"), "{}", f.message);
+        // Saying "not sensitive" under another spelling loses nothing.
+        assert_eq!(codes(json!({ "name": "t", "outputSchema": { "sensitive": false } })), []);
     }
 
     #[test]

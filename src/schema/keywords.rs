@@ -158,6 +158,37 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     word("definitions", Kind::Map(Place::Defined), Implies::Nothing),
 ];
 
+/// JSON Schema's other keywords (drafts 4 to 2020-12): they constrain or describe a value but
+/// hold no subschema, so the compiler skips them. Listed for lint, which must not mistake a
+/// standard keyword for a misspelt mark.
+#[cfg(feature = "lint")]
+const UNREAD: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "format",
+    "uniqueItems",
+    "maxContains",
+    "minContains",
+    "dependentRequired",
+    "$vocabulary",
+    "id",
+];
+
+/// Is `name` a JSON Schema keyword (one the compiler reads, or one it skips)?
+#[cfg(feature = "lint")]
+pub(crate) fn is_schema_keyword(name: &str) -> bool {
+    keyword(name).is_some() || UNREAD.contains(&name)
+}
+
 /// The keyword called `name`, if the compiler reads it.
 pub(crate) fn keyword(name: &str) -> Option<&'static Keyword> {
     // A short table read once per keyword of the schema: a scan costs less than hashing.

@@ -22,7 +22,7 @@ pub(crate) use agent::agent_schema;
 pub(crate) use apply::{Eval, Exhausted, SetId};
 pub(crate) use compile::compile;
 #[cfg(feature = "lint")]
-pub(crate) use keywords::is_mark;
+pub(crate) use keywords::{is_mark, is_schema_keyword, keyword, MARK};
 
 use std::collections::HashMap;
 

@@ -66,10 +66,59 @@ test("a bad schema exits 1 with the error code; usage errors exit 2", () => {
   assert.equal(json.status, 1);
   assert.equal(JSON.parse(json.stdout).error.code, "schema_invalid");
 
-  assert.equal(cli(["redact"]).status, 2);
-  assert.equal(cli(["frobnicate", "--tool", TOOL]).status, 2);
-  assert.equal(cli(["redact", "--tool", TOOL, "--format", "xml"], "{}").status, 2);
-  assert.equal(cli(["redact", "--tool", join(dir, "missing.json")], "{}").status, 2);
+});
+
+test("each usage error is one line on stderr that points to --help, with exit status 2", () => {
+  const dir = mkdtempSync(join(tmpdir(), "webmcp-redact-"));
+  const cases = [
+    [[], /no command given/],
+    [["frobnicate", "--tool", TOOL], /unknown command "frobnicate"/],
+    [["redact"], /--tool is required/],
+    [["redact", "--tool"], /Option '--tool <value>' argument missing/],
+    [["redact", "--tool", TOOL, "--bogus"], /Unknown option '--bogus'/],
+    [["redact", "--tool", TOOL, "--format", "xml"], /unknown --format xml/],
+    [["redact", "--tool", join(dir, "missing.json")], /cannot read the tool file .*missing\.json: ENOENT/],
+    [["redact", TOOL], /redact reads no file/],
+    [["lint"], /lint needs at least one file/],
+    [["lint", TOOL, "--format", "xml"], /unknown --format xml for lint/],
+    [["lint", TOOL, "--result", RESULT], /--result is not an option of lint/],
+  ];
+  for (const [args, message] of cases) {
+    const r = cli(args, "{}");
+    const what = `webmcp-redact ${args.join(" ")}`;
+    assert.equal(r.status, 2, `${what}: exit status (${r.stderr})`);
+    assert.equal(r.stdout, "", `${what}: nothing on stdout`);
+    assert.match(r.stderr, /^webmcp-redact: [^\n]+ \(see webmcp-redact --help\)\n$/, `${what}: one line`);
+    assert.match(r.stderr, message, what);
+  }
+});
+
+test("--help prints the usage; --version the package's version", () => {
+  const help = cli(["--help"]);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^usage: webmcp-redact redact --tool/);
+  assert.match(help.stdout, /webmcp-redact --version/);
+  const version = cli(["--version"]);
+  assert.equal(version.status, 0, version.stderr);
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  assert.equal(version.stdout, `${pkg.version}\n`);
+});
+
+test("lint: a near-miss spelling of x-sensitive is an error; so is a result file given by mistake", () => {
+  const dir = mkdtempSync(join(tmpdir(), "webmcp-redact-"));
+  const typo = join(dir, "typo.json");
+  const tool = JSON.parse(readFileSync(join(root, TOOL), "utf8"));
+  tool.outputSchema.properties.secret = { type: "string", "x-sensitve": true };
+  writeFileSync(typo, JSON.stringify(tool));
+  const r = cli(["lint", typo, "--format", "json"]);
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  const found = JSON.parse(r.stdout).map((f) => `${f.severity} ${f.code} ${f.tool} ${f.pointer}`);
+  assert.ok(found.includes("error near_miss_x_sensitive generate_api_key /outputSchema/properties/secret/x-sensitve"), found.join("\n"));
+
+  const text = cli(["lint", RESULT]);
+  assert.equal(text.status, 1, text.stdout + text.stderr);
+  assert.match(text.stdout, /generate_api_key\.result\.json: error not_a_tool \(root\): /);
+  assert.match(text.stdout, /^1 error, 0 warnings$/m);
 });
 
 test("the CLI ships as the package's bin and imports only the public API", () => {
@@ -78,5 +127,11 @@ test("the CLI ships as the package's bin and imports only the public API", () =>
   assert.ok(pkg.files.includes("bin/"), "bin/ is in the package's files");
   const source = readFileSync(join(root, pkg.bin["webmcp-redact"]), "utf8");
   const imports = [...source.matchAll(/\bimport\s*(?:[^"'()]*\bfrom\s*)?\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
-  assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), ["../js/index.js"]);
+  // By its own name (a self-reference): the "node" entries of package.json "exports", as users get them.
+  const own = imports.filter((s) => !s.startsWith("node:"));
+  assert.deepEqual(own, ["webmcp-redact", "webmcp-redact/conformance"]);
+  for (const s of own) {
+    const subpath = `.${s.slice(pkg.name.length)}`;
+    assert.ok(pkg.exports[subpath]?.node, `${s} is one of the package's exports, with a node condition`);
+  }
 });

@@ -1,21 +1,21 @@
-// The shared conformance vectors (tests/vectors/*.json) run through the npm package's API, with
-// the same checks as the native runner (tests/vectors.rs, which documents the vector format):
-// expected agent view with handles numbered `<handle:N>` (first appearance in the agent view),
-// report, withheld, error code and pointer, vault entries, canaries, and the invariants of
-// rule 10 (no redacted value in the output, idempotence, same output for the same input apart
-// from handles). In addition, every agent view in the "mcp" format must validate against the
+// The shared conformance vectors (tests/vectors/*.json, format in tests/vectors/README.md) run
+// through the npm package's API, with the same checks as the native runner (tests/vectors.rs,
+// which also checks that each vector is well formed): expected agent view with handles numbered
+// `<handle:N>` (first appearance in the agent view), report, withheld, error code and pointer,
+// vault entries, canaries, the proposal's expectations (as `webmcp-redact/conformance` checks
+// another implementation), and the invariants of rule 10 (no redacted value in the output,
+// idempotence, same output for the same input apart from handles). In addition, every agent view in the "mcp" format must validate against the
 // MCP SDK's CallToolResultSchema (rule 7): the vectors written for that format, and every other
 // vector's input redacted once more in that format.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createRedactor, RedactionError } from "../../js/index.js";
+import { createRedactor, RedactionError } from "webmcp-redact";
+import { checkProposal, loadVectors } from "webmcp-redact/conformance";
 
-const dir = new URL("../vectors/", import.meta.url);
-const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).sort() : [];
-const vectors = files.map((f) => ({ file: f, v: JSON.parse(readFileSync(new URL(f, dir), "utf8")) }));
+const vectors = loadVectors().map((v) => ({ file: `${v.name}.json`, v }));
 
 /** Replaces every `"handle"` string with `<handle:N>`, numbered by first appearance in `seen`. */
 function numberHandles(value, seen) {
@@ -133,6 +133,7 @@ async function checkCompileError(v) {
   assert.equal(out.withheld, true, "withheld");
   assert.equal(out.error?.code, expect.compileError, "error code of the withheld result");
   assertNoCanaries(v, out.json);
+  assert.deepEqual(checkProposal(v, out.json), [], "the proposal's expectations");
 }
 
 async function checkVector(v) {
@@ -146,6 +147,7 @@ async function checkVector(v) {
 
   // Rule 10: nothing redacted reaches the agent.
   assertNoCanaries(v, out.json);
+  assert.deepEqual(checkProposal(v, out.json), [], "the proposal's expectations");
   const carried = contentStrings(agent);
   for (const r of out.redactions) {
     if (r.reason !== "x_sensitive" && r.reason !== "schema_mismatch") continue;
@@ -209,8 +211,10 @@ async function checkVector(v) {
 
 test("there are at least 60 conformance vectors, each named after its file", () => {
   assert.ok(vectors.length >= 60, `expected at least 60 vectors, found ${vectors.length}`);
+  // loadVectors reads them in file-name order.
+  const files = readdirSync(new URL("../vectors/", import.meta.url)).filter((f) => f.endsWith(".json")).sort();
+  assert.deepEqual(vectors.map(({ v }) => `${v.name}.json`), files);
   for (const { file, v } of vectors) {
-    assert.equal(`${v.name}.json`, file);
     assert.ok(typeof v.rule === "string" && v.rule.length > 0, `${file}: rule`);
     assert.ok(typeof v.description === "string" && v.description.length > 0, `${file}: description`);
   }

@@ -1,6 +1,8 @@
-// A few more uses of the shipped types, type-checked with --strict (npm run typecheck). Never run.
+// A few more uses of the shipped types, type-checked with --strict against the packed package
+// (tests/js/types.test.mjs). Never run.
 
 import { createRedactor, installRedaction, type CheckResult, type ContentBlock, type ToolDefinition } from "webmcp-redact";
+import { runConformance, type ConformanceReport } from "webmcp-redact/conformance";
 
 const redactor = await createRedactor({ policy: { withholdAt: "high" } });
 
@@ -35,6 +37,32 @@ if (check.reasons.some((r) => r.code === "wasm_unavailable" || r.code === "exfil
 
 // @ts-expect-error: a number is not a sensitivity level (lint reports it; it counts as high).
 redactor.redact({ name: "t", annotations: { sensitiveHint: 1 } }, null);
+
+// Another implementation under the conformance runner: here this library, through JSON text.
+const report: ConformanceReport = await runConformance({ redactJson: (t, text) => redactor.redactJson(t, text).json });
+void report.failed.map((f) => `${f.name}: ${f.problems.join("; ")}`);
+
+// Every form of the `wasm` option, on both entry points; the inline entry has the same API.
+import * as inline from "webmcp-redact/inline";
+import type { WasmSource } from "webmcp-redact";
+const sources: WasmSource[] = [
+  "/assets/webmcp_redact_bg.wasm",
+  new URL("./webmcp_redact_bg.wasm", import.meta.url),
+  new ArrayBuffer(8),
+  new Uint8Array(8),
+  new Response(new Uint8Array(8)),
+  fetch("/assets/webmcp_redact_bg.wasm"),
+  await WebAssembly.compile(new Uint8Array(8)),
+];
+await createRedactor({ wasm: sources[0], format: "mcp" });
+await installRedaction({ wasm: sources[1] });
+const fromInline: typeof redactor = await inline.createRedactor({ wasm: sources[2] });
+void fromInline;
+await inline.installRedaction();
+// @ts-expect-error: null is not a source of the module. (A number would pass the type check:
+// lib.dom's WebAssembly.Module is an empty interface, which any non-null value fits; the
+// runtime refuses it with a TypeError.)
+await createRedactor({ wasm: null });
 
 // MCP bridges: the agent's schema (null: register without one), the bridge told or detected.
 const published: { [keyword: string]: unknown } | null = redactor.agentSchema(high);

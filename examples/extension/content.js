@@ -1,0 +1,17 @@
+// The content script: a bridge, never a redactor. Its WebAssembly would follow the host page's
+// CSP (often without 'wasm-unsafe-eval'), so tool results go to the service worker as JSON text
+// and only the agent view comes back.
+//
+// Here the page itself hands in results through window.postMessage, which stands in for wherever
+// your extension's agent gets them (e.g. calling the page's WebMCP tools); the reply is what the
+// agent may see. Only "redact" and "check" are forwarded: revealing a value is for the
+// extension's own pages, which read chrome.storage.session (see worker.js).
+window.addEventListener("message", (event) => {
+  if (event.source !== window || event.data?.to !== "webmcp-redact-extension") return;
+  const { id, request } = event.data;
+  if (request?.type !== "redact" && request?.type !== "check") return;
+  chrome.runtime.sendMessage(request).then(
+    (reply) => window.postMessage({ from: "webmcp-redact-extension", id, reply }, location.origin),
+    (err) => window.postMessage({ from: "webmcp-redact-extension", id, reply: { error: String(err?.message ?? err) } }, location.origin),
+  );
+});
