@@ -225,6 +225,12 @@ impl Automaton {
         self.bytes
     }
 
+    /// The length of its shortest needle, tombstones included (`usize::MAX` when it has none):
+    /// no text shorter than that can hold a match.
+    pub fn shortest(&self) -> usize {
+        self.len.iter().min().map_or(usize::MAX, |&l| l as usize)
+    }
+
     fn goto(&self, s: u32, b: u8) -> Option<u32> {
         if s == 0 {
             return Some(self.root[usize::from(b)]).filter(|&t| t != 0);

@@ -60,10 +60,10 @@ impl View<'_> {
     }
 }
 
-/// Calls `f` with each decoded view of `text`: every run of at least `MIN_RUN` base64
-/// characters, decoded from each of its first four characters. Linear: each character is
-/// decoded at most four times (the caller counts the decoded bytes it scans).
-pub(super) fn for_each_view(text: &[u8], f: &mut dyn FnMut(&View)) {
+/// Calls `f` with each decoded view of `text` that holds at least `min_bytes`: every run of at
+/// least `MIN_RUN` base64 characters, decoded from each of its first four characters. Linear:
+/// each character is decoded at most four times (the caller counts the decoded bytes it scans).
+pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&View)) {
     let mut buf = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -76,7 +76,7 @@ pub(super) fn for_each_view(text: &[u8], f: &mut dyn FnMut(&View)) {
             i += 1;
         }
         for from in start..(start + 4).min(i) {
-            if i - from < MIN_RUN {
+            if i - from < MIN_RUN || (i - from) * 3 / 4 < min_bytes {
                 break;
             }
             decode(&text[from..i], &mut buf);
@@ -101,8 +101,12 @@ mod tests {
     use super::*;
 
     fn views(text: &str) -> Vec<(Vec<u8>, usize)> {
+        views_of(text, 0)
+    }
+
+    fn views_of(text: &str, min_bytes: usize) -> Vec<(Vec<u8>, usize)> {
         let mut out = Vec::new();
-        for_each_view(text.as_bytes(), &mut |v| out.push((v.bytes.to_vec(), v.at)));
+        for_each_view(text.as_bytes(), min_bytes, &mut |v| out.push((v.bytes.to_vec(), v.at)));
         out
     }
 
@@ -125,6 +129,9 @@ mod tests {
         let v = views("x Zm9vYmFy=, abc");
         assert_eq!(v.iter().map(|(_, at)| *at).collect::<Vec<_>>(), [2, 3, 4]);
         assert_eq!(v[0].0, b"foobar");
+        // Only views that can hold the shortest needle are made.
+        assert_eq!(views_of("x Zm9vYmFy=, abc", 6).len(), 1);
+        assert!(views_of("x Zm9vYmFy=, abc", 7).is_empty());
         // Spans map back to the characters carrying each byte.
         let view = View { bytes: b"foobar", at: 2 };
         assert_eq!(view.span(0, 6), (2, 10));
@@ -137,7 +144,7 @@ mod tests {
     fn decoding_is_linear() {
         let text = "QUJD".repeat(10_000) + " " + &"a".repeat(5);
         let mut decoded = 0;
-        for_each_view(text.as_bytes(), &mut |v| decoded += v.bytes.len());
+        for_each_view(text.as_bytes(), 0, &mut |v| decoded += v.bytes.len());
         assert!(decoded <= 3 * text.len(), "{decoded}");
     }
 }

@@ -90,6 +90,9 @@ struct Index {
     pending_bytes: usize,
     /// Bytes of tombstones in the main automaton.
     main_dead_bytes: usize,
+    /// The shortest needle of either automaton (`usize::MAX` for none): base64 runs too short
+    /// to decode to it are not decoded.
+    shortest: usize,
     /// The side automaton no longer matches the pending slots.
     side_stale: bool,
 }
@@ -111,6 +114,7 @@ impl Index {
             self.side = built;
             self.side_stale = false;
         }
+        self.shortest = self.main.shortest().min(self.side.shortest());
     }
 }
 
@@ -276,8 +280,15 @@ impl Needles {
         if self.by_text.len() == self.short {
             return; // no value is matched anywhere but as a token
         }
+        let shortest = {
+            let mut index = self.index.borrow_mut();
+            let mut build = self.build_work.get();
+            index.catch_up(&self.forms, &mut build);
+            self.build_work.set(build);
+            index.shortest
+        };
         let mut work = self.work.get();
-        base64::for_each_view(text, &mut |view| {
+        base64::for_each_view(text, shortest, &mut |view| {
             work += view.bytes.len() as u64;
             for (a, b, label) in self.long_matches(view.bytes, &mut work).into_iter().flatten() {
                 if view.counts(a, b) {
