@@ -318,7 +318,7 @@ export function captureInstances() {
  * import object. No `__wbindgen_start`: that would run the glue's set-up on its one shared
  * state, which belongs to the package's instance.
  */
-async function compileTime(bytes, imports, Instance, now, reps = 7) {
+async function compileTime(bytes, imports, Instance, now, reps = 15) {
   const times = [];
   for (let i = 0; i < reps; i++) {
     const t0 = now();

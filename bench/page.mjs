@@ -15,7 +15,7 @@ const wasm = await (await fetch("/pkg/webmcp_redact_bg.wasm")).arrayBuffer();
 globalThis.runBench = ({ only } = {}) =>
   bench({
     name: "Chromium",
-    details: `cross-origin isolated: ${crossOriginIsolated}`,
+    details: `cross-origin isolated: ${crossOriginIsolated}, so the clock ticks in ${crossOriginIsolated ? "5" : "100"} us`,
     createRedactor,
     peers,
     capture,

@@ -40,7 +40,7 @@ async function inNode(only) {
   const require = createRequire(import.meta.url);
   return bench({
     name: `Node ${process.version}`,
-    details: `${process.arch}`,
+    details: `V8 ${process.versions.v8}, ${process.arch}`,
     createRedactor,
     peers: { "fast-redact": require("fast-redact"), "@pinojs/redact": require("@pinojs/redact") },
     capture,
