@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { createRedactor, lintTools } from "../js/index.js";
+import { createRedactor, lintTools } from "webmcp-redact";
 
 const USAGE = `usage: webmcp-redact redact --tool tool.json [--result result.json] [--format webmcp|mcp] [--json]
        webmcp-redact lint tools.json [more.json ...] [--format text|json]

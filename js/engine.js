@@ -8,12 +8,18 @@
 // puts a fresh instance of the same compiled module in its place before the next call. Objects
 // of the dead instance (a redactor's WasmRedactor) are rebuilt by their owners, who compare
 // `generation`; the glue itself refuses them.
+//
+// WebAssembly memory only grows: a call on a large result would leave the page holding its
+// peak for good. So a call that grew the memory by more than RELEASE_GROWTH retires the
+// instance the same way once it has returned, and the next call starts on a small one.
 
 import * as glue from "../pkg/webmcp_redact.js";
 import { redactionError } from "./errors.js";
+import { loadWasm } from "./wasm.js";
 
-const WASM_URL = new URL("../pkg/webmcp_redact_bg.wasm", import.meta.url);
 const DOOR = Symbol.for("webmcp-redact.door");
+/** Growth of the memory in one call past which the instance is replaced after it (bytes). */
+export const RELEASE_GROWTH = 16 * 1024 * 1024;
 
 let live = false; // an instance is up and trusted
 /** @type {Promise<void> | null} */
@@ -22,28 +28,24 @@ let ready = null;
 /** Bumps when an instance dies and when one goes live: objects made by another are dead. */
 export let generation = 0;
 
-/** Compiles the module at `url` (the page's module, or lint's). */
-export async function compileWasm(url = WASM_URL) {
-  if (url.protocol === "file:") {
-    // Node (and other runtimes that load from disk): fetch() does not read file: URLs.
-    const { readFile } = await import("node:fs/promises");
-    return WebAssembly.compile(await readFile(url));
-  }
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`cannot load ${url} (HTTP ${res.status})`);
-  return WebAssembly.compile(await res.arrayBuffer());
-}
-
-/** Loads and instantiates the module once per JS realm. */
-export function loadEngine() {
-  ready ??= (async () => {
-    glue.initSync({ module: await compileWasm() });
-    live = true;
-    generation += 1;
-  })().catch((err) => {
-    ready = null; // let a later call retry (e.g. after the build finished)
-    throw err;
-  });
+/**
+ * Loads and instantiates the module once per JS realm: from `wasm` (the caller's `wasm`
+ * option) if given, else from the entry point's default (`load.wasm()`); `load.read(url)`
+ * fetches or reads a URL (js/wasm.js). The first load that succeeds wins: once it has, or while
+ * one is under way, a later `wasm` is neither read nor compared (every copy of this version's
+ * module is the same code). A failed load is a RedactionError `wasm_unavailable` and leaves
+ * nothing behind, so a later call can try again (with another `wasm`, or after the build).
+ */
+export function loadEngine(load, wasm) {
+  ready ??= loadWasm(wasm === undefined ? load.wasm : wasm, load.read, (module) => glue.initSync({ module }), "webmcp_redact")
+    .then(() => {
+      live = true;
+      generation += 1;
+    })
+    .catch((err) => {
+      ready = null;
+      throw err;
+    });
   return ready;
 }
 
@@ -69,22 +71,40 @@ function fromDoor(err) {
   }
 }
 
+/** The live instance's memory size in bytes (`initSync` returns the live exports). */
+export function memoryBytes() {
+  // Once loaded, initSync ignores its argument; its declaration still requires one (tsc).
+  return glue.initSync(/** @type {any} */ (undefined)).memory.buffer.byteLength;
+}
+
+/** Drops the live instance: the next call gets a fresh one, and owners rebuild their objects. */
+function retire() {
+  live = false;
+  generation += 1; // so that no owner keeps using an object of the dead instance
+  revive();
+}
+
 /**
  * Runs `fn(glue)` against the live instance. An error the core threw on purpose passes
- * through; anything else kills the instance and becomes a RedactionError `internal`.
+ * through; anything else kills the instance and becomes a RedactionError `internal`. With
+ * `release` (the default), an instance whose memory the call grew by more than
+ * RELEASE_GROWTH is replaced once the call has returned; owners that rebuild their state in
+ * a call of their own pass `release: false` there, so that a rebuild is never released.
  */
-export function call(tool, fn) {
+export function call(tool, fn, release = true) {
   if (!revive()) {
     throw redactionError("internal", tool, "", "no fresh WebAssembly instance is available yet after a trap");
   }
+  const before = memoryBytes();
+  let out;
   try {
-    return fn(glue);
+    out = fn(glue);
   } catch (err) {
     if (fromDoor(err)) throw err;
-    live = false; // its memory can no longer be trusted
-    generation += 1; // so that no owner keeps using an object of the dead instance
-    revive();
+    retire(); // its memory can no longer be trusted
     const what = err instanceof WebAssembly.RuntimeError ? "trapped" : `threw ${err instanceof Error ? err.name : typeof err}`;
     throw redactionError("internal", tool, "", `the WebAssembly module ${what}; it was replaced`, err);
   }
+  if (release && memoryBytes() - before > RELEASE_GROWTH) retire();
+  return out;
 }

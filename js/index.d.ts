@@ -19,14 +19,18 @@ export type ErrorCode =
   | "ref_limit"
   | "depth_limit"
   | "size_limit"
-  /** Applying `outputSchema` to the result took more than `limits.maxWork` units of work. */
+  /** Applying `outputSchema` to the result took more than `limits.maxWork` units of work, or its values would add more than `limits.maxWork` bytes to the known-secret set. */
   | "work_limit"
   | "unserializable"
   | "invalid_json"
   /** An object in the result (or in JSON text inside it) repeats a key. */
   | "duplicate_key"
   | "internal"
-  /** The WebAssembly module could not load (e.g. a CSP without `'wasm-unsafe-eval'`); from {@link installRedaction}. */
+  /**
+   * The WebAssembly module could not load: an HTTP error, a missing file, bytes that are not
+   * this package's module, a CSP without `'wasm-unsafe-eval'`. {@link createRedactor} and
+   * {@link lintTools} reject with it; {@link installRedaction} reports it and withholds every result.
+   */
   | "wasm_unavailable";
 
 /**
@@ -73,8 +77,9 @@ export interface Limits {
   maxRefHops?: number;
   /**
    * Most units of work applying `outputSchema` to one result may take (about 0.1 µs each
-   * natively; what was worked out before costs nothing); past it the result is withheld with
-   * `work_limit`. Default 16777216 (2^24).
+   * natively; what was worked out before costs nothing), and bytes its values may add to the
+   * known-secret set; past either, the result is withheld with `work_limit`. Default 16777216
+   * (2^24).
    */
   maxWork?: number;
 }
@@ -89,7 +94,34 @@ export interface Limits {
 /** How stubs are written: `secret_reference` blocks, or only MCP's five block types. */
 export type Format = "webmcp" | "mcp";
 
+/**
+ * Where the WebAssembly module comes from (the `wasm` option): a URL (a string, resolved
+ * against the page's address, never a `<base>` element; absolute in Node, where `file:` URLs
+ * are read from disk), the bytes of `webmcp_redact_bg.wasm`, a `Response` (`fetch(...)`), a
+ * promise of any of these, or a compiled `WebAssembly.Module`. It must be this version's
+ * `pkg/webmcp_redact_bg.wasm`; another module is refused (`wasm_unavailable`).
+ *
+ * The module is loaded once per page, worker or process, by the first call that loads it
+ * successfully; a `wasm` given after that (or while that load is under way) is ignored: it is
+ * neither fetched nor compared. A failed load leaves nothing behind, so a later call may try
+ * another source.
+ * @example
+ * ```js
+ * await createRedactor({ wasm: new URL("./webmcp_redact_bg.wasm", import.meta.url) });
+ * await createRedactor({ wasm: fetch("/assets/webmcp_redact_bg.wasm") });
+ * ```
+ */
+export type WasmSource = WasmValue | PromiseLike<WasmValue>;
+/** The forms of {@link WasmSource} that are not promises. */
+export type WasmValue = string | URL | ArrayBuffer | ArrayBufferView | Response | WebAssembly.Module;
+
 export interface RedactorOptions {
+  /**
+   * Where the WebAssembly module comes from, if not from the package's own files (or, with
+   * `webmcp-redact/inline`, from inside its JavaScript); see {@link WasmSource}. Taken out
+   * before the core checks the other options (it is not plain data).
+   */
+  wasm?: WasmSource;
   /**
    * `"webmcp"` (default) writes `secret_reference` stubs; `"mcp"` writes only the five standard
    * MCP block types, so that the result validates against the MCP SDK's `CallToolResultSchema`.
@@ -537,6 +569,8 @@ export interface LintFinding {
 
 /**
  * Lints tool definitions: one tool, an array, or a `tools/list` result, as an object or JSON text.
+ * Lint has a module of its own (`pkg/webmcp_redact_lint_bg.wasm`, also with the inline entry),
+ * loaded on the first call; when it cannot load, this rejects with `wasm_unavailable`.
  * @example
  * ```js
  * const errors = (await lintTools(tools)).filter((f) => f.severity === "error");
@@ -545,10 +579,13 @@ export interface LintFinding {
 export function lintTools(definitions: unknown): Promise<LintFinding[]>;
 
 /**
- * Loads the WebAssembly module (once per page or process) and creates a redactor. The options
- * are checked once, by the core; they must be plain data.
- * @throws TypeError (an unknown key, a value of the wrong kind, a function) or RangeError (a
- * value out of range), each with `code: "invalid_options"` and a message naming the option.
+ * Loads the WebAssembly module (once per page, worker or process; see {@link WasmSource}) and
+ * creates a redactor. The options other than `wasm` are checked once, by the core; they must be
+ * plain data.
+ * @throws TypeError (an unknown key, a value of the wrong kind, a function, a `wasm` of another
+ * kind) or RangeError (a value out of range), each with `code: "invalid_options"` and a message
+ * naming the option; {@link RedactionError} `wasm_unavailable` when the module cannot load, its
+ * message naming what was loaded (the URL) and why (the HTTP status, the CSP directive, ...).
  * @example
  * ```js
  * const redactor = await createRedactor({ format: "mcp", limits: { maxDepth: 64 } });
@@ -696,6 +733,8 @@ export interface ModelContextLike {
 export interface InstallOptions {
   /** The context to patch. Default `document.modelContext`, else the deprecated `navigator.modelContext`. */
   modelContext?: ModelContextLike;
+  /** Where the WebAssembly module comes from; see {@link WasmSource}. */
+  wasm?: WasmSource;
   /** Output format of the redactor; see {@link RedactorOptions.format}. */
   format?: Format;
   /** Resource limits; see {@link Limits}. */
@@ -706,7 +745,10 @@ export interface InstallOptions {
   redeem?: RedeemOptions;
   /** When tools are sensitive and what the pre-call checks decide; see {@link Policy}. */
   policy?: Policy;
-  /** Called with the `wasm_unavailable` error instead of `console.error`. */
+  /**
+   * Called with the `wasm_unavailable` error instead of `console.error` (which prints its message
+   * and that every tool result is withheld).
+   */
   onError?(error: RedactionError): void;
   /**
    * Called after each result that issued handles, with the tool's name, the result's id and

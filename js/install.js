@@ -8,7 +8,8 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { createRedactor, errorText, toolName as nameOf } from "./redactor.js";
+import { createRedactorWith, errorText, toolName as nameOf } from "./redactor.js";
+import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
@@ -70,21 +71,6 @@ function unavailableSession(error) {
   };
 }
 
-function wasmUnavailable(err) {
-  const text = (() => {
-    try {
-      return String(err?.message ?? "");
-    } catch {
-      return "";
-    }
-  })();
-  const csp = /content.security.policy|wasm-eval|unsafe-eval/i.test(text);
-  const detail = csp
-    ? "the WebAssembly module cannot be instantiated: the page's Content-Security-Policy does not allow 'wasm-unsafe-eval' (add it to script-src); every tool result is withheld"
-    : `the WebAssembly module could not be loaded (${err?.name ?? "error"}); if the page has a Content-Security-Policy, its script-src must allow 'wasm-unsafe-eval'; every tool result is withheld`;
-  return new RedactionError(`webmcp-redact: wasm_unavailable: ${detail}`, { code: "wasm_unavailable", cause: err });
-}
-
 async function listTools(modelContext) {
   try {
     if (typeof modelContext.getTools === "function") {
@@ -109,10 +95,12 @@ async function listTools(modelContext) {
 /**
  * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
  * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
+ * `load` is the entry point's way to find the module (see js/index.js).
  */
-export async function installRedaction(options = {}) {
-  const { modelContext: given, format, limits, vault, redeem, policy, onError, onResult, ...rest } = options ?? {};
+export async function installRedactionWith(load, options = {}) {
+  const { modelContext: given, wasm, format, limits, vault, redeem, policy, onError, onResult, ...rest } = options ?? {};
   if (onResult !== undefined && typeof onResult !== "function") throw new TypeError("installRedaction: onResult must be a function");
+  checkWasmOption(wasm, "installRedaction");
   const unknown = Object.keys(rest);
   if (unknown.length) throw new TypeError(`installRedaction: unknown option ${unknown[0]}`);
   const modelContext = findModelContext(given);
@@ -181,7 +169,8 @@ export async function installRedaction(options = {}) {
   const report = (err) => {
     try {
       if (typeof onError === "function") onError(err);
-      else globalThis.console?.error?.(`webmcp-redact: ${err.message}`);
+      // The message starts with "webmcp-redact: wasm_unavailable:" already.
+      else globalThis.console?.error?.(`${err.message} (installRedaction: every tool result is withheld)`);
     } catch {
       // a reporting callback must not break installation
     }
@@ -189,16 +178,22 @@ export async function installRedaction(options = {}) {
 
   let error;
   try {
-    await loadEngine();
+    await loadEngine(load, wasm);
   } catch (err) {
-    error = wasmUnavailable(err);
+    if (isOptionError(err)) {
+      uninstallNow(); // a promise given as wasm resolved to something else: as a bad option
+      resolveSession(unavailableSession(err));
+      throw err;
+    }
+    // loadEngine rejects only with wasm_unavailable otherwise; anything else is said the same way.
+    error = err instanceof RedactionError ? err : wasmUnavailable("the WebAssembly module", String(err), err);
   }
   if (error) {
     session = unavailableSession(error);
     report(error);
   } else {
     try {
-      session = redactorSession(await createRedactor({ format, limits, vault, redeem, policy }));
+      session = redactorSession(await createRedactorWith(load, { format, limits, vault, redeem, policy }));
     } catch (err) {
       uninstallNow(); // bad options: undo, and let the caller see the mistake
       resolveSession(unavailableSession(err));

@@ -3,24 +3,31 @@
 // glue and wasm are loaded on the first call (a literal import() that bundlers split off): a
 // page that never lints loads neither. Lint keeps no state: after a trap the module is reset.
 
-import { compileWasm } from "./engine.js";
+import { loadWasm, wasmUnavailable } from "./wasm.js";
 
-const LINT_URL = new URL("../pkg/webmcp_redact_lint_bg.wasm", import.meta.url);
 /** @type {Promise<typeof import("../pkg/webmcp_redact_lint.js")> | null} */
 let ready = null;
 
-async function load() {
-  const glue = await import("../pkg/webmcp_redact_lint.js");
-  glue.initSync({ module: await compileWasm(LINT_URL) });
+/** The lint glue with its module, `read` being the entry point's (js/wasm.js). */
+async function load(read) {
+  let glue;
+  try {
+    glue = await import("../pkg/webmcp_redact_lint.js");
+  } catch (err) {
+    throw wasmUnavailable("the lint module's glue (pkg/webmcp_redact_lint.js)", String(err), err);
+  }
+  // A function, so that a bundle without import.meta.url fails here, as wasm_unavailable.
+  const url = () => new URL("../pkg/webmcp_redact_lint_bg.wasm", import.meta.url);
+  await loadWasm(url, read, (module) => glue.initSync({ module }), "webmcp_redact_lint");
   return glue;
 }
 
 /**
  * Lints tool definitions (one tool, an array, or a `tools/list` result; an object or JSON
- * text) and returns the findings.
+ * text) and returns the findings. `read` is how the entry point reads a URL.
  */
-export async function lintTools(definitions) {
-  ready ??= load().catch((err) => {
+export async function lintToolsWith(read, definitions) {
+  ready ??= load(read).catch((err) => {
     ready = null;
     throw err;
   });

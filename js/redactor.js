@@ -7,11 +7,37 @@ import * as engine from "./engine.js";
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { makeVault } from "./vault/store.js";
 import { Session } from "./session.js";
+import { checkWasmOption } from "./wasm.js";
 
-/** Creates a redactor; the WebAssembly module is loaded once and shared by every redactor. */
-export async function createRedactor(options) {
-  await engine.loadEngine();
-  return new Redactor(options);
+/**
+ * Creates a redactor; the WebAssembly module is loaded once and shared by every redactor.
+ * `load` is the entry point's way to find the module (see js/index.js); `options.wasm`, if
+ * given, is taken out here: it is not plain data, and the core reads only the rest.
+ */
+export async function createRedactorWith(load, options) {
+  const { wasm, rest } = takeWasm(options);
+  checkWasmOption(wasm, "createRedactor");
+  await engine.loadEngine(load, wasm);
+  return new Redactor(rest);
+}
+
+/** Splits `wasm` off plain-data options, without touching the caller's object. */
+function takeWasm(options) {
+  try {
+    if (options === null || typeof options !== "object" || !Object.hasOwn(options, "wasm")) return { wasm: undefined, rest: options };
+    // Options of another prototype are refused whole by optionsJson; leave them as they are.
+    const proto = Object.getPrototypeOf(options);
+    if (proto !== null && proto !== Object.prototype) return { wasm: undefined, rest: options };
+    const { wasm, ...rest } = options;
+    return { wasm, rest };
+  } catch {
+    throw plainDataError(); // a Proxy or a getter that throws
+  }
+}
+
+function plainDataError() {
+  const error = new TypeError("createRedactor: options must be plain data (objects, arrays, strings, numbers, booleans)");
+  return Object.assign(error, { code: "invalid_options" });
 }
 
 // Used on error paths too, so it must not throw (a tool could be a Proxy or have a getter).
@@ -52,8 +78,7 @@ function optionsJson(options) {
   try {
     return JSON.stringify(options ?? null, plain);
   } catch {
-    const error = new TypeError("createRedactor: options must be plain data (objects, arrays, strings, numbers, booleans)");
-    throw Object.assign(error, { code: "invalid_options" });
+    throw plainDataError();
   }
 }
 
@@ -104,6 +129,9 @@ class Redactor {
   }
 
   #call(name, fn) {
+    // A fresh core's rebuild is its own call, so that replaying a large known set is not
+    // mistaken for a call that grew the memory (see engine.call).
+    engine.call(name, (glue) => this.#coreIn(glue), false);
     return engine.call(name, (glue) => fn(this.#coreIn(glue), glue));
   }
 
@@ -114,12 +142,20 @@ class Redactor {
       this.#pinned = [];
     }
     else if (record === null) this.#journal.delete(handle);
-    else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), record]);
+    else this.#journalAdd(handle, record);
     try {
       this.#call("", fn);
     } catch {
       // No live instance: the journal brings the next core up to date.
     }
+  }
+
+  // In place: one handle can hold thousands of values (the items of one array), so copying
+  // its list per value would be quadratic.
+  #journalAdd(handle, record) {
+    const records = this.#journal.get(handle);
+    if (records) records.push(record);
+    else this.#journal.set(handle, [record]);
   }
 
   /** Keeps what the core took; returns the id of this result when it issued handles. */
@@ -131,7 +167,7 @@ class Redactor {
     }
     for (const { handle, label, value } of side.known ?? []) {
       if (handle === undefined) this.#pinned.push({ label, value });
-      else this.#journal.set(handle, [...(this.#journal.get(handle) ?? []), { label, value }]);
+      else this.#journalAdd(handle, { label, value });
     }
     return resultId;
   }

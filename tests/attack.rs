@@ -108,9 +108,9 @@ fn attack_short_value_after_an_encoded_separator() {
 /// Cost: a 341 KB result whose marked value is 1,200 strings full of characters that HTML, JSON
 /// and URLs escape took several seconds natively (6.7 s, 13 s in wasm): its values added 28 MB
 /// of encoded forms to the matcher. Escaped forms are now read on decoded views, so each value
-/// adds only its verbatim and base64 forms (linear in the value: `scrub`'s
-/// `what_a_value_adds_to_the_matcher_is_linear_in_the_value`), and the result passes; past
-/// `maxWork` bytes of forms a run fails closed (tests/attack2.rs, with a small `maxWork`).
+/// adds only itself (`scrub`'s `a_value_adds_one_needle_of_its_own_length`), and the result
+/// passes; past `maxWork` bytes of values a run fails closed (tests/attack2.rs, with a small
+/// `maxWork`).
 #[test]
 fn attack_cost_of_learning_values_full_of_escapes() {
     let values: Vec<String> = (0..1200).map(|i| format!("<&\"'>é+/ {i}").repeat(20)).collect();

@@ -10,7 +10,7 @@ use common::*;
 use serde_json::{json, Value};
 use webmcp_redact::{Config, Format, Limits, Redactor};
 
-/// A redactor whose runs may add only `bytes` of encoded forms (and do as much other work).
+/// A redactor whose runs may add only `bytes` to the known set (and do as much other work).
 fn small_budget(bytes: usize) -> Redactor {
     let limits = Limits { max_work: bytes, ..Limits::default() };
     Redactor::new(Config { limits, ..Config::default() }, Box::new(Counter(0)))
@@ -163,16 +163,17 @@ fn attack2_allowlist_property_named_only_inside_an_if_one_level_down() {
 // ---------------------------------------------------------------------------------------------
 // The learning budget (scrub/known.rs, redact/mod.rs).
 
-/// A value first noted past a run's budget is kept verbatim only, and `note` never adds its
-/// forms again: a later, successful result that takes the same value leaves it known verbatim
-/// only, so its encoded forms pass in every later result. README: every value a redaction took
-/// is scrubbed "verbatim, JSON-escaped, percent-encoded, HTML-escaped, and base64".
+/// A value first noted past a run's budget was kept verbatim only, and `note` never added its
+/// forms again: a later, successful result that took the same value left it known verbatim
+/// only, so its encoded forms passed in every later result. README: every value a redaction
+/// took is scrubbed "verbatim, JSON-escaped, percent-encoded, HTML-escaped, and base64". (A
+/// value is now one needle, and every encoding is read on decoded views of the text.)
 #[test]
 fn attack2_value_first_seen_past_the_budget_never_gets_its_forms() {
     let secret = "tok<live>&abc123";
     let mut values: Vec<String> = vec![secret.to_string()]; // popped last: noted past the budget
     values.extend((0..700).map(|i| format!("<&\"'>é+/ {i}").repeat(20)));
-    let mut r = small_budget(200_000);
+    let mut r = small_budget(100_000); // 154 KB of values
     let out = r.redact(MARKED, &json!({ "s": values }).to_string(), None);
     assert_eq!(out.error.map(|e| e.code.as_str().to_string()).as_deref(), Some("work_limit"));
     // An ordinary result of the marked tool takes the value: it succeeds.
@@ -200,13 +201,12 @@ fn attack2_cost_under_the_learning_budget() {
 }
 
 /// A result past the budget fails with `work_limit`; the next call works, and the values the
-/// failed run noted are still caught (before the budget ran out: every form; after: verbatim,
-/// and escaped forms through the decoded views).
+/// failed run noted are still caught, as written and escaped.
 #[test]
 fn attack2_cost_of_a_failed_learning_run_moves_to_the_next_call() {
     let values: Vec<String> = (0..640).map(|i| format!("<&\"'>é+/ {i}").repeat(20)).collect();
     let raw = json!({ "s": values }).to_string();
-    let mut r = small_budget(200_000);
+    let mut r = small_budget(100_000); // 141 KB of values
     let out = r.redact(MARKED, &raw, None);
     assert_eq!(out.error.map(|e| e.code.as_str().to_string()).as_deref(), Some("work_limit"));
     let later = r.redact(PLAIN, &text_result("hello").to_string(), None);

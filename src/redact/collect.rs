@@ -188,12 +188,12 @@ mod tests {
     #[test]
     fn a_pointer_is_matched_token_by_token_as_the_keys_it_names() {
         let mut n = Needles::default();
-        n.add("tok/en~1", "key", false);
+        n.add("tok/en~1", "key");
         // The key `tok/en~1` is written `tok~1en~01` in a pointer.
         assert_eq!(scrub_pointer("/index/tok~1en~01/x", &n).as_deref(), Some("/index/[redacted: key]/x"));
         assert_eq!(scrub_pointer("/index/other/x", &n), None);
         // A value across two tokens is caught in the pointer as written.
-        n.add("alpha/beta", "pair", false);
+        n.add("alpha/beta", "pair");
         assert_eq!(scrub_pointer("/alpha/beta", &n).as_deref(), Some("/[redacted: pair]"));
     }
 }

@@ -107,12 +107,11 @@ pub fn redact_with(
     outcome
 }
 
-/// A result whose values would add more than `max_work` bytes of encoded forms to the known
-/// set (the matcher's size and build time grow with them): it fails closed. What it noted
-/// past the budget is still known, verbatim.
+/// A result whose values would add more than `max_work` bytes to the known set (the matcher's
+/// size and build time grow with them): it fails closed. What it noted is still known.
 fn learning_limit(options: &Options) -> Error {
     let detail = format!(
-        "the values it withholds would add more than {} bytes of encoded forms to the known-secret set (limits.maxWork)",
+        "the values it withholds would add more than {} bytes to the known-secret set (limits.maxWork)",
         options.limits.max_work
     );
     Error::new(ErrorCode::WorkLimit, String::new(), detail)

@@ -1,10 +1,10 @@
 //! The encodings a value takes on its way into another string.
 //!
-//! A value is kept as a needle verbatim and in base64 (`base64_forms`). Every escaped form
-//! (JSON, HTML, percent, and their chains and mixtures) is caught on the decoded views of the
-//! text instead (`unescape.rs`), where the value reads verbatim. The encoders below are kept,
-//! for tests only, as the oracle: each writes a value as a common encoder does, and the tests
-//! check that every such text is caught.
+//! A value is kept as a needle verbatim only. Every escaped form (JSON, HTML, percent, and
+//! their chains and mixtures) is caught on the decoded views of the text instead
+//! (`unescape.rs`), and base64 on the decoded runs (`base64.rs`), where the value reads
+//! verbatim. The encoders below are kept, for tests only, as the oracle: each writes a value as
+//! a common encoder does, and the tests check that every such text is caught.
 //!
 //! # Caught
 //!
@@ -27,7 +27,8 @@
 //!   HTML attribute (`\&quot;`);
 //! - base64 and base64url, padded or not: the value encoded on its own (a `data:` URL, a Basic
 //!   auth header, a JWT part, a `blob` or `data` field), and the value inside a longer encoded
-//!   text at any of the three byte alignments, for values of at least `MIN_BASE64` (8) bytes.
+//!   text at any byte alignment, for values of at least `MIN_INSIDE` (6) bytes; also base64
+//!   text that was escaped in turn (`\/` in JSON, `%2F` in a URL).
 //!
 //! For a value of 2 or 3 characters (`MIN_SHORT`), verbatim only, and only where it stands alone
 //! as a token (see `Needles::short_matches`).
@@ -37,14 +38,12 @@
 //! - A value of one character: it is in every text, and a guess finds it.
 //! - Short values (2-3 characters) inside a word ("17370"), or encoded: every encoding of a
 //!   3-digit number is the number, and encoding other short values would match innocent text.
-//! - Base64 of a value shorter than 8 bytes inside a longer encoded text, at an alignment that
-//!   leaves fewer than 2 whole groups (6 bytes) of the value: 4 base64 characters are 24 bits,
-//!   found by chance every few megabytes of base64. A value of 6-7 bytes is caught at 1 or 2
-//!   of the 3 alignments; one of 4-5 bytes only encoded on its own. At the edges of a value
-//!   inside longer base64, up to 2 bytes at each end stay encoded beside the replacement (those
-//!   characters also carry bytes of what surrounds the value).
+//! - Base64 of a value of 4 or 5 bytes inside a longer encoded text: 32 or 40 bits, found by
+//!   chance in random base64 too often. It is caught encoded on its own. (Where the value is
+//!   caught inside longer base64, every character carrying a bit of it is replaced, together
+//!   with the bits of up to 2 bytes of context that share those characters.)
 //! - Base64 split by line breaks (MIME wraps at 76 characters) inside the value's part, base64
-//!   of an escaped form (JSON-escaped, then base64), base32, base85, hex or any other encoding
+//!   of an escaped form (JSON-escaped, then base64), base64 of base64, base32, base85, hex or any other encoding
 //!   of arbitrary text, gzip or any compression, encryption or hashing.
 //! - Anything an agent or a tool did to the value itself: reversed, split (`sk_live_` in one
 //!   place, the rest in another), spaced out, cut short, case changed (`SK_LIVE_…`), characters
@@ -122,20 +121,14 @@ pub(super) fn lower_hex(s: &str) -> String {
     out
 }
 
+#[cfg(test)]
 /// The two base64 alphabets: standard (RFC 4648 §4) and URL-safe (§5).
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+#[cfg(test)]
 const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-/// Whole 3-byte groups a piece of base64 must cover to be a needle: 2 groups are 8 characters,
-/// 48 bits, so that random base64 (an image, a blob) matches one needle at one position with
-/// odds of 2^-48. A value of `MIN_BASE64` bytes has 2 whole groups at each of the three
-/// alignments; shorter ones only at some, or only encoded on their own.
-const BASE64_GROUPS: usize = 2;
-#[cfg_attr(not(test), allow(dead_code))]
-pub(super) const MIN_BASE64: usize = 3 * BASE64_GROUPS + 2;
-
-fn base64(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
-    // Bytes, not chars: this runs for every form of every value the set learns.
+#[cfg(test)]
+pub(super) fn base64(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
     let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
     for group in bytes.chunks(3) {
         let n = group.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
@@ -146,27 +139,6 @@ fn base64(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
         }
     }
     String::from_utf8(out).unwrap_or_default() // the alphabets are ASCII
-}
-
-/// The base64 needles of `value`, in both alphabets: the whole encoding, padded and not (the
-/// value encoded on its own, as in a `data:` URL, a Basic auth header or a JWT part), and for
-/// each of the three ways the value can sit in a longer encoded text (starting at byte offset
-/// 0, 1 or 2 modulo 3) the stable middle: the whole groups that hold only bytes of the value.
-/// The one or two groups at its edges also hold bytes of what surrounds it, so they cannot be
-/// known; at most 2 bytes of the value at each end stay encoded beside the replacement.
-pub(super) fn base64_forms(value: &[u8]) -> Vec<String> {
-    let mut out = Vec::new();
-    for alphabet in [BASE64, BASE64URL] {
-        out.push(base64(value, alphabet, true));
-        out.push(base64(value, alphabet, false));
-        for skip in 0..3 {
-            let groups = value.len().saturating_sub(skip) / 3;
-            if groups >= BASE64_GROUPS {
-                out.push(base64(&value[skip..skip + 3 * groups], alphabet, false));
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -184,7 +156,7 @@ const HTML: [[&str; 5]; 9] = [
 ];
 
 #[cfg(test)]
-/// The two styles `forms_of` also applies to JSON text.
+/// Two styles of JSON text inside an HTML attribute.
 pub(super) const HTML_QUOT: [&str; 5] = HTML[0];
 #[cfg(test)]
 pub(super) const HTML_34: [&str; 5] = HTML[4];
@@ -327,7 +299,7 @@ mod tests {
 
     fn needles(value: &str, label: &str) -> Needles {
         let mut n = Needles::default();
-        n.add(value, label, false);
+        n.add(value, label);
         n
     }
 
@@ -440,20 +412,42 @@ mod tests {
         }
         // In base64url, and without the data: prefix.
         let clean = caught(&n, "x YWJza19saXZlX0NBTkFSWX4-P3p6 y", "key", &["NBTkFSWX4"]);
-        assert!(clean.starts_with("x YWJz[redacted: key]"), "{clean}");
+        // "YWJz" is "abs": the "s" starts the value, so "Jz", which carries its bits, goes too.
+        assert!(clean.starts_with("x YW[redacted: key]"), "{clean}");
     }
 
     #[test]
-    fn base64_needs_two_whole_groups_of_the_value() {
-        assert_eq!(MIN_BASE64, 8);
-        // 8 bytes: a stable part at every alignment; 6 bytes: only at offset 0.
-        let eight = base64_forms(b"12345678");
-        assert_eq!(eight.iter().filter(|f| f.len() == 8).count(), 2 * 3, "{eight:?}");
-        let six = base64_forms(b"123456");
-        assert!(six.iter().all(|f| f.len() >= 8), "{six:?}");
-        // 4 bytes: only the value encoded on its own.
-        let four = base64_forms(b"1234");
-        assert_eq!(four, ["MTIzNA==", "MTIzNA", "MTIzNA==", "MTIzNA"]);
+    fn base64_inside_longer_data_needs_six_bytes_of_the_value() {
+        let framed = |value: &[u8], skip: usize| {
+            let mut data = b"ctx".to_vec();
+            data.truncate(skip);
+            data.extend_from_slice(value);
+            data.extend_from_slice(b"zz");
+            format!("data {} end", base64(&data, BASE64, true))
+        };
+        for skip in 0..3 {
+            let n = needles("123456", "pin");
+            let text = framed(b"123456", skip);
+            assert!(n.scrub(&text).is_some(), "6 bytes at offset {skip}: {text}");
+            let four = needles("1234", "pin");
+            assert!(four.scrub(&framed(b"1234", skip + 1)).is_none(), "4 bytes inside longer data are not caught");
+        }
+        // On its own, 4 bytes are caught, padded or not, in either alphabet.
+        let n = needles("1234", "pin");
+        for text in ["x MTIzNA== y", "x MTIzNA y", "Basic MTIzNA"] {
+            caught(&n, text, "pin", &["MTIzNA"]);
+        }
+    }
+
+    #[test]
+    fn base64_written_with_escapes() {
+        // JSON writers may escape the solidus; the JSON view reads the base64 as it was.
+        let value = "p@ss/w\"rd é+1?>>";
+        let n = needles(value, "password");
+        let encoded = base64(value.as_bytes(), BASE64, true);
+        assert!(encoded.contains('/'), "{encoded}");
+        let escaped = format!("{{\"b\":\"{}\"}}", encoded.replace('/', "\\/"));
+        caught(&n, &escaped, "password", &[&encoded[4..12]]);
     }
 
     #[test]
@@ -524,17 +518,5 @@ mod tests {
         ] {
             caught(&n, text, "email", &["user"]);
         }
-    }
-
-    #[test]
-    fn forms_are_deduplicated_and_plain_values_have_few() {
-        for value in ["sk_live_0123456789", "p&ss<w>\"q'x+é/ 9"] {
-            let forms = crate::scrub::forms_of(value).unwrap();
-            for (i, f) in forms.iter().enumerate() {
-                assert!(!forms[i + 1..].contains(f), "{f} twice");
-            }
-        }
-        let forms = crate::scrub::forms_of("sk_live_0123456789").unwrap();
-        assert!(forms.len() <= 8, "{forms:?}");
     }
 }

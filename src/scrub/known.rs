@@ -8,9 +8,9 @@
 //! withheld, or a reference the agent never got a stub for) stays until `clear`: scrubbing a
 //! value too many is the safe side.
 //!
-//! Memory grows with the number of distinct values (each kept verbatim and in base64, see
-//! `forms_of`: at most 15 times its length) until `forget`/`clear`; nothing expires on
-//! its own, since an expired vault entry's value must still never reach the agent.
+//! Memory grows with the number of distinct values (each kept once, verbatim: its encodings
+//! are read on decoded views of the text) until `forget`/`clear`; nothing expires on its own,
+//! since an expired vault entry's value must still never reach the agent.
 
 use std::collections::HashMap;
 
@@ -31,7 +31,7 @@ pub struct KnownSecrets {
     /// The agent views this redactor returned (not secrets, but the same kind of memory: what
     /// lets it tell its own parts from a tool's forgeries). Kept by `clear`.
     pub(crate) written: crate::redact::own::Written,
-    /// During a run: the bytes of encoded forms it may still add (see `budget`).
+    /// During a run: the bytes of values it may still add (see `budget`).
     budget: Option<u64>,
     /// The run's budget ran out.
     exhausted: bool,
@@ -44,8 +44,6 @@ struct Known {
     owners: Vec<String>,
     /// Entered without a handle (nothing the user can delete stands for it): stays until `clear`.
     pinned: bool,
-    /// Kept verbatim only (it came past a run's budget): see `budget`.
-    verbatim: bool,
 }
 
 /// One value that joined the set, exactly as the core holds it: held by `handle`, or pinned.
@@ -60,23 +58,13 @@ impl KnownSecrets {
     /// Remembers `value` under `label` (the label its redactions will show), provisionally: the
     /// run gives it a handle, or `settle` pins it.
     pub fn note(&mut self, value: &str, label: &str) {
-        match self.values.get_mut(value) {
-            None => {
-                let verbatim = self.exhausted;
-                let added = self.needles.add(value, label, verbatim);
-                self.charge(added);
-                self.values.insert(value.to_string(), Known { verbatim, ..Known::default() });
-                self.provisional.push((value.to_string(), label.to_string()));
-            }
-            // Kept verbatim by a run past its budget: a run within its budget gives it every form.
-            Some(known) if known.verbatim && !self.exhausted => {
-                known.verbatim = false;
-                self.needles.remove(value, true);
-                let added = self.needles.add(value, label, false);
-                self.charge(added);
-            }
-            Some(_) => {}
+        if self.values.contains_key(value) {
+            return;
         }
+        let added = self.needles.add(value, label);
+        self.charge(added);
+        self.values.insert(value.to_string(), Known::default());
+        self.provisional.push((value.to_string(), label.to_string()));
     }
 
     /// Remembers `value` as held by `handle`.
@@ -120,17 +108,16 @@ impl KnownSecrets {
         }
     }
 
-    /// A run starts that may add `bytes` of encoded forms: every value it notes past them is
-    /// kept verbatim only, and [`end_budget`](Self::end_budget) says so (the run then fails
-    /// with `work_limit`). Each form is a needle of the matcher, whose size and build time grow
-    /// with the bytes of all of them (at most 15 times the value's length).
+    /// A run starts that may add `bytes` of values to the matcher (whose size and build time
+    /// grow with them): past them, [`over_budget`](Self::over_budget) says so and the run fails
+    /// with `work_limit`. What it noted is still known.
     pub fn budget(&mut self, bytes: u64) {
         self.budget = Some(bytes);
         self.exhausted = false;
     }
 
     /// Has this run gone past its budget? Then it fails, and scrubbing stops (nothing of it
-    /// reaches the agent): `needles` is empty until `end_budget`, so that the forms it did add
+    /// reaches the agent): `needles` is empty until `end_budget`, so that the values it did add
     /// are not built into the matcher for a result that is thrown away.
     pub fn over_budget(&self) -> bool {
         self.exhausted
@@ -154,9 +141,8 @@ impl KnownSecrets {
             let Some(known) = self.values.get_mut(&value) else { continue };
             known.owners.retain(|h| h != handle);
             if known.owners.is_empty() && !known.pinned {
-                let verbatim = known.verbatim;
                 self.values.remove(&value);
-                self.needles.remove(&value, verbatim);
+                self.needles.remove(&value);
             }
         }
     }
@@ -249,20 +235,18 @@ mod tests {
     }
 
     #[test]
-    fn a_run_past_its_budget_keeps_values_verbatim_and_matches_nothing_until_it_ends() {
+    fn a_run_past_its_budget_matches_nothing_until_it_ends_and_keeps_what_it_noted() {
         let mut k = KnownSecrets::default();
-        k.budget(40);
-        k.own("h1", "<p>\"tok\"</p>", "key"); // verbatim and its base64 forms: past 40 bytes
+        k.budget(10);
+        k.own("h1", "<p>\"tok\"</p>", "key"); // 12 bytes: past 10
         assert!(k.over_budget());
         assert!(k.needles().is_empty(), "nothing is built for a run that fails");
-        k.own("h2", "<b>\"second\"</b>", "key"); // past the budget: verbatim only
+        k.own("h2", "<b>\"second\"</b>", "key");
         k.end_budget();
         assert!(!k.over_budget());
-        // Escaped forms are read decoded either way; base64 needs the forms.
         assert!(scrubbed(&k, "x &lt;b&gt;&quot;second&quot;&lt;/b&gt; y"));
-        assert!(!scrubbed(&k, "x PGI+InNlY29uZCI8L2I+ y"), "verbatim only");
-        assert!(scrubbed(&k, "x PHA+InRvayI8L3A+ y"), "noted before the budget ran out: every form");
-        // Forgetting takes back exactly what was added, in either mode.
+        assert!(scrubbed(&k, "x PGI+InNlY29uZCI8L2I+ y"), "base64 is read decoded");
+        assert!(scrubbed(&k, "x PHA+InRvayI8L3A+ y"));
         k.forget("h2");
         k.forget("h1");
         assert!(k.is_empty() && k.needles().is_empty());

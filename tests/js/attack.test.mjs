@@ -24,9 +24,9 @@ test("attack: a resource_link size of 1e400 (Infinity once parsed) is kept and t
   assertValid(JSON.parse(out.json), "size 1e400");
 });
 
-test("attack: values that would add more than maxWork bytes of encoded forms fail closed with work_limit", async () => {
+test("attack: values that would add more than maxWork bytes to the known set fail closed with work_limit", async () => {
   // Counted, not timed: a small maxWork makes the same result cross the budget.
-  const small = await createRedactor({ limits: { maxWork: 100_000 } });
+  const small = await createRedactor({ limits: { maxWork: 20_000 } }); // 44 KB of values
   const tool = { name: "creds", outputSchema: { properties: { s: { "x-sensitive": true } } } };
   const values = Array.from({ length: 200 }, (_, i) => `<&"'>é+/ ${i}`.repeat(20));
   const out = small.redact(tool, { s: values });

@@ -78,5 +78,6 @@ test("the CLI ships as the package's bin and imports only the public API", () =>
   assert.ok(pkg.files.includes("bin/"), "bin/ is in the package's files");
   const source = readFileSync(join(root, pkg.bin["webmcp-redact"]), "utf8");
   const imports = [...source.matchAll(/\bimport\s*(?:[^"'()]*\bfrom\s*)?\(?\s*["']([^"']+)["']/g)].map((m) => m[1]);
-  assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), ["../js/index.js"]);
+  // By its own name (a self-reference): the "node" entry of package.json "exports", as users get it.
+  assert.deepEqual(imports.filter((s) => !s.startsWith("node:")), ["webmcp-redact"]);
 });

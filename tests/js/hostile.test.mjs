@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { trapOnce } from "./helpers.mjs";
 
-import { createRedactor } from "../../js/index.js";
+import { createRedactor } from "webmcp-redact";
 
 const plain = { name: "echo" };
 const echo = (text) => ({ content: [{ type: "text", text }] });

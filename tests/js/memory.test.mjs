@@ -12,7 +12,7 @@ WebAssembly.Instance = new Proxy(RealInstance, {
     return instance;
   },
 });
-const { createRedactor } = await import("../../js/index.js");
+const { createRedactor } = await import("webmcp-redact");
 const engine = await import("../../js/engine.js");
 
 const plain = { name: "echo" };
@@ -38,3 +38,38 @@ test("vault.delete gives the known set's memory back (labels and values go with 
   assert.ok(memory() - before < 1 << 20, `grew ${((memory() - before) / 2 ** 20).toFixed(1)} MiB with an empty vault`);
 });
 
+
+const keys = {
+  name: "list_keys",
+  outputSchema: {
+    type: "object",
+    properties: { keys: { type: "array", items: { type: "object", properties: { secret: { type: "string", "x-sensitive": true } } } } },
+  },
+};
+const records = (n, tag) => ({ keys: Array.from({ length: n }, (_, i) => ({ id: i, secret: `sk_${tag}_${String(i).padStart(20, "0")}` })) });
+
+test("a call that grew the memory past the threshold leaves a fresh, small instance behind, and nothing is forgotten", async () => {
+  const r = await createRedactor();
+  const session = r.session();
+  session.redact({ name: "p" }, { content: [], _meta: { privateHint: true } });
+  const memory = () => instances.at(-1).exports.memory.buffer.byteLength;
+  const generation = engine.generation;
+  const big = records(40000, "big");
+  const out = session.redact(keys, big);
+  assert.equal(out.redactions.length, 40000);
+  assert.ok(engine.generation > generation, "the instance was replaced after the call");
+  assert.ok(memory() < engine.RELEASE_GROWTH, `the live instance holds ${(memory() / 2 ** 20).toFixed(1)} MiB`);
+  // The fresh core knows every value the big call vaulted, and the session kept its labels.
+  const echo = r.redactJson({ name: "echo" }, JSON.stringify({ content: [{ type: "text", text: `leak ${big.keys[39999].secret}` }] }));
+  assert.ok(!echo.json.includes(big.keys[39999].secret), echo.json);
+  assert.equal(session.labels().private, true);
+});
+
+test("calls that do not grow the memory much keep the instance", async () => {
+  const r = await createRedactor();
+  r.redact(keys, records(10, "warm"));
+  const generation = engine.generation;
+  for (let i = 0; i < 200; i++) r.redact(keys, records(10, `small${i}`));
+  assert.equal(engine.generation, generation);
+  assert.equal(r.vault.size, 2010);
+});

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRedactor, RedactionError } from "../../js/index.js";
+import { createRedactor, RedactionError } from "webmcp-redact";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = (name) => JSON.parse(readFileSync(join(root, "tests/fixtures/tools", `${name}.json`), "utf8"));

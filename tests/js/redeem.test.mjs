@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startServer } from "../../scripts/serve.mjs";
-import { createRedactor, redeem, RedeemError, installRedaction } from "../../js/index.js";
+import { createRedactor, redeem, RedeemError, installRedaction } from "webmcp-redact";
 import { checkRedeemUrl } from "../../js/vault/redeem.js";
 import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
 

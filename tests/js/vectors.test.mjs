@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createRedactor, RedactionError } from "../../js/index.js";
+import { createRedactor, RedactionError } from "webmcp-redact";
 
 const dir = new URL("../vectors/", import.meta.url);
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".json")).sort() : [];

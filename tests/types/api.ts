@@ -35,3 +35,25 @@ if (check.reasons.some((r) => r.code === "wasm_unavailable" || r.code === "exfil
 
 // @ts-expect-error: a number is not a sensitivity level (lint reports it; it counts as high).
 redactor.redact({ name: "t", annotations: { sensitiveHint: 1 } }, null);
+
+// Every form of the `wasm` option, on both entry points; the inline entry has the same API.
+import * as inline from "webmcp-redact/inline";
+import type { WasmSource } from "webmcp-redact";
+const sources: WasmSource[] = [
+  "/assets/webmcp_redact_bg.wasm",
+  new URL("./webmcp_redact_bg.wasm", import.meta.url),
+  new ArrayBuffer(8),
+  new Uint8Array(8),
+  new Response(new Uint8Array(8)),
+  fetch("/assets/webmcp_redact_bg.wasm"),
+  await WebAssembly.compile(new Uint8Array(8)),
+];
+await createRedactor({ wasm: sources[0], format: "mcp" });
+await installRedaction({ wasm: sources[1] });
+const fromInline: typeof redactor = await inline.createRedactor({ wasm: sources[2] });
+void fromInline;
+await inline.installRedaction();
+// @ts-expect-error: null is not a source of the module. (A number would pass the type check:
+// lib.dom's WebAssembly.Module is an empty interface, which any non-null value fits; the
+// runtime refuses it with a TypeError.)
+await createRedactor({ wasm: null });
