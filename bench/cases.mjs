@@ -191,8 +191,9 @@ const median = (xs) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-// Repetitions per size, so that a full Node run stays within about two minutes on two cores:
-// at 10 MB one webmcp call takes seconds today.
+// Repetitions per size, as few as a median allows where calls are slow: at 10 MB one webmcp
+// call takes seconds in Chromium and up to a minute and more in Node 20 (README, "Speed and
+// size"), so a full Node run takes about ten minutes on two cores.
 const REPS = { 1e3: 51, 2e3: 51, 1e5: 15, 1e6: 5, 1e7: 3 };
 // A sample repeats a fast contender until the clock resolves it well, and no longer: on a
 // shared machine a longer sample is more often cut by another process, which the median then
@@ -251,22 +252,39 @@ function interleaved(fns, first, reps, now) {
 /** JSON text of the all-redacted case at about `bytes`, for the memory probe. */
 const allRedactedText = (bytes) => JSON.stringify(keyRecords(bytes));
 
+const memoryOf = (instance) => instance.exports.memory.buffer.byteLength;
+
 /**
- * Wasm memory around one all-redacted call of `text`. Wasm memory only grows, so its size
- * after the call is the call's peak, if no bigger call ran before: run this first.
+ * Wasm memory around one all-redacted call of `text`. Wasm memory only grows, so an instance's
+ * size after the call is its peak during it, if no bigger call ran on it before: run this
+ * first. The engine replaces an instance whose memory a call grew by more than 16 MiB once the
+ * call has returned (engine.RELEASE_GROWTH), so the peak is the largest memory of the instances
+ * that were live during the call (`capture` records them), and `kept` is what the live instance
+ * holds afterwards: what a page keeps.
  */
-function memoryProbe(redactor, memory, text) {
-  const before = memory();
-  const out = redactor.redactJson(keysTool, text);
+function memoryProbe(redactor, capture, text) {
+  const served = capture.latest.instance; // the live one: the glue made it last
+  const before = memoryOf(served);
+  const during = [served];
+  capture.recording = during;
+  let out;
+  try {
+    out = redactor.redactJson(keysTool, text);
+  } finally {
+    capture.recording = null;
+  }
+  const peak = Math.max(...during.map(memoryOf));
+  const kept = memoryOf(capture.latest.instance);
   redactor.vault.clear();
-  return { input: text.length, before, after: memory(), withheld: out.withheld ? out.error?.code : null };
+  return { input: text.length, before, after: peak, kept, instances: during.length, withheld: out.withheld ? out.error?.code : null };
 }
 
 /**
  * Runs every case at every size. `only`: case ids to run (all by default); `log`: progress
- * lines. Returns `[{ case, label, size, bytes, medians: { contender: ms }, skipped, notes }]`.
+ * lines; `capture`: from captureInstances(), to count the instances the engine replaced.
+ * Returns `[{ case, label, size, bytes, medians: { contender: ms }, skipped, notes, replaced }]`.
  */
-function runAll({ redactor, peers, now = () => performance.now(), log = () => {}, only }) {
+function runAll({ redactor, peers, now = () => performance.now(), log = () => {}, only, capture }) {
   const rows = [];
   for (const kase of CASES) {
     if (only && !only.includes(kase.id)) continue;
@@ -275,6 +293,7 @@ function runAll({ redactor, peers, now = () => performance.now(), log = () => {}
       const text = JSON.stringify(value);
       const { fns, skipped } = contenders(redactor, peers, kase, value, text);
       const t0 = now();
+      const made = capture.made;
       const outputs = {};
       const first = {};
       for (const [name, c] of Object.entries(fns)) {
@@ -288,29 +307,36 @@ function runAll({ redactor, peers, now = () => performance.now(), log = () => {}
       }
       const notes = check(kase, text, outputs);
       const medians = interleaved(fns, first, REPS[bytes], now);
-      log(`${kase.label}, ${size} (${text.length} B): ${((now() - t0) / 1000).toFixed(1)} s`);
-      rows.push({ case: kase.id, label: kase.label, size, bytes: text.length, medians, skipped, notes });
+      const replaced = capture.made - made; // instances the engine replaced in this row's calls
+      log(`${kase.label}, ${size} (${text.length} B): ${((now() - t0) / 1000).toFixed(1)} s${replaced ? `, ${replaced} instance(s) replaced` : ""}`);
+      rows.push({ case: kase.id, label: kase.label, size, bytes: text.length, medians, skipped, notes, replaced });
     }
   }
   return rows;
 }
 
 /**
- * Records every WebAssembly instance made from now on, with its import object: call it before
- * the package is imported. The package's memory is `exports.memory` of its instance, and its
- * glue's import object lets the bench instantiate the module again (compileTime).
+ * Watches every WebAssembly instance made from now on: call it before the package is imported.
+ * The package's memory is `exports.memory` of its glue's live instance, which is the one made
+ * last (`latest`); the glue's import object (`imports`, of the first) lets the bench instantiate
+ * the module again (compileTime). Only the latest is held, except while `recording` is an
+ * array (the memory probe): the engine replaces its instance after every call that grows the
+ * memory by more than 16 MiB, and holding them all would hold all their memory. `made` counts
+ * them.
  */
 export function captureInstances() {
-  const made = [];
-  const Real = WebAssembly.Instance;
-  WebAssembly.Instance = new Proxy(Real, {
+  const capture = { latest: null, imports: null, recording: null, made: 0, Real: WebAssembly.Instance };
+  WebAssembly.Instance = new Proxy(capture.Real, {
     construct(target, args, newTarget) {
       const instance = Reflect.construct(target, args, newTarget);
-      made.push({ instance, imports: args[1] });
+      capture.latest = { instance, imports: args[1] };
+      capture.imports ??= args[1];
+      capture.recording?.push(instance);
+      capture.made += 1;
       return instance;
     },
   });
-  return { made, Real };
+  return capture;
 }
 
 /**
@@ -334,15 +360,14 @@ async function compileTime(bytes, imports, Instance, now, reps = 15) {
  */
 export async function bench({ name, details, createRedactor, peers, capture, wasm, now = () => performance.now(), log = () => {}, only }) {
   const redactor = await createRedactor(); // default options: what a page gets
-  const { instance, imports } = capture.made[0];
-  const memory = () => instance.exports.memory.buffer.byteLength;
   const probes = [];
   for (const bytes of [1e6, 1e7]) {
     const t0 = now();
-    probes.push(memoryProbe(redactor, memory, allRedactedText(bytes)));
-    log(`memory, all redacted ${bytes / 1e6} MB: ${((now() - t0) / 1000).toFixed(1)} s`);
+    const probe = memoryProbe(redactor, capture, allRedactedText(bytes));
+    probes.push(probe);
+    log(`memory, all redacted ${bytes / 1e6} MB: ${((now() - t0) / 1000).toFixed(1)} s, ${probe.instances} instance(s) during the call`);
   }
-  const rows = runAll({ redactor, peers, now, log, only });
-  const compileMs = await compileTime(wasm, imports, capture.Real, now);
+  const rows = runAll({ redactor, peers, now, log, only, capture });
+  const compileMs = await compileTime(wasm, capture.imports, capture.Real, now);
   return { name, details, rows, memory: probes, compileMs };
 }

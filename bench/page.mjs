@@ -4,7 +4,9 @@
 import { bench, captureInstances } from "./cases.mjs";
 
 const capture = captureInstances(); // before the package makes its instance
-const { createRedactor } = await import("/js/index.js");
+// The browser entry (package.json "exports", "browser" condition), which fetches the module.
+const ENTRY = "/js/index.js";
+const { createRedactor } = await import(ENTRY);
 const peers = {
   "fast-redact": (await import("/peers/fast-redact.mjs")).default,
   "@pinojs/redact": (await import("/peers/pinojs-redact.mjs")).default,
@@ -15,7 +17,7 @@ const wasm = await (await fetch("/pkg/webmcp_redact_bg.wasm")).arrayBuffer();
 globalThis.runBench = ({ only } = {}) =>
   bench({
     name: "Chromium",
-    details: `cross-origin isolated: ${crossOriginIsolated}, so the clock ticks in ${crossOriginIsolated ? "5" : "100"} us`,
+    details: `cross-origin isolated: ${crossOriginIsolated}, so the clock ticks in ${crossOriginIsolated ? "5" : "100"} us; entry ${ENTRY.slice(1)}`,
     createRedactor,
     peers,
     capture,

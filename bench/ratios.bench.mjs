@@ -11,13 +11,18 @@
 
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { bench, captureInstances } from "./cases.mjs";
 import { report } from "./report.mjs";
 
 const capture = captureInstances(); // before the package makes its instance
-const { createRedactor } = await import("../js/index.js");
+// By its own name, as a user imports it: package.json "exports" gives Node js/index.node.js.
+const ENTRY = import.meta.resolve("webmcp-redact");
+const { createRedactor } = await import(ENTRY);
 
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WASM = new URL("../pkg/webmcp_redact_bg.wasm", import.meta.url);
 const CHROME = process.env.CHROME_PATH || "/usr/bin/chromium";
 
@@ -40,7 +45,7 @@ async function inNode(only) {
   const require = createRequire(import.meta.url);
   return bench({
     name: `Node ${process.version}`,
-    details: `V8 ${process.versions.v8}, ${process.arch}`,
+    details: `V8 ${process.versions.v8}, ${process.arch}; entry ${relative(ROOT, fileURLToPath(ENTRY))}`,
     createRedactor,
     peers: { "fast-redact": require("fast-redact"), "@pinojs/redact": require("@pinojs/redact") },
     capture,
