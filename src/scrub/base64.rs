@@ -11,7 +11,9 @@
 
 /// A match inside a longer decoded run must cover this many bytes: 48 bits, so that random
 /// base64 (an image, a blob) decodes to one needle at one place with odds of 2^-48. A shorter
-/// value is caught when the run decodes to exactly it (the value encoded on its own).
+/// value counts where its encoding starts a group of four characters, as when it was encoded
+/// on its own (and glued to other text or base64): the 4-byte value's own encoding, 32 bits,
+/// was what a needle of it matched anywhere.
 pub(super) const MIN_INSIDE: usize = 6;
 
 /// The shortest run worth decoding: 4 bytes, the shortest value matched anywhere.
@@ -54,9 +56,10 @@ impl View<'_> {
         (char_of(a), char_of(b - 1) + 2)
     }
 
-    /// Is a match of `a..b` one to act on: long enough to be no accident, or all of the run?
+    /// Is a match of `a..b` one to act on: long enough to be no accident, or encoded on its own
+    /// (its first byte starts a group)?
     pub fn counts(&self, a: usize, b: usize) -> bool {
-        b - a >= MIN_INSIDE || (a == 0 && b == self.bytes.len())
+        b - a >= MIN_INSIDE || a % 3 == 0
     }
 }
 
@@ -137,7 +140,7 @@ mod tests {
         assert_eq!(view.span(0, 6), (2, 10));
         assert_eq!(view.span(1, 2), (3, 5));
         assert_eq!(view.span(3, 5), (6, 9));
-        assert!(view.counts(0, 6) && !view.counts(1, 5));
+        assert!(view.counts(0, 6) && view.counts(3, 5) && !view.counts(1, 5));
     }
 
     #[test]

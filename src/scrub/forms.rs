@@ -38,7 +38,8 @@
 //! - A value of one character: it is in every text, and a guess finds it.
 //! - Short values (2-3 characters) inside a word ("17370"), or encoded: every encoding of a
 //!   3-digit number is the number, and encoding other short values would match innocent text.
-//! - Base64 of a value of 4 or 5 bytes inside a longer encoded text: 32 or 40 bits, found by
+//! - Base64 of a value of 4 or 5 bytes inside a longer encoded text, where its encoding does
+//!   not start a group of four characters: 32 or 40 bits at every position would be found by
 //!   chance in random base64 too often. It is caught encoded on its own. (Where the value is
 //!   caught inside longer base64, every character carrying a bit of it is replaced, together
 //!   with the bits of up to 2 bytes of context that share those characters.)
@@ -419,7 +420,7 @@ mod tests {
     #[test]
     fn base64_inside_longer_data_needs_six_bytes_of_the_value() {
         let framed = |value: &[u8], skip: usize| {
-            let mut data = b"ctx".to_vec();
+            let mut data = b"context".to_vec();
             data.truncate(skip);
             data.extend_from_slice(value);
             data.extend_from_slice(b"zz");
@@ -429,12 +430,19 @@ mod tests {
             let n = needles("123456", "pin");
             let text = framed(b"123456", skip);
             assert!(n.scrub(&text).is_some(), "6 bytes at offset {skip}: {text}");
-            let four = needles("1234", "pin");
-            assert!(four.scrub(&framed(b"1234", skip + 1)).is_none(), "4 bytes inside longer data are not caught");
         }
-        // On its own, 4 bytes are caught, padded or not, in either alphabet.
+        // 4 bytes inside longer data: only where their encoding starts a group of 4 characters.
+        let four = needles("1234", "pin");
+        for skip in [1, 2, 4, 5] {
+            assert!(four.scrub(&framed(b"1234", skip)).is_none(), "4 bytes after {skip} are not caught");
+        }
+        for skip in [0, 3, 6] {
+            assert!(four.scrub(&framed(b"1234", skip)).is_some(), "4 bytes after {skip} are caught");
+        }
+        // On its own, 4 bytes are caught, padded or not, in either alphabet, also glued to
+        // other text or base64 on either side.
         let n = needles("1234", "pin");
-        for text in ["x MTIzNA== y", "x MTIzNA y", "Basic MTIzNA"] {
+        for text in ["x MTIzNA== y", "x MTIzNA y", "Basic MTIzNA", "MTIzNAx", "xyzMTIzNA_", "xyzwMTIzNAabcd"] {
             caught(&n, text, "pin", &["MTIzNA"]);
         }
     }
