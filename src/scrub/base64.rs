@@ -88,6 +88,11 @@ pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&Vi
     }
 }
 
+#[cfg(test)]
+pub(super) fn decode_for_tests(chars: &[u8], out: &mut Vec<u8>) {
+    decode(chars, out);
+}
+
 /// Decodes base64 characters (all valid) into `out`: whole groups, then 2 or 3 characters of
 /// a last partial one; a lone last character carries no whole byte and is left out.
 fn decode(chars: &[u8], out: &mut Vec<u8>) {

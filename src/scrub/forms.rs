@@ -448,6 +448,43 @@ mod tests {
     }
 
     #[test]
+    fn base64_at_every_alignment_glued_to_anything() {
+        // Generated: a value of 6 to 40 bytes, 0 to 7 bytes of context on each side, encoded in
+        // either alphabet, padded or not, glued to base64 characters or set apart; the value
+        // never survives, and a second pass changes nothing.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..3000 {
+            let len = 6 + next(35) as usize;
+            let value: String = (0..len).map(|_| (b'!' + next(94) as u8) as char).collect();
+            let context = |next: &mut dyn FnMut(u64) -> u64| (0..next(8)).map(|_| next(256) as u8).collect::<Vec<u8>>();
+            let mut data = context(&mut next);
+            data.extend_from_slice(value.as_bytes());
+            data.extend(context(&mut next));
+            let alphabet = if next(2) == 0 { BASE64 } else { BASE64URL };
+            let encoded = base64(&data, alphabet, next(2) == 0);
+            let glue = ["", " ", "x", "Zm9v", "_-", "="][next(6) as usize];
+            let text = format!("{glue}{encoded}{glue}");
+            let n = needles(&value, "v");
+            let Some((clean, _)) = n.scrub(&text) else { panic!("{value:?} in {text}: nothing found") };
+            assert!(n.scrub(&clean).is_none(), "{text}: a second pass changes {clean}");
+            // What is left decodes to nothing holding the value, from any character.
+            for from in 0..clean.len() {
+                let rest: String =
+                    clean[from..].chars().take_while(|c| c.is_ascii_alphanumeric() || "+/-_".contains(*c)).collect();
+                let mut decoded = Vec::new();
+                super::super::base64::decode_for_tests(rest.as_bytes(), &mut decoded);
+                assert!(!decoded.windows(len).any(|w| w == value.as_bytes()), "{value:?} survives in {clean}");
+            }
+        }
+    }
+
+    #[test]
     fn base64_written_with_escapes() {
         // JSON writers may escape the solidus; the JSON view reads the base64 as it was.
         let value = "p@ss/w\"rd é+1?>>";
