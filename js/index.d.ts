@@ -179,6 +179,15 @@ export interface ExecutableTool extends ToolDefinition {
 }
 
 /**
+ * What {@link Redactor.wrapTool} returns: `tool` with its own `execute` and `outputSchema`
+ * replaced. (Not `Omit`: over a tool's index signature, `Omit` would drop `name` and the other
+ * named members, and the copy could not be passed to `registerTool`.)
+ */
+export type WrappedTool<T extends ExecutableTool> = {
+  [K in keyof T as K extends "execute" | "outputSchema" ? never : K]: T[K];
+} & { execute(input: unknown, options?: unknown): Promise<unknown>; outputSchema?: object };
+
+/**
  * One entry of the report: where (a JSON Pointer into the raw result) and why; never a value.
  * @example
  * ```js
@@ -430,7 +439,7 @@ export interface Redactor {
    * await document.modelContext.registerTool(redactor.wrapTool(tool));
    * ```
    */
-  wrapTool<T extends ExecutableTool>(tool: T): Omit<T, "execute" | "outputSchema"> & { execute(input: unknown, options?: unknown): Promise<unknown>; outputSchema?: object };
+  wrapTool<T extends ExecutableTool>(tool: T): WrappedTool<T>;
   /**
    * The `outputSchema` to give a runtime (and so every MCP client behind it) instead of the
    * tool's own: it describes the redacted view, which is what those validate `structuredContent`

@@ -1,7 +1,7 @@
 // The demo "API console": five tools registered through the MCP-B polyfill, redacted by
 // installRedaction; an agent view that calls them the way an agent does, after the page
-// session's pre-call check (allow / ask the user / deny); a user view with <webmcp-secret>
-// elements.
+// session's pre-call check (allow / ask the user / deny), with the raw result the tool returned
+// shown beside what the agent received; a user view with <webmcp-secret> elements.
 
 import { installRedaction } from "/js/index.js";
 import "/js/secret-element.js";
@@ -105,6 +105,44 @@ const TOOLS = [
   },
 ];
 
+// What each tool returned before redaction, by tool name: the page's own wrapper around each
+// execute records it (installRedaction's wrapper sits outside this one and sees the same value).
+// Shown beside the agent view so a visitor sees what was removed; it never goes to the agent.
+const rawResults = new Map();
+
+function recordingRaw(tool) {
+  const { execute } = tool;
+  return {
+    ...tool,
+    async execute(...args) {
+      try {
+        const raw = await execute.apply(tool, args);
+        rawResults.set(tool.name, { raw });
+        return raw;
+      } catch (err) {
+        rawResults.set(tool.name, { thrown: err });
+        throw err;
+      }
+    },
+  };
+}
+
+function showRaw(text, outcome) {
+  const out = $("raw-json");
+  out.textContent = text;
+  out.dataset.outcome = outcome;
+}
+
+function rawText(entry) {
+  if (!entry) return "(the tool was not called)";
+  if ("thrown" in entry) return `The tool threw: ${entry.thrown?.message ?? String(entry.thrown)}`;
+  try {
+    return JSON.stringify(entry.raw, null, 2) ?? String(entry.raw);
+  } catch (err) {
+    return `(not JSON: ${err.message})`;
+  }
+}
+
 function addSecrets({ tool: toolName, resultId, result }) {
   const stubs = (result?.content ?? []).filter((b) => b?.type === "secret_reference" && typeof b.handle === "string");
   const list = $("secrets");
@@ -198,7 +236,11 @@ function askUser(toolName, returnFocus) {
   });
 }
 
-function setOutput(toolName, outcome, text, raw) {
+function setOutput(toolName, outcome, text, raw, toolRaw) {
+  // The raw view first: a test or a reader waiting for the agent view finds both in place.
+  if (toolRaw !== undefined) showRaw(toolRaw, "result");
+  else if (outcome !== "running") showRaw(outcome === "pending" ? "(waiting for your answer)" : "(the tool was not called)", outcome);
+  else showRaw("…", outcome);
   const out = $("agent-json");
   out.textContent = text;
   out.dataset.outcome = outcome;
@@ -236,15 +278,16 @@ async function callAsAgent(modelContext, info, def, input, button) {
     }
   }
   setOutput(undefined, "running", "…");
+  rawResults.delete(info.name);
   try {
     // The polyfill takes the input as JSON text; Chromium's own implementation as an object.
     const text = await modelContext.executeTool(info, modelContext.__isWebMCPPolyfill ? JSON.stringify(args) : args);
     const agentResult = JSON.parse(text);
     showLabels();
-    setOutput(info.name, "result", JSON.stringify(agentResult, null, 2), text);
+    setOutput(info.name, "result", JSON.stringify(agentResult, null, 2), text, rawText(rawResults.get(info.name)));
   } catch (err) {
     showLabels();
-    setOutput(info.name, "error", `Error: ${err.message}`);
+    setOutput(info.name, "error", `Error: ${err.message}`, undefined, rawResults.has(info.name) ? rawText(rawResults.get(info.name)) : undefined);
   }
 }
 
@@ -258,7 +301,7 @@ async function main() {
   if (installed.error) throw installed.error;
   session = installed.session;
 
-  for (const { example, ...tool } of TOOLS) await modelContext.registerTool(tool);
+  for (const { example, ...tool } of TOOLS) await modelContext.registerTool(recordingRaw(tool));
 
   $("confirm-yes").addEventListener("click", () => pending?.resolve(true));
   $("confirm-no").addEventListener("click", () => pending?.resolve(false));

@@ -1,6 +1,6 @@
 // The demo page in real Chromium: every tool called the way an agent calls it (getTools +
-// executeTool on the MCP-B polyfill), no canary in what the agent receives, Reveal shows the
-// right value, a second redeem is expired, and a screenshot after a Reveal; and the pre-call
+// executeTool on the MCP-B polyfill), no canary in what the agent receives while the raw view
+// beside it shows the tool's own result (canary included), Reveal shows the right value, a second redeem is expired, and a screenshot after a Reveal; and the pre-call
 // check: a public post after reading billing details waits for the user (rule "exfiltration").
 
 import { test } from "node:test";
@@ -33,6 +33,34 @@ async function callAsAgent(tool, p = page) {
   await p.click(`button[data-tool="${tool}"]`);
   await p.waitForFunction((t) => document.getElementById("agent-json").dataset.tool === t, tool, { timeout: TIMEOUT });
   return p.getAttribute("#agent-json", "data-raw");
+}
+
+/** The raw view: what the page shows the tool returned before redaction, and where it sits. */
+async function rawView(p = page) {
+  return p.evaluate(() => {
+    const raw = document.getElementById("raw-json");
+    const agent = document.getElementById("agent-json");
+    const box = (e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width };
+    };
+    return { text: raw.textContent, outcome: raw.dataset.outcome, raw: box(raw), agent: box(agent) };
+  });
+}
+
+/** Asserts the raw view shows `secrets` (the agent view must not) and sits beside the agent view. */
+async function rawBeside(agentJson, secrets, p = page) {
+  const view = await rawView(p);
+  assert.equal(view.outcome, "result");
+  for (const s of secrets) {
+    assert.ok(view.text.includes(s), `the raw view lacks ${s}: ${view.text}`);
+    assert.ok(!agentJson.includes(s), `${s} reached the agent`);
+  }
+  // Beside: side by side in one row, both visible, neither covering the other.
+  assert.ok(view.raw.width > 100 && view.agent.width > 100, JSON.stringify(view));
+  assert.ok(view.raw.right <= view.agent.left, `the raw view is not left of the agent view: ${JSON.stringify(view)}`);
+  assert.ok(view.raw.top < view.agent.bottom && view.agent.top < view.raw.bottom, `not in one row: ${JSON.stringify(view)}`);
+  return view.text;
 }
 
 /** What the page shows of the last pre-call check, and of the session's labels. */
@@ -92,6 +120,9 @@ test("generate_api_key: the secret stays out of the agent view; Reveal shows it"
   const { apiKey } = await last();
   noCanary(json);
   assert.ok(!json.includes(apiKey));
+  const raw = await rawBeside(json, [apiKey]);
+  assert.match(raw, /CANARY/);
+  assert.deepEqual(Object.keys(JSON.parse(raw)).sort(), ["id", "name", "secret"]);
   const agent = JSON.parse(json);
   assert.ok(agent.content.some((b) => b.type === "secret_reference" && b.label === "API key" && /^[0-9a-f]{32}$/.test(b.handle)));
   assert.equal(agent.structuredContent.secret, undefined);
@@ -104,6 +135,13 @@ test("create_deploy_token: redeemed from the server once; the second redeem is e
   const { deployToken } = await last();
   noCanary(json);
   assert.ok(!json.includes("/api/redeem/"), "redeemUrl never reaches the agent");
+  // The raw result holds the reference (the server keeps the token itself).
+  const raw = await rawBeside(json, ["/api/redeem/"]);
+  assert.ok(!raw.includes(deployToken));
+  // The page says why a second Reveal fails: the single-use endpoint, fetched on each Reveal.
+  const why = await page.textContent("#once");
+  assert.match(why, /redeemUrl/);
+  assert.match(why, /410 Gone/);
   const first = await reveal("create_deploy_token");
   assert.equal(first.value, deployToken);
   // The screenshot of the demo after a Reveal, kept in test-results/ (CI keeps that folder).
@@ -145,6 +183,7 @@ test("get_billing_details: sensitive tool; the card number and undeclared fields
   const { cardNumber } = await last();
   noCanary(json);
   assert.ok(!json.includes(cardNumber) && !json.includes(cardNumber.replace(/ /g, "")));
+  await rawBeside(json, [cardNumber, "1 CANARY Street"]);
   const agent = JSON.parse(json);
   assert.equal(agent.structuredContent.plan, "Team");
   const shown = await reveal("get_billing_details", "Card number");
@@ -156,6 +195,7 @@ test("search_messages: blocks for the user's eyes only are removed from the agen
   const { messageCode } = await last();
   noCanary(json);
   assert.ok(!json.includes(messageCode));
+  await rawBeside(json, [messageCode]);
   assert.match(json, /Build passed/);
   assert.match(json, /"reason":"audience"/);
 });
@@ -278,6 +318,7 @@ test("pre-call check: a public post after reading billing details waits for the 
     assert.equal(shown.output, "pending");
     assert.equal(shown.outputTool, undefined, "the agent view got no result");
     assert.equal(shown.posts, 1, "post_to_forum was not called before the user confirmed");
+    assert.equal((await rawView(p)).outcome, "pending", "no raw result: the tool has not run");
     assert.match(await p.textContent("#agent-json"), /has not been called/);
     // The safe answer has the focus.
     assert.equal(await p.evaluate(() => document.activeElement?.dataset.testid), "confirm-no");

@@ -20,3 +20,13 @@ declare function myRedact(tool: unknown, raw: unknown): unknown;
 interface Document {
   readonly modelContext: import("webmcp-redact").ModelContextLike;
 }
+
+/** An MV3 extension's service worker: the part of the `chrome` API the README's recipe uses. */
+declare const chrome: {
+  runtime: {
+    id: string;
+    onMessage: {
+      addListener(listener: (message: any, sender: { id?: string }, sendResponse: (response?: unknown) => void) => boolean | undefined): void;
+    };
+  };
+};
