@@ -794,11 +794,13 @@ export interface InstallOptions {
    */
   onError?(error: RedactionError): void;
   /**
-   * Called after each result that issued handles, with the tool's name, the result's id and
-   * the agent view: the trusted place for a page to show `<webmcp-secret result={resultId}>`
-   * elements (never from text an agent wrote). Its errors are ignored.
+   * Called after each result that issued handles, with the tool's name, the result's id, the
+   * agent view and the handles it issued (with their labels, in either format: in the mcp
+   * format the stubs are text blocks): the trusted place for a page to show
+   * `<webmcp-secret handle={handle} result={resultId}>` elements (never from text an agent
+   * wrote). Its errors are ignored.
    */
-  onResult?(info: { tool: string; resultId: string; result: CallToolResult }): void;
+  onResult?(info: { tool: string; resultId: string; result: CallToolResult; handles: Array<{ handle: string; label: string }> }): void;
 }
 
 /**

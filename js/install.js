@@ -188,7 +188,10 @@ export async function installRedactionWith(load, options = {}) {
         const out = (session ?? (await sessionReady)).redact(def, raw);
         if (onResult && out.resultId) {
           try {
-            onResult({ tool: name, resultId: out.resultId, result: out.result });
+            // The handles come from the core's report, not from the view: in the mcp format
+            // (on an MCP bridge) they are in the stubs' _meta, not in secret_reference blocks.
+            const handles = out.redactions.filter((r) => r.handle !== undefined).map(({ handle, label }) => ({ handle, label }));
+            onResult({ tool: name, resultId: out.resultId, result: out.result, handles });
           } catch {
             // the page's callback must not change what the agent gets
           }

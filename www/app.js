@@ -143,8 +143,7 @@ function rawText(entry) {
   }
 }
 
-function addSecrets({ tool: toolName, resultId, result }) {
-  const stubs = (result?.content ?? []).filter((b) => b?.type === "secret_reference" && typeof b.handle === "string");
+function addSecrets({ tool: toolName, resultId, handles: stubs }) {
   const list = $("secrets");
   for (const stub of stubs) {
     const li = document.createElement("li");

@@ -139,6 +139,15 @@ test("an MCP client calls every demo tool: each call succeeds and no canary reac
       assert.deepEqual(Object.keys(res.structuredContent).sort(), ["id", "name"]);
       assert.ok(res.content.some((b) => b.type === "text" && b.text === "[secret withheld: API key]"), text);
       assert.match(res.content.at(-1).text, /The user can reveal it in the page/);
+      // ... and the user can: the page's user view got a Reveal element for the handle the
+      // agent holds (onResult names handles in the mcp format too).
+      const handles = await page.evaluate(() =>
+        [...document.querySelectorAll("#secrets li")]
+          .filter((li) => li.querySelector(".from")?.textContent === "generate_api_key")
+          .map((li) => li.querySelector("webmcp-secret")?.getAttribute("handle")),
+      );
+      assert.equal(handles.length, 1, "one Reveal element for the key");
+      assert.ok(text.includes(handles[0]), `the element's handle ${handles[0]} is the one in the result`);
     }
     if (name === "search_messages") assert.match(text, /Build passed/);
     if (name === "post_to_forum") assert.match(text, /Posted post_1/);
