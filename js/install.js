@@ -240,9 +240,16 @@ export async function installRedactionWith(load, options = {}) {
     try {
       session = redactorSession(await createRedactorWith(load, { format: effectiveFormat, limits, vault, redeem, policy }));
     } catch (err) {
-      uninstallNow(); // bad options: undo, and let the caller see the mistake
-      resolveSession(unavailableSession(err));
-      throw err;
+      if ((err instanceof TypeError || err instanceof RangeError) && /** @type {any} */ (err).code === "invalid_options") {
+        uninstallNow(); // bad options: undo, and let the caller see the mistake
+        resolveSession(unavailableSession(err));
+        throw err;
+      }
+      // Anything else (a module that loaded but is not this one, a trap): the patch stays and
+      // every result is withheld, as for a module that did not load. Never the raw results.
+      error = wasmUnavailable("the WebAssembly module", `it loaded, but no redactor could be made with it (${err?.name ?? "error"})`, err);
+      session = unavailableSession(error);
+      report(error);
     }
   }
   resolveSession(session);
