@@ -65,7 +65,6 @@ impl Budget {
         }
     }
 
-    #[cfg(test)]
     pub fn spent(&self) -> u64 {
         self.spent
     }
