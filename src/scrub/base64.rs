@@ -42,18 +42,19 @@ const DECODE: [u8; 256] = {
     t
 };
 
-/// One decoding of a run: its bytes, and where its first character is in the text.
+/// One decoding of a run: its bytes, and where each of its characters is in the text.
 pub(super) struct View<'a> {
     pub bytes: &'a [u8],
-    at: usize,
+    at: &'a [u32],
 }
 
 impl View<'_> {
     /// The span of the text that carries the decoded bytes `a..b`: the characters holding any
-    /// of their bits (the first and last may also hold bits of the bytes beside them).
+    /// of their bits (the first and last may also hold bits of the bytes beside them), and the
+    /// line breaks between them.
     pub fn span(&self, a: usize, b: usize) -> (usize, usize) {
-        let char_of = |byte: usize| self.at + 4 * (byte / 3) + byte % 3;
-        (char_of(a), char_of(b - 1) + 2)
+        let char_of = |byte: usize| 4 * (byte / 3) + byte % 3;
+        (self.at[char_of(a)] as usize, self.at[char_of(b - 1) + 1] as usize + 1)
     }
 
     /// Is a match of `a..b` one to act on: long enough to be no accident, or encoded on its own
@@ -63,27 +64,49 @@ impl View<'_> {
     }
 }
 
+/// Is `text[i..]` a line break (`\n` or `\r\n`) with a base64 character after it? Its length.
+fn wrap_at(text: &[u8], i: usize) -> Option<usize> {
+    let len = match text.get(i..)? {
+        [b'\n', ..] => 1,
+        [b'\r', b'\n', ..] => 2,
+        _ => return None,
+    };
+    text.get(i + len).filter(|&&c| DECODE[c as usize] != NO).map(|_| len)
+}
+
 /// Calls `f` with each decoded view of `text` that holds at least `min_bytes`: every run of at
-/// least `MIN_RUN` base64 characters, decoded from each of its first four characters. Linear:
-/// each character is decoded at most four times (the caller counts the decoded bytes it scans).
+/// least `MIN_RUN` base64 characters, decoded from each of its first four characters. A run
+/// goes on across line breaks, as MIME (76 characters), PEM (64) and `base64` (76) wrap it and
+/// `atob` and `Buffer` read it. Linear: each character is decoded at most four times (the
+/// caller counts the decoded bytes it scans).
 pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&View)) {
-    let mut buf = Vec::new();
+    let (mut buf, mut chars, mut at) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < text.len() {
         if DECODE[text[i] as usize] == NO {
             i += 1;
             continue;
         }
-        let start = i;
-        while i < text.len() && DECODE[text[i] as usize] != NO {
-            i += 1;
-        }
-        for from in start..(start + 4).min(i) {
-            if i - from < MIN_RUN || (i - from) * 3 / 4 < min_bytes {
+        chars.clear();
+        at.clear();
+        loop {
+            if i < text.len() && DECODE[text[i] as usize] != NO {
+                chars.push(text[i]);
+                at.push(i as u32);
+                i += 1;
+            } else if let Some(len) = wrap_at(text, i) {
+                i += len;
+            } else {
                 break;
             }
-            decode(&text[from..i], &mut buf);
-            f(&View { bytes: &buf, at: from });
+        }
+        for from in 0..4.min(chars.len()) {
+            let left = chars.len() - from;
+            if left < MIN_RUN || left * 3 / 4 < min_bytes {
+                break;
+            }
+            decode(&chars[from..], &mut buf);
+            f(&View { bytes: &buf, at: &at[from..] });
         }
     }
 }
@@ -114,7 +137,7 @@ mod tests {
 
     fn views_of(text: &str, min_bytes: usize) -> Vec<(Vec<u8>, usize)> {
         let mut out = Vec::new();
-        for_each_view(text.as_bytes(), min_bytes, &mut |v| out.push((v.bytes.to_vec(), v.at)));
+        for_each_view(text.as_bytes(), min_bytes, &mut |v| out.push((v.bytes.to_vec(), v.at[0] as usize)));
         out
     }
 
@@ -141,11 +164,26 @@ mod tests {
         assert_eq!(views_of("x Zm9vYmFy=, abc", 6).len(), 1);
         assert!(views_of("x Zm9vYmFy=, abc", 7).is_empty());
         // Spans map back to the characters carrying each byte.
-        let view = View { bytes: b"foobar", at: 2 };
+        let at: Vec<u32> = (2..10).collect();
+        let view = View { bytes: b"foobar", at: &at };
         assert_eq!(view.span(0, 6), (2, 10));
         assert_eq!(view.span(1, 2), (3, 5));
         assert_eq!(view.span(3, 5), (6, 9));
         assert!(view.counts(0, 6) && view.counts(3, 5) && !view.counts(1, 5));
+    }
+
+    #[test]
+    fn a_run_goes_on_across_line_breaks() {
+        // "foobarfoobar" wrapped after 4 and 8 characters, with LF and CRLF.
+        let text = "x Zm9v\nYmFy\r\nZm9vYmFy\n\n y";
+        let v = views(text);
+        assert_eq!(v[0].0, b"foobarfoobar");
+        let at: Vec<u32> = vec![2, 3, 4, 5, 7, 8, 9, 10, 13, 14, 15, 16, 17, 18, 19, 20];
+        let view = View { bytes: b"foobarfoobar", at: &at };
+        assert_eq!(view.span(0, 12), (2, 21), "the line breaks inside go with the value");
+        assert_eq!(view.span(3, 4), (7, 9));
+        // A blank line ends the run.
+        assert_eq!(views("Zm9vYmFy\n\nZm9vYmFy").iter().filter(|(b, _)| b == b"foobar").count(), 2);
     }
 
     #[test]

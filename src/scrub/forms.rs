@@ -43,7 +43,8 @@
 //!   chance in random base64 too often. It is caught encoded on its own. (Where the value is
 //!   caught inside longer base64, every character carrying a bit of it is replaced, together
 //!   with the bits of up to 2 bytes of context that share those characters.)
-//! - Base64 split by line breaks (MIME wraps at 76 characters) inside the value's part, base64
+//! - Base64 split by anything but line breaks (runs go on across `\n` and `\r\n`, as MIME and
+//!   PEM wrap them) inside the value's part, base64
 //!   of an escaped form (JSON-escaped, then base64), base64 of base64, base32, base85, hex or any other encoding
 //!   of arbitrary text, gzip or any compression, encryption or hashing.
 //! - Anything an agent or a tool did to the value itself: reversed, split (`sk_live_` in one
