@@ -51,3 +51,30 @@ fn review1100_base64_wrapped_at_76_columns_is_caught() {
         assert!(!joined.contains(&e[66..90]), "wrapped base64 of the known value passed: {view}");
     }
 }
+
+/// Learns `secret`, then fails when `needle` (an encoding of it) is still in a later view.
+fn assert_gone(secret: &str, later: serde_json::Value, needle: &str) {
+    for view in later_views(json!(secret), &later) {
+        assert!(!view.contains(needle), "encoding {needle} of the known value passed: {view}");
+    }
+}
+
+/// Base64url of a URL whose query percent-encodes the value (an OAuth `state` or a
+/// `redirect_uri` parameter, base64url-encoded): the decoded bytes are not percent-decoded.
+#[test]
+fn review1100_base64_of_percent_encoded_value_is_caught() {
+    let secret = "tok+en/abc==xyz";
+    let e = b64(b"https://a.example/cb?t=tok%2Ben%2Fabc%3D%3Dxyz&x=1", true, false);
+    assert_gone(secret, text_result(&e), &e);
+}
+
+/// A JWT whose payload JSON escapes the value (Python's `json.dumps`, which PyJWT uses, writes
+/// non-ASCII as `\u00e4`; PHP's `json_encode` writes `/` as `\/`): the decoded payload is not
+/// JSON-unescaped, so the claim passes inside the token.
+#[test]
+fn review1100_jwt_payload_with_json_escaped_value_is_caught() {
+    let secret = "pässwort/Grüße";
+    let payload = br#"{"sub":"u1","pw":"p\u00e4sswort\/Gr\u00fc\u00dfe"}"#;
+    let jwt = format!("{}.{}.sig", b64(br#"{"alg":"HS256"}"#, true, false), b64(payload, true, false));
+    assert_gone(secret, text_result(&jwt), &jwt);
+}

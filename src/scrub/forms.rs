@@ -28,7 +28,8 @@
 //! - base64 and base64url, padded or not: the value encoded on its own (a `data:` URL, a Basic
 //!   auth header, a JWT part, a `blob` or `data` field), and the value inside a longer encoded
 //!   text at any byte alignment, for values of at least `MIN_INSIDE` (6) bytes; also base64
-//!   text that was escaped in turn (`\/` in JSON, `%2F` in a URL).
+//!   text that was escaped in turn (`\/` in JSON, `%2F` in a URL), base64 wrapped at line
+//!   breaks, and base64 of text that escapes the value once (a JWT's JSON, a URL's query).
 //!
 //! For a value of 2 or 3 characters (`MIN_SHORT`), verbatim only, and only where it stands alone
 //! as a token (see `Needles::short_matches`).
@@ -44,8 +45,9 @@
 //!   caught inside longer base64, every character carrying a bit of it is replaced, together
 //!   with the bits of up to 2 bytes of context that share those characters.)
 //! - Base64 split by anything but line breaks (runs go on across `\n` and `\r\n`, as MIME and
-//!   PEM wrap them) inside the value's part, base64
-//!   of an escaped form (JSON-escaped, then base64), base64 of base64, base32, base85, hex or any other encoding
+//!   PEM wrap them) inside the value's part; base64 of a value escaped twice over (one decoding
+//!   of the decoded text is read: a JWT's JSON escapes, a URL's query), base64 of base64, of
+//!   UTF-16 or of Latin-1 (`btoa`); base32, base85, hex or any other encoding
 //!   of arbitrary text, gzip or any compression, encryption or hashing.
 //! - Anything an agent or a tool did to the value itself: reversed, split (`sk_live_` in one
 //!   place, the rest in another), spaced out, cut short, case changed (`SK_LIVE_…`), characters

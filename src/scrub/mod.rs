@@ -290,12 +290,25 @@ impl Needles {
         let mut work = self.work.get();
         base64::for_each_view(text, shortest, &mut |view| {
             work += view.bytes.len() as u64;
-            for (a, b, label) in self.long_matches(view.bytes, &mut work).into_iter().flatten() {
+            let mut found = |(a, b, label): (usize, usize, usize), work: &mut Steps| {
+                *work += 1;
                 if view.counts(a, b) {
                     let (start, end) = view.span(a, b);
                     emit((start, end, label));
                 }
+            };
+            for m in self.long_matches(view.bytes, &mut work).into_iter().flatten() {
+                found(m, &mut work);
             }
+            // Decoded text may be escaped in turn: a JWT's JSON (`\u00e4`, `\/`), a URL's
+            // query. One decoding deep, so that a run costs a bounded number of scans.
+            let Ok(decoded) = std::str::from_utf8(view.bytes) else { return };
+            unescape::for_each_view_once(decoded, &mut |inner, spans| {
+                work += inner.len() as u64;
+                for (a, b, label) in self.long_matches(inner.as_bytes(), &mut work).into_iter().flatten() {
+                    found((spans[a].0 as usize, spans[b - 1].1 as usize, label), &mut work);
+                }
+            });
         });
         self.work.set(work);
     }

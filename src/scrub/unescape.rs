@@ -170,6 +170,13 @@ pub(super) fn for_each_view(s: &str, visit: &mut Visit) {
     }
 }
 
+/// [`for_each_view`], one decoding deep: each decoder once (base64 that was decoded already).
+pub(super) fn for_each_view_once(s: &str, visit: &mut Visit) {
+    if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) {
+        descend(s, None, 1, visit);
+    }
+}
+
 /// What sees each view: the decoded text, and each of its bytes' span in the original.
 pub(super) type Visit<'a> = dyn FnMut(&str, &[(u32, u32)]) + 'a;
 
