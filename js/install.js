@@ -247,7 +247,7 @@ export async function installRedactionWith(load, options = {}) {
       }
       // Anything else (a module that loaded but is not this one, a trap): the patch stays and
       // every result is withheld, as for a module that did not load. Never the raw results.
-      error = wasmUnavailable("the WebAssembly module", `it loaded, but no redactor could be made with it (${err?.name ?? "error"})`, err);
+      error = wasmUnavailable("the WebAssembly module", `it loaded, but no redactor could be made with it (${/** @type {any} */ (err)?.name ?? "error"})`, err);
       session = unavailableSession(error);
       report(error);
     }
