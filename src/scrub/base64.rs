@@ -87,17 +87,27 @@ pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&Vi
             i += 1;
             continue;
         }
-        chars.clear();
-        at.clear();
+        // Measure the run first: most runs (words, ids) are too short to be copied at all.
+        let (start, mut count) = (i, 0);
         loop {
             if i < text.len() && DECODE[text[i] as usize] != NO {
-                chars.push(text[i]);
-                at.push(i as u32);
+                count += 1;
                 i += 1;
             } else if let Some(len) = wrap_at(text, i) {
                 i += len;
             } else {
                 break;
+            }
+        }
+        if count < MIN_RUN || count * 3 / 4 < min_bytes {
+            continue;
+        }
+        chars.clear();
+        at.clear();
+        for (j, &c) in text.iter().enumerate().take(i).skip(start) {
+            if DECODE[c as usize] != NO {
+                chars.push(c);
+                at.push(j as u32);
             }
         }
         for from in 0..4.min(chars.len()) {

@@ -164,16 +164,18 @@ fn decode(s: &str, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decode
 /// that at most `LEVELS` views (each about nine bytes per byte of `s`) are alive at once;
 /// at most 4 + 16 + 64 views, each made and scanned in linear time.
 pub(super) fn for_each_view(s: &str, visit: &mut Visit) {
-    // One pass to rule out most strings, which hold no escape at all.
-    if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) {
-        descend(s, None, LEVELS, visit);
-    }
+    views_deep(s, LEVELS, visit);
 }
 
 /// [`for_each_view`], one decoding deep: each decoder once (base64 that was decoded already).
 pub(super) fn for_each_view_once(s: &str, visit: &mut Visit) {
+    views_deep(s, 1, visit);
+}
+
+fn views_deep(s: &str, levels: usize, visit: &mut Visit) {
+    // One pass to rule out most strings, which hold no escape at all.
     if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) {
-        descend(s, None, 1, visit);
+        descend(s, None, levels, visit);
     }
 }
 
