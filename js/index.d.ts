@@ -731,7 +731,8 @@ export class RedeemError extends Error {
  * `redeemUrl` under the same-origin contract: resolved with `new URL(redeemUrl, location.href)`;
  * `https:` (or `http:` on a loopback page); the page's origin, never `"null"`; the optional
  * `allowedPaths`; then `fetch(url.href, { method: "GET", mode: "same-origin", credentials:
- * "same-origin", redirect: "error", cache: "no-store" })`, which no caller can change; a 200
+ * "same-origin", redirect: "manual", cache: "no-store" })`, which no caller can change (a
+ * redirect, followed by nothing and read by nobody, is `redirected` in every runtime); a 200
  * `application/json` body of exactly `{ "value": string }`, at most 64 KiB. The value then joins
  * the vault's known secrets, so that no later result hands it to the agent.
  * @throws {@link RedeemError}

@@ -88,17 +88,21 @@ async function fetchValue(url, label, signal) {
       method: "GET",
       mode: "same-origin",
       credentials: "same-origin",
-      redirect: "error",
+      // "manual" follows nothing. A browser hands back an opaque-redirect response (type
+      // "opaqueredirect", status 0, no headers, no body); Node's fetch hands back the 3xx
+      // itself. Both are `redirected`, and the body of neither is read ("error" would make
+      // Chromium reject with the same bare TypeError as a network failure).
+      redirect: "manual",
       cache: "no-store",
       signal,
     });
   } catch (/** @type {any} */ err) {
     if (signal?.aborted) throw fail("aborted", "the request was aborted");
-    if (redirectError(err)) throw fail("redirected", "the server answered with a redirect");
     throw fail("network", `the request failed (${err?.name ?? "error"})`);
   }
-  if (res.type === "opaqueredirect" || res.redirected || (res.status >= 300 && res.status < 400)) {
-    throw fail("redirected", "the server answered with a redirect");
+  if (isRedirect(res)) {
+    discard(res); // cancelled, never read
+    throw fail("redirected", "the server answered with a redirect", res.status ? { status: res.status } : undefined);
   }
   if (res.type !== "basic") throw fail("bad_response", `the response type is ${res.type}, not basic`);
   const status = res.status;
@@ -190,14 +194,9 @@ function parseRetryAfter(header) {
   return Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-// fetch() with redirect: "error" rejects when the server redirects. Node's fetch (undici) says
-// so in the error's cause; Chromium rejects with the same bare TypeError as a network failure
-// and records no status in Resource Timing, so there the caller sees `network`. Either way no
-// redirect is followed and nothing is read.
-function redirectError(err) {
-  try {
-    return /redirect/i.test(String(err?.cause?.message ?? "")) || /redirect/i.test(String(err?.message ?? ""));
-  } catch {
-    return false;
-  }
+// A redirect answer in either shape fetch gives with redirect: "manual": the browser's opaque
+// redirect (status 0), or the 3xx itself (Node). `redirected` cannot be true when nothing was
+// followed; it is checked all the same, so that a runtime that followed anyway is refused.
+function isRedirect(res) {
+  return res.type === "opaqueredirect" || res.redirected === true || (res.status >= 300 && res.status < 400);
 }

@@ -88,7 +88,7 @@ test("the redeem matrix: every status and bad body gives its code (Node's fetch)
     ok: "resolved", "ok-charset": "resolved", "just-under": "resolved",
     s401: "unauthorized", s403: "forbidden", s404: "not_found", s410: "expired", s429: "rate_limited", "s429-noheader": "rate_limited",
     s500: "bad_response", s201: "bad_response", s204: "bad_response",
-    "s302-same": "redirected", "s301-same": "redirected",
+    "s302-same": "redirected", "s301-same": "redirected", "s302-body": "redirected",
     text: "bad_response", html: "bad_response", "no-type": "bad_response", "bad-json": "bad_response", "no-value": "bad_response",
     "num-value": "bad_response", "null-value": "bad_response", "extra-key": "bad_response", array: "bad_response", string: "bad_response",
     big: "bad_response", "big-chunked": "bad_response", "not-utf8": "bad_response", reset: "network",
@@ -108,6 +108,52 @@ test("the redeem matrix: every status and bad body gives its code (Node's fetch)
     }
     assert.equal(got, want, name);
   }
+});
+
+test("a redirect is `redirected`: nothing is followed, the redirect's own body is not taken", async () => {
+  const r = await createRedactor();
+  for (const name of ["s302-same", "s301-same", "s302-body"]) {
+    const h = reference(r, `/__test/matrix/${name}`);
+    const before = log.length;
+    let err;
+    await redeem(h).catch((e) => { err = e; });
+    assert.equal(err?.code, "redirected", name);
+    assert.ok(err.status >= 300 && err.status < 400, "Node's fetch hands back the 3xx itself");
+    assert.ok(!err.message.includes("REDIRECT-BODY"));
+    // Only the redirecting URL was asked for: the Location (/__test/matrix/ok) never was.
+    assert.deepEqual(log.slice(before).map((x) => x.path), [`/__test/matrix/${name}`], name);
+  }
+});
+
+test("redirect shapes: the browser's opaque redirect and a 3xx are both `redirected`, bodies unread", async () => {
+  // A stand-in fetch, installed before a fresh copy of redeem.js captures it, returning the
+  // response shapes of each runtime with a body that records any read.
+  const saved = globalThis.fetch;
+  const calls = [];
+  let reads = 0;
+  const body = () => new ReadableStream({ pull(c) { reads++; c.enqueue(new TextEncoder().encode('{"value":"REDIRECT-BODY"}')); c.close(); } }, { highWaterMark: 0 });
+  const shapes = [
+    () => ({ type: "opaqueredirect", status: 0, redirected: false, body: null, headers: new Headers() }),
+    () => new Response(body(), { status: 302, headers: { Location: "/ok", "Content-Type": "application/json" } }),
+    () => new Response(body(), { status: 308, headers: { Location: "/ok", "Content-Type": "application/json" } }),
+  ];
+  let shape;
+  globalThis.fetch = async (url, init) => { calls.push(init); return shape(); };
+  let fresh;
+  try {
+    fresh = await import(`../../js/vault/redeem.js?fake-fetch`);
+  } finally {
+    globalThis.fetch = saved;
+  }
+  const v = { entry: () => ({ kind: "reference", label: "Token", redeemUrl: "/__test/matrix/ok" }), referenceExpired: () => false, allowedPaths: null, learn() { throw new Error("nothing to learn"); } };
+  for (shape of shapes) {
+    let err;
+    await fresh.redeemWith(v, "h").catch((e) => { err = e; });
+    assert.equal(err?.code, "redirected");
+  }
+  assert.equal(reads, 0, "no redirect body was read");
+  assert.equal(calls.length, shapes.length, "one request each, nothing followed");
+  for (const init of calls) assert.equal(init.redirect, "manual");
 });
 
 test("a redeemed value joins the known secrets: later results have it scrubbed (value_match)", async () => {

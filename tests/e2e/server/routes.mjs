@@ -25,6 +25,8 @@ const MATRIX = {
   "s204": (req, res) => end(res, 204),
   "s302-same": (req, res) => end(res, 302, { Location: "/__test/matrix/ok" }),
   "s301-same": (req, res) => end(res, 301, { Location: "/__test/matrix/ok" }),
+  // A redirect that carries a well-formed answer in its own body: reading it would "succeed".
+  "s302-body": (req, res) => json(res, 302, { value: "REDIRECT-BODY" }, { Location: "/__test/matrix/ok" }),
   "s307-cross": (req, res, url) => end(res, 307, { Location: `${url.searchParams.get("to") ?? ""}/__test/matrix/ok-cors` }),
   "ok-cors": (req, res) => json(res, 200, { value: "FAKE-from-other-origin" }, {
     "Access-Control-Allow-Origin": req.headers.origin ?? "*",
