@@ -314,6 +314,44 @@ fn leak_path_user_only_and_unknown_blocks() {
 }
 
 #[test]
+fn a_user_only_block_goes_to_the_vault_as_user_only_and_its_text_is_known() {
+    let text = "Your one-time sign-in code is CANARY_USER_code.";
+    let raw = json!({ "content": [
+        { "type": "text", "text": "Forwarded: Your one-time sign-in code is CANARY_USER_code." },
+        { "type": "text", "text": text, "annotations": { "audience": ["user"] } },
+        { "type": "image", "data": "QUJDREVGR0g=", "mimeType": "image/png", "annotations": { "audience": [] } }] });
+    for format in [Format::Webmcp, Format::Mcp] {
+        let mut r = redactor(format);
+        let o = r.redact(PLAIN, &raw.to_string(), None);
+        assert!(!o.agent_json.contains("CANARY_USER"), "{format:?}: {}", o.agent_json);
+        let side: Value = serde_json::from_str(&o.side_json()).unwrap();
+        let entries: Vec<&Value> =
+            side["secrets"].as_array().unwrap().iter().filter(|s| s["kind"] == "user_only").collect();
+        assert_eq!(entries.len(), 2, "one entry per block, the image whole too");
+        assert_eq!(entries[0]["value"], raw["content"][1]);
+        assert_eq!(entries[0]["label"], "text for the user");
+        assert_eq!(entries[1]["value"]["data"], "QUJDREVGR0g=");
+        // Each has a handle in the report and a stub in the agent view.
+        for e in &entries {
+            let h = e["handle"].as_str().unwrap();
+            assert!(o.redactions.iter().any(|x| x.reason.as_str() == "audience" && x.handle.as_deref() == Some(h)));
+            assert!(o.agent_json.contains(h), "{format:?}: the stub carries the handle");
+        }
+        // The text is known: the echo in this result went, and so does one in a later result,
+        // and a call that carries it is denied.
+        assert!(reasons(&o).contains(&("/content/0/text", "value_match")));
+        let later = r.redact(PLAIN, &text_result(&format!("quote: {text}")).to_string(), None);
+        assert!(!later.agent_json.contains("CANARY_USER"), "{}", later.agent_json);
+        let c = r.check(PLAIN, &json!({ "body": text }).to_string(), None).unwrap();
+        assert_eq!(c.decision.as_str(), "deny");
+        assert!(c.reasons.iter().any(|x| x.rule.code() == "secret_egress"));
+        // The image's base64 payload is no known value: it does not fill the known set.
+        let img = r.redact(PLAIN, &text_result("QUJDREVGR0g=").to_string(), None);
+        assert!(img.unchanged);
+    }
+}
+
+#[test]
 fn leak_path_secret_reference_fields() {
     let o = leak(json!({ "content": [
         { "type": "text", "text": "Get it at /redeem/CANARY_LEAK_id" },

@@ -4,6 +4,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::redact::fields::is_base64;
 use crate::redact::stubs::is_library_block;
+use crate::scrub::known::secret_strings;
 
 /// What a content block is, for the rules of the contract (rule 5).
 pub(crate) enum Block {
@@ -98,6 +99,29 @@ pub(crate) fn reference_strings(block: &Value) -> Vec<String> {
 /// a redacted "image" or "user" cannot turn a block into another type or audience.
 pub(crate) const STRUCTURAL: &[&str] = &["type", "mimeType", "annotations", "data", "blob", "handle"];
 
+/// The label of a block for the user only, as the agent and the page see it.
+pub(crate) fn user_only_label(block: &Value) -> String {
+    format!("{} for the user", block_label(block))
+}
+
+/// What of a block for the user only joins the known-secret set: its strings, as for any value
+/// taken (not its `type`, `mimeType` or `annotations`), but not the base64 `data` or `blob` of
+/// media: a binary payload is no text an agent could echo, and large ones would only fill the
+/// known set (and its work budget). A reference's `label` is a label, as everywhere.
+pub(crate) fn user_only_strings(block: &Value) -> Vec<String> {
+    let mut b = block.clone();
+    if let Some(o) = b.as_object_mut() {
+        if o.get("type").and_then(Value::as_str) == Some("secret_reference") {
+            o.shift_remove("label");
+        }
+        o.shift_remove("data");
+        if let Some(Value::Object(r)) = o.get_mut("resource") {
+            r.shift_remove("blob");
+        }
+    }
+    secret_strings(&b, false)
+}
+
 /// The label of a block that is withheld whole.
 pub(crate) fn block_label(block: &Value) -> String {
     block.get("type").and_then(Value::as_str).unwrap_or("block").to_string()
@@ -119,6 +143,21 @@ mod tests {
             let b = json!({ "type": "text", "text": "x", "annotations": { "audience": audience } });
             assert_eq!(matches!(classify(&b, false), Block::UserOnly), user_only, "{audience}");
         }
+    }
+
+    #[test]
+    fn a_user_only_block_makes_its_content_known_not_its_payload_or_label() {
+        let text = json!({ "type": "text", "text": "code 4821-77", "annotations": { "audience": ["user"] } });
+        assert_eq!(user_only_strings(&text), ["code 4821-77"]);
+        let image = json!({ "type": "image", "data": "QUJDREVG", "mimeType": "image/png" });
+        assert_eq!(user_only_strings(&image), Vec::<String>::new());
+        let blob = json!({ "type": "resource", "resource": { "uri": "file:///k.bin", "blob": "QUJDREVG" } });
+        assert_eq!(user_only_strings(&blob), ["file:///k.bin"]);
+        let r = json!({ "type": "secret_reference", "id": "tok_1", "label": "Deploy token", "redeemUrl": "/r/tok_1" });
+        let mut s = user_only_strings(&r);
+        s.sort();
+        assert_eq!(s, ["/r/tok_1", "tok_1"]);
+        assert_eq!(user_only_label(&r), "secret_reference for the user");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::blocks::{block_label, classify, reference_strings, Block};
+use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
 use super::Run;
 use crate::json::{child, parse_embedded};
@@ -128,7 +128,13 @@ impl Run<'_> {
                     self.library_block(&mut block);
                     None
                 }
-                Block::UserOnly => Some(Reason::Audience),
+                Block::UserOnly => {
+                    // For the user's eyes: the page's vault keeps it to show; the agent gets a
+                    // stub, and its text becomes known, so no echo of it reaches the agent.
+                    let strings = user_only_strings(&block);
+                    self.take_with(pointer, Reason::Audience, user_only_label(&block), block, strings);
+                    continue;
+                }
                 Block::Unknown => Some(Reason::UnknownBlock),
                 Block::Malformed => Some(Reason::MalformedBlock),
                 Block::BadReference => Some(Reason::MalformedReference),

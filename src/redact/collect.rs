@@ -30,6 +30,9 @@ struct Pending {
     entry: usize,
     /// What of the value enters the known-secret set, under the handle it gets.
     strings: Vec<String>,
+    /// A block for the user only: a vault entry of its own kind, never under the overflow stub
+    /// (there are no more of them than the raw result had blocks).
+    user_only: bool,
 }
 
 /// A stub to write: the handle and the label the agent sees.
@@ -69,7 +72,9 @@ impl Collector {
         strings: Vec<String>,
     ) {
         let entry = self.report.len();
-        let pending = Pending { pointer: pointer.clone(), label: label.clone(), page_label, value, entry, strings };
+        let user_only = reason == Reason::Audience;
+        let pending =
+            Pending { pointer: pointer.clone(), label: label.clone(), page_label, value, entry, strings, user_only };
         self.pending.push(pending);
         self.report.push(Redaction { pointer, reason, label, handle: None });
     }
@@ -104,18 +109,22 @@ impl Collector {
     /// at the end of the run is replaced by a fixed word, like the report's.
     pub fn issue(&mut self, handles: &mut dyn HandleSource, known: &mut KnownSecrets) -> Vec<StubSpec> {
         let pending = std::mem::take(&mut self.pending);
-        let overflow = pending.len() > MAX_STUBS + 1;
+        let values = pending.iter().filter(|p| !p.user_only).count();
+        let overflow = values > MAX_STUBS + 1;
         let mut stubs = Vec::new();
         let mut rest = Vec::new();
-        for (n, p) in pending.into_iter().enumerate() {
-            if overflow && n >= MAX_STUBS {
+        let mut n = 0;
+        for p in pending {
+            if overflow && !p.user_only && n >= MAX_STUBS {
                 rest.push(p);
                 continue;
             }
+            n += usize::from(!p.user_only);
             let handle = new_handle(handles);
             self.vault(&handle, &p, known);
             stubs.push(StubSpec { handle: handle.clone(), label: known.needles().display_label(&p.label).to_string() });
-            self.secrets.push(Secret { handle, label: p.page_label, kind: SecretKind::Value(p.value) });
+            let kind = if p.user_only { SecretKind::UserOnly(p.value) } else { SecretKind::Value(p.value) };
+            self.secrets.push(Secret { handle, label: p.page_label, kind });
         }
         if overflow {
             let handle = new_handle(handles);

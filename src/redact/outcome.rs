@@ -18,7 +18,8 @@ pub enum Reason {
     SensitiveTool,
     /// A string contained a redacted value (verbatim, JSON-escaped or percent-encoded).
     ValueMatch,
-    /// A block meant for the user only (`annotations.audience: ["user"]`).
+    /// A block meant for the user only (`annotations.audience` without `"assistant"`): moved
+    /// whole to the vault as a `user_only` entry, so that the page can show it.
     Audience,
     /// A block of a type this library does not know.
     UnknownBlock,
@@ -93,6 +94,9 @@ pub enum SecretKind {
     Value(Value),
     /// Several values behind one overflow stub: `[{ pointer, label, value }]`.
     Many(Vec<(String, String, Value)>),
+    /// A content block meant for the user only (`annotations.audience` without `"assistant"`),
+    /// whole: the page shows it; the agent gets a stub.
+    UserOnly(Value),
     /// A tool's own `secret_reference`, to be redeemed later.
     Reference { id: String, redeem_url: String, ttl: Option<serde_json::Number> },
 }

@@ -47,6 +47,9 @@ fn secret(out: &mut String, s: &Secret) {
             SecretKind::Value(v) => {
                 o.str("kind", "value").value("value", v);
             }
+            SecretKind::UserOnly(block) => {
+                o.str("kind", "user_only").value("value", block);
+            }
             SecretKind::Many(items) => {
                 o.str("kind", "many");
                 array(o.key("values"), items, |out, (pointer, label, value)| {
