@@ -38,7 +38,7 @@ export type ErrorCode =
  * `x_sensitive`: marked in `outputSchema`; `schema_mismatch`: wrong type where marks are below;
  * `undeclared`: not described by a sensitive tool's schema; `sensitive_tool`: the whole result
  * of a sensitive tool without marks; `value_match`: a string held a redacted value;
- * `audience`: a block for the user only; `unknown_block`: a block type not known;
+ * `audience`: a block for the user only, moved whole to the vault (`user_only`); `unknown_block`: a block type not known;
  * `malformed_block`: a known block type without the fields it requires;
  * `secret_reference`: the tool's own reference, moved to the vault; `malformed_reference`;
  * `not_mcp`: not allowed in the `"mcp"` format (a non-object `structuredContent`, a non-boolean
@@ -253,7 +253,8 @@ export interface SecretReferenceBlock {
 
 /**
  * A block of the agent view: one of MCP's five block types with the fields that type requires
- * (blocks of other types, without those fields, or for the user only are removed), or a stub.
+ * (blocks of other types or without those fields are removed; a block for the user only is moved
+ * to the vault as a `user_only` entry), or a stub.
  * @example
  * ```js
  * for (const block of result.content) if (block.type === "secret_reference") show(block.label, block.handle);
@@ -333,7 +334,9 @@ export interface RedactJsonResult {
 
 /**
  * A vault entry, as the core reported it. `value` holds one redacted value; `many` holds the
- * values behind an overflow stub; `reference` holds a tool's own `secret_reference`.
+ * values behind an overflow stub; `reference` holds a tool's own `secret_reference`;
+ * `user_only` holds a whole content block the tool meant for the user only
+ * (`annotations.audience` without `"assistant"`), for the page to show.
  * @example
  * ```js
  * redactor.vault.get(handle); // { handle, label: "secret", kind: "value", value: "sk_live_…" }
@@ -341,6 +344,7 @@ export interface RedactJsonResult {
  */
 export type VaultEntry =
   | { handle: string; label: string; kind: "value"; value: unknown }
+  | { handle: string; label: string; kind: "user_only"; value: { type: string; [key: string]: unknown } }
   | { handle: string; label: string; kind: "many"; values: { pointer: string; label: string; value: unknown }[] }
   | { handle: string; label: string; kind: "reference"; id: string; redeemUrl: string; ttl?: number };
 
@@ -358,7 +362,8 @@ export type VaultEntry =
  */
 export interface Vault {
   /**
-   * The raw value for a `value` entry, the array of values for a `many` entry, the
+   * The raw value for a `value` entry, the whole content block for a `user_only` entry, the
+   * array of values for a `many` entry, the
    * `{ id, redeemUrl, ttl? }` object for a `reference` entry; `undefined` for an unknown handle
    * (or none: `block.handle` can be passed for any block).
    */

@@ -35,6 +35,18 @@ export function redeemErrorMessage(err) {
   return base;
 }
 
+/**
+ * What the element shows of a revealed value: a string as it is; a text block (a block the
+ * tool meant for the user only is revealed whole) as its text; anything else as JSON.
+ * @param {unknown} value
+ */
+function shownText(value) {
+  if (typeof value === "string") return value;
+  const block = /** @type {any} */ (value);
+  if (block?.type === "text" && typeof block.text === "string") return block.text;
+  return JSON.stringify(value);
+}
+
 const STYLE = `
 :host { display: inline-flex; flex-wrap: wrap; align-items: center; gap: .4em; font: inherit; }
 .label { font-weight: 600; }
@@ -133,7 +145,7 @@ export class WebmcpSecretElement extends Base {
       const value = await redeem(this.handle, { signal: abort.signal, result: this.result });
       if (abort.signal.aborted) return;
       const code = document.createElement("code");
-      code.textContent = typeof value === "string" ? value : JSON.stringify(value);
+      code.textContent = shownText(value);
       this.#value.replaceChildren(code);
       this.#copy.hidden = false;
       this.#reveal.textContent = "Hide";

@@ -143,6 +143,8 @@ function rawText(entry) {
   }
 }
 
+let vault = null; // the redactor's vault, to tell a private message from a secret
+
 function addSecrets({ tool: toolName, resultId, handles: stubs }) {
   const list = $("secrets");
   for (const stub of stubs) {
@@ -154,6 +156,12 @@ function addSecrets({ tool: toolName, resultId, handles: stubs }) {
     el.setAttribute("handle", stub.handle);
     el.setAttribute("result", resultId);
     el.setAttribute("hide-after", "60");
+    // A block the tool meant for the user only (a private message): the agent got a stub, the
+    // user reveals the text here.
+    if (vault?.get(stub.handle)?.kind === "user_only") {
+      el.setAttribute("label", "Private message");
+      li.dataset.kind = "user_only";
+    }
     li.append(from, el);
     list.prepend(li);
   }
@@ -298,6 +306,7 @@ async function main() {
   const installed = await installRedaction({ redeem: { allowedPaths: ["/api/redeem/"] }, onResult: addSecrets });
   window.webmcpRedact = { installed, forumPosts }; // for the browser tests and the curious
   if (installed.error) throw installed.error;
+  vault = installed.redactor.vault;
   session = installed.session;
 
   for (const { example, ...tool } of TOOLS) await modelContext.registerTool(recordingRaw(tool));

@@ -26,8 +26,9 @@ export async function redeemWith(v, handle, opts) {
     throw new RedeemError("foreign_reference", "this secret handle was issued for another result");
   }
   const label = e.label;
-  // A value the core removed is in its known set already, held by this handle.
-  if (e.kind === "value") return e.value;
+  // A value the core removed is in its known set already, held by this handle; so is the
+  // text of a block for the user only (the value is the whole block).
+  if (e.kind === "value" || e.kind === "user_only") return e.value;
   if (e.kind === "many") return e.values.map((x) => x.value);
   const url = checkRedeemUrl(e.redeemUrl, label, v.allowedPaths);
   if (v.referenceExpired(handle)) throw new RedeemError("expired", `the reference "${label}" has expired`, { label });

@@ -51,7 +51,7 @@ export function makeVault(settings, known) {
     reveal(handle) {
       const e = live(handle);
       if (!e) return undefined;
-      if (e.kind === "value") return e.value;
+      if (e.kind === "value" || e.kind === "user_only") return e.value;
       if (e.kind === "many") return e.values.map((v) => v.value);
       const ref = { id: e.id, redeemUrl: e.redeemUrl };
       if (e.ttl !== undefined) ref.ttl = e.ttl;

@@ -190,7 +190,7 @@ test("get_billing_details: sensitive tool; the card number and undeclared fields
   assert.equal(shown.value, cardNumber);
 });
 
-test("search_messages: blocks for the user's eyes only are removed from the agent view", async () => {
+test("search_messages: a block for the user's eyes only reaches the user view, never the agent", async () => {
   const json = await callAsAgent("search_messages");
   const { messageCode } = await last();
   noCanary(json);
@@ -198,6 +198,19 @@ test("search_messages: blocks for the user's eyes only are removed from the agen
   await rawBeside(json, [messageCode]);
   assert.match(json, /Build passed/);
   assert.match(json, /"reason":"audience"/);
+  // The user view has it behind Reveal (fed by onResult), bound to the handle the agent holds.
+  const handle = JSON.parse(json).content.find((b) => b.type === "secret_reference" && b.label === "text for the user")?.handle;
+  assert.match(handle ?? "", /^[0-9a-f]{32}$/, json);
+  const item = page.locator(`#secrets li[data-kind="user_only"]:has(webmcp-secret[handle="${handle}"])`);
+  assert.equal(await item.count(), 1);
+  assert.ok(!(await page.locator("#secrets").innerText()).includes(messageCode), "hidden until revealed");
+  const shown = await reveal("search_messages", "Private message");
+  assert.equal(shown.error, null, shown.message);
+  assert.match(shown.value, new RegExp(`sign-in code is ${messageCode}\\.$`));
+  // Nothing the agent was given since holds it: the result, and the page's own copy of it.
+  assert.ok(!(await page.getAttribute("#agent-json", "data-raw")).includes(messageCode));
+  assert.ok(!(await page.textContent("#agent-json")).includes(messageCode));
+  await shown.el.evaluate((e) => e.hide()); // as the user leaves it (the next test reveals the first element)
 });
 
 test("the Reveal element is accessible: a real button, aria-live value and errors", async () => {
