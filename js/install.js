@@ -9,6 +9,7 @@
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
 import { createRedactorWith, errorText, toolName as nameOf } from "./redactor.js";
+import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
@@ -186,16 +187,7 @@ export async function installRedactionWith(load, options = {}) {
           raw = { content: [{ type: "text", text: errorText(err) }], isError: true };
         }
         const out = (session ?? (await sessionReady)).redact(def, raw);
-        if (onResult && out.resultId) {
-          try {
-            // The handles come from the core's report, not from the view: in the mcp format
-            // (on an MCP bridge) they are in the stubs' _meta, not in secret_reference blocks.
-            const handles = out.redactions.filter((r) => r.handle !== undefined).map(({ handle, label }) => ({ handle, label }));
-            onResult({ tool: name, resultId: out.resultId, result: out.result, handles });
-          } catch {
-            // the page's callback must not change what the agent gets
-          }
-        }
+        tellPage(name, out);
         return out.result;
       },
     };
@@ -208,8 +200,29 @@ export async function installRedactionWith(load, options = {}) {
     return Reflect.apply(original, this, [wrapped, ...args]);
   }
 
+  /** onResult, for each result that issued handles. */
+  function tellPage(name, out) {
+    if (!onResult || !out.resultId) return;
+    try {
+      // The handles come from the core's report, not from the view: in the mcp format
+      // (on an MCP bridge) they are in the stubs' _meta, not in secret_reference blocks.
+      const handles = out.redactions.filter((r) => r.handle !== undefined).map(({ handle, label }) => ({ handle, label }));
+      onResult({ tool: name, resultId: out.resultId, result: out.result, handles });
+    } catch {
+      // the page's callback must not change what the agent gets
+    }
+  }
+
   Object.defineProperty(modelContext, "registerTool", { configurable: true, enumerable: true, writable: true, value: registerTool });
   Object.defineProperty(modelContext, INSTALLED, { configurable: true, value: true });
+  // Declarative tools (<form toolname>, see declarative.js): a response a submit handler gives
+  // through SubmitEvent#respondWith is redacted, like an execute result; null where the runtime
+  // has no respondWith.
+  const restoreRespondWith = interceptFormResponses(async (def, raw) => {
+    const out = (await getSession()).redact(def, raw);
+    tellPage(def.name, out);
+    return out.result;
+  });
 
   const report = (err) => {
     try {
@@ -260,19 +273,43 @@ export async function installRedactionWith(load, options = {}) {
       else delete modelContext.registerTool;
     }
     delete modelContext[INSTALLED];
+    restoreRespondWith?.();
   }
 
-  // Tools the runtime already had are not covered: report them.
+  // Tools the runtime already had are not covered: report them. Form tools are followed live
+  // (Chromium lists them too: those are the scan's, so that a removed form leaves the report).
   const listed = await listTools(modelContext);
-  const unprotectedTools = listed === null ? null : listed.filter((n) => !registered.has(n));
-  if (unprotectedTools?.length) {
-    globalThis.console?.warn?.(`webmcp-redact: tools registered before installRedaction are not redacted: ${unprotectedTools.join(", ")}`);
+  const doc = /** @type {any} */ (globalThis.document);
+  let forms = formToolNames(doc);
+  const early = listed === null ? null : listed.filter((n) => !registered.has(n) && !forms.includes(n));
+  if (early?.length) {
+    globalThis.console?.warn?.(`webmcp-redact: tools registered before installRedaction are not redacted: ${early.join(", ")}`);
   }
+  const warned = new Set();
+  const warnForms = () => {
+    const fresh = forms.filter((n) => !warned.has(n));
+    if (!fresh.length) return;
+    for (const n of fresh) warned.add(n);
+    const how = restoreRespondWith
+      ? "only the responses their submit handlers give through SubmitEvent.respondWith are redacted, not one taken from a page the form navigates to"
+      : "their results are not redacted (this runtime has no SubmitEvent.respondWith to intercept)";
+    globalThis.console?.warn?.(`webmcp-redact: declarative tools (<form toolname>) are not wrapped, ${how}: ${fresh.join(", ")}`);
+  };
+  warnForms();
+  const stopWatching = watchFormTools(doc, (names) => {
+    forms = names;
+    warnForms();
+  });
+  /** @returns {string[] | null} */
+  const unprotectedTools = () => (early === null && !forms.length ? null : [...new Set([...(early ?? []), ...forms])]);
 
-  const uninstall = () => uninstallNow();
+  const uninstall = () => {
+    stopWatching();
+    uninstallNow();
+  };
   uninstall.error = error;
   uninstall.bridge = bridge;
-  uninstall.unprotectedTools = unprotectedTools;
+  Object.defineProperty(uninstall, "unprotectedTools", { enumerable: true, get: unprotectedTools });
   uninstall.redactor = session.redactor;
   uninstall.session = session;
   return uninstall;
