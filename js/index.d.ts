@@ -826,8 +826,11 @@ export interface Uninstall {
   /** The bridge installRedaction was told or detected; `"mcp"` means results are in the `"mcp"` format. */
   readonly bridge: Bridge;
   /**
-   * Names of tools the runtime listed that were registered before installation and are NOT
-   * redacted; `null` when the runtime cannot list its tools.
+   * Names of tools that are NOT wrapped: those the runtime listed that were registered before
+   * installation, and every declarative tool (`<form toolname>`) in the document now (read
+   * live: forms added, renamed or removed after installation are followed until uninstall).
+   * Only a form tool's response given through `SubmitEvent#respondWith` is redacted, where the
+   * runtime has it. `null` when the runtime cannot list its tools and there are no form tools.
    */
   readonly unprotectedTools: string[] | null;
   /** The redactor behind the installation (its vault holds this page's secrets); `null` if the module did not load. */

@@ -140,3 +140,38 @@ test("a CSP without 'wasm-unsafe-eval': registerTool is still patched, every res
   }
   await page.close();
 });
+
+test("installRedaction on the polyfill: a <form toolname> is reported in unprotectedTools, live", async () => {
+  const page = await blank();
+  const out = await page.evaluate(async () => {
+    const r = { warnings: [] };
+    const warn = console.warn;
+    console.warn = (m) => r.warnings.push(String(m));
+    const form = document.createElement("form");
+    form.setAttribute("toolname", "contact_us");
+    form.setAttribute("tooldescription", "Sends a message");
+    document.body.append(form);
+    const { installRedaction } = await import("/js/index.js");
+    const uninstall = await installRedaction();
+    r.polyfill = document.modelContext.__isWebMCPPolyfill === true;
+    r.respondWith = typeof SubmitEvent.prototype.respondWith === "function";
+    r.atInstall = uninstall.unprotectedTools;
+    form.setAttribute("toolname", "contact_support");
+    await Promise.resolve(); // the observer runs at the microtask checkpoint after the mutation
+    r.renamed = uninstall.unprotectedTools;
+    form.remove();
+    await Promise.resolve();
+    r.removed = uninstall.unprotectedTools;
+    uninstall();
+    console.warn = warn;
+    return r;
+  });
+  assert.equal(out.polyfill, true);
+  assert.deepEqual(out.atInstall, ["contact_us"]);
+  assert.deepEqual(out.renamed, ["contact_support"]);
+  assert.deepEqual(out.removed, []);
+  const said = out.warnings.filter((w) => w.includes("<form toolname>"));
+  assert.equal(said.length, 2, out.warnings.join("\n"));
+  // Without the runtime's respondWith nothing can be intercepted, and the warning says so.
+  assert.equal(said.every((w) => w.includes(out.respondWith ? "respondWith are redacted" : "not redacted")), true, said.join("\n"));
+});
