@@ -732,8 +732,8 @@ export class RedeemError extends Error {
 
 /**
  * Returns the value behind a handle this page's vaults issued: from the vault for a value the
- * core removed (no request), or, for a tool's own `secret_reference`, by fetching its
- * `redeemUrl` under the same-origin contract: resolved with `new URL(redeemUrl, location.href)`;
+ * core removed or a block for the user only (the whole block; no request), or, for a tool's
+ * own `secret_reference`, by fetching its `redeemUrl` under the same-origin contract: resolved with `new URL(redeemUrl, location.href)`;
  * `https:` (or `http:` on a loopback page); the page's origin, never `"null"`; the optional
  * `allowedPaths`; then `fetch(url.href, { method: "GET", mode: "same-origin", credentials:
  * "same-origin", redirect: "manual", cache: "no-store" })`, which no caller can change (a
