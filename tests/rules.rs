@@ -352,6 +352,23 @@ fn a_user_only_block_goes_to_the_vault_as_user_only_and_its_text_is_known() {
 }
 
 #[test]
+fn user_only_blocks_each_get_their_own_entry_past_the_overflow_stub() {
+    let def = r#"{"name":"many","outputSchema":{"properties":{"s":{"type":"array","items":{"x-sensitive":true}}}}}"#;
+    let blocks: Vec<Value> = (0..40)
+        .map(|i| json!({ "type": "text", "text": format!("private note {i:02}"), "annotations": { "audience": ["user"] } }))
+        .collect();
+    let values: Vec<String> = (0..40).map(|i| format!("secret value {i:02}")).collect();
+    let raw = json!({ "content": blocks, "structuredContent": { "s": values } });
+    let o = redactor(Format::Webmcp).redact(def, &raw.to_string(), None);
+    let side: Value = serde_json::from_str(&o.side_json()).unwrap();
+    let kinds: Vec<&str> = side["secrets"].as_array().unwrap().iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "user_only").count(), 40);
+    assert_eq!(kinds.iter().filter(|k| **k == "value").count(), 32);
+    assert_eq!(kinds.iter().filter(|k| **k == "many").count(), 1, "the 8 values past 32 share one stub");
+    assert!(!o.agent_json.contains("private note") && !o.agent_json.contains("secret value"));
+}
+
+#[test]
 fn leak_path_secret_reference_fields() {
     let o = leak(json!({ "content": [
         { "type": "text", "text": "Get it at /redeem/CANARY_LEAK_id" },
