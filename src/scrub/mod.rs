@@ -37,6 +37,7 @@ use crate::json::push_token;
 
 mod automaton;
 mod base64;
+pub mod detect;
 mod forms;
 pub mod known;
 mod unescape;
@@ -543,6 +544,25 @@ impl Needles {
         }
         hits.push(Hit { pointer: pointer.to_string(), labels });
     }
+}
+
+/// The credentials in `s` (`detect.rs`), as written or as `s` reads decoded (JSON, HTML and
+/// percent escapes: a PEM key inside JSON text, a webhook URL written with `\/`), each once,
+/// as the value it reads as. Value matching then finds it in every form, like a known value.
+pub(crate) fn detected(s: &str, on: detect::Detect, work: &mut u64) -> Vec<(detect::Kind, String)> {
+    let mut out: Vec<(detect::Kind, String)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut found = |text: &str, work: &mut u64| {
+        for f in detect::detect(text, on, work) {
+            let value = &text[f.start..f.end];
+            if seen.insert(value.to_string()) {
+                out.push((f.kind, value.to_string()));
+            }
+        }
+    };
+    found(s, work);
+    unescape::for_each_view(s, &mut |view, _| found(view, work));
+    out
 }
 
 /// The words a label falls back to when it holds a known value, in order of preference.
