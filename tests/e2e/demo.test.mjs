@@ -200,6 +200,19 @@ test("search_messages: blocks for the user's eyes only are removed from the agen
   assert.match(json, /"reason":"audience"/);
 });
 
+test("search_messages: a token no tool declared is caught by the detectors and vaulted", async () => {
+  const json = await callAsAgent("search_messages");
+  const { ciToken } = await last();
+  assert.match(ciToken, /^ghp_CANARY[0-9A-Za-z]{30}$/);
+  noCanary(json);
+  await rawBeside(json, [ciToken]);
+  assert.match(json, /The new CI token is \[redacted: GitHub token\]\. Update your runners\./);
+  assert.match(json, /"reason":"detected:github_token"/);
+  // Vaulted like any withheld value: the user can reveal it in the page.
+  const { value } = await reveal("search_messages", "GitHub token");
+  assert.equal(value, ciToken);
+});
+
 test("the Reveal element is accessible: a real button, aria-live value and errors", async () => {
   const el = page.locator("webmcp-secret").first();
   const info = await el.evaluate((e) => {
