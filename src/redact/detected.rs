@@ -65,7 +65,7 @@ impl Run<'_> {
         if self.known.contains(&secret) {
             return;
         }
-        self.detections.insert((pointer.clone(), kind.label().to_string()));
+        self.detections.entry(pointer.clone()).or_default().push(kind.label().to_string());
         self.take(pointer, Reason::Detected(kind), kind.label().to_string(), Value::String(secret));
     }
 }

@@ -175,7 +175,8 @@ struct Run<'a> {
     eval: Eval,
     /// Where credentials were detected, with their labels: value matching's replacement of
     /// one there is the detection itself, reported once.
-    detections: std::collections::HashSet<(String, String)>,
+    /// (A map of the same type as the known set's: no second instance of the hash table.)
+    detections: std::collections::HashMap<String, Vec<String>>,
 }
 
 impl Run<'_> {
@@ -256,7 +257,7 @@ impl Run<'_> {
     }
 
     fn note(&mut self, pointer: String, reason: Reason, label: String) {
-        if reason == Reason::ValueMatch && self.detections.contains(&(pointer.clone(), label.clone())) {
+        if reason == Reason::ValueMatch && self.detections.get(&pointer).is_some_and(|l| l.contains(&label)) {
             return;
         }
         self.collect.note(pointer, reason, label);

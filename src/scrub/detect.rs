@@ -372,8 +372,10 @@ fn jwt(b: &[u8], start: usize, end: usize, work: &mut u64) -> Option<usize> {
     if p3 - (p2 + 1) < 16 || (b.get(p3) == Some(&b'.') && b.get(p3 + 1).is_some_and(|&c| is_token(c))) {
         return None;
     }
+    // The crate's own parser (under the default limits), not a second instance of serde's.
     let object = |from: usize, to: usize| -> Option<serde_json::Map<String, Value>> {
-        match serde_json::from_slice(&base64url(&b[from..to])?) {
+        let text = String::from_utf8(base64url(&b[from..to])?).ok()?;
+        match crate::json::parse_limited(&text, &crate::Limits::default()) {
             Ok(Value::Object(m)) => Some(m),
             _ => None,
         }

@@ -547,18 +547,13 @@ impl Needles {
 }
 
 /// The credentials in `s` (`detect.rs`), as written or as `s` reads decoded (JSON, HTML and
-/// percent escapes: a PEM key inside JSON text, a webhook URL written with `\/`), each once,
-/// as the value it reads as. Value matching then finds it in every form, like a known value.
+/// percent escapes: a PEM key inside JSON text, a webhook URL written with `\/`), as the
+/// values they read as (a value found in several views is listed each time). Value matching
+/// then finds each in every form, like a known value.
 pub(crate) fn detected(s: &str, on: detect::Detect, work: &mut u64) -> Vec<(detect::Kind, String)> {
     let mut out: Vec<(detect::Kind, String)> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
     let mut found = |text: &str, work: &mut u64| {
-        for f in detect::detect(text, on, work) {
-            let value = &text[f.start..f.end];
-            if seen.insert(value.to_string()) {
-                out.push((f.kind, value.to_string()));
-            }
-        }
+        out.extend(detect::detect(text, on, work).into_iter().map(|f| (f.kind, text[f.start..f.end].to_string())));
     };
     found(s, work);
     unescape::for_each_view(s, &mut |view, _| found(view, work));

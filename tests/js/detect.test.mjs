@@ -41,7 +41,9 @@ for (const { kind, example, value, nearMisses } of fixture.kinds) {
     for (const miss of nearMisses) {
       const fresh = await createRedactor();
       const raw = JSON.stringify(textResult(`see ${miss} above`));
-      assert.equal(fresh.redactJson(plainTool, raw).result, null, `${kind} near miss caught: ${miss}`);
+      const out = fresh.redactJson(plainTool, raw);
+      assert.equal(out.json, raw, `${kind} near miss caught: ${miss}`);
+      assert.deepEqual(out.redactions, []);
     }
   });
 }
@@ -51,7 +53,7 @@ test("a detected value is known: a later echo is scrubbed and check denies it in
   const { value } = fixture.kinds.find((k) => k.kind === "github_token");
   r.redact(plainTool, textResult(value));
   const later = r.redactJson(plainTool, JSON.stringify({ echo: `token=${encodeURIComponent(value)}` }));
-  assert.ok(!later.result.includes(value));
+  assert.ok(!later.json.includes(value));
   assert.deepEqual(later.redactions.map((x) => x.reason), ["value_match"]);
   const post = { name: "post", annotations: { inputMetadata: { Destination: "Public" } } };
   assert.equal(r.session().check(post, { text: value }).decision, "deny");
@@ -62,10 +64,10 @@ test("policy.detect: false turns detection off, an object turns single kinds off
   const key = fixture.kinds.find((k) => k.kind === "google_api_key").value;
   const raw = JSON.stringify(textResult(`${jwt} ${key}`));
   const off = await createRedactor({ policy: { detect: false } });
-  assert.equal(off.redactJson(plainTool, raw).result, null, "passes through unchanged");
+  assert.equal(off.redactJson(plainTool, raw).json, raw, "passes through unchanged");
   const noJwt = await createRedactor({ policy: { detect: { jwt: false } } });
   const out = noJwt.redactJson(plainTool, raw);
-  assert.ok(out.result.includes(jwt) && !out.result.includes(key));
+  assert.ok(out.json.includes(jwt) && !out.json.includes(key));
   const on = await createRedactor({ policy: { detect: true } });
   assert.equal(detected(on.redactJson(plainTool, raw)).length, 2);
 });
