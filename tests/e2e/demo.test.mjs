@@ -209,8 +209,11 @@ test("search_messages: a token no tool declared is caught by the detectors and v
   assert.match(json, /The new CI token is \[redacted: GitHub token\]\. Update your runners\./);
   assert.match(json, /"reason":"detected:github_token"/);
   // Vaulted like any withheld value: the user can reveal it in the page.
-  const { value } = await reveal("search_messages", "GitHub token");
+  const { el, value } = await reveal("search_messages", "GitHub token");
   assert.equal(value, ciToken);
+  // Hidden again, as the tests after this one expect to find it.
+  await el.locator("button.reveal").click();
+  await page.waitForFunction((e) => e.shadowRoot.querySelector(".value").textContent === "", await el.elementHandle(), { timeout: TIMEOUT });
 });
 
 test("the Reveal element is accessible: a real button, aria-live value and errors", async () => {
