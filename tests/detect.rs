@@ -107,3 +107,20 @@ fn a_declared_value_is_not_reported_twice() {
     assert!(r.contains(&("/key".to_string(), "x_sensitive".to_string())), "{r:?}");
     assert!(r.iter().all(|(_, reason)| !reason.starts_with("detected:")), "{r:?}");
 }
+
+#[test]
+fn kinds_with_other_characters_are_read_decoded_where_the_string_names_them() {
+    let hook = "https://hooks.slack.com/services/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";
+    let secret = "q8Vb3Xk/7Jd+Ls2Nw9Pz4Rt6Hy1Gf5Mc0Ae8UiKo";
+    let escaped = format!("{{\"hook\":\"{}\"}}", hook.replace('/', "\\/"));
+    let query = format!("aws_secret_access_key={}", secret.replace('/', "%2F").replace('+', "%2B"));
+    for (text, kind) in [(escaped, "detected:slack_webhook"), (query, "detected:aws_secret_access_key")] {
+        let o = run(plain(), json!({ "content": [{ "type": "text", "text": text }] }));
+        assert_eq!(reasons(&o), [("/content/0/text".to_string(), kind.to_string())], "{text}");
+        assert!(
+            !o.agent_json.contains("Xk3v9QmZ2pLr8sTw1YbnQ7vH") && !o.agent_json.contains("Ls2Nw9Pz4Rt6"),
+            "{}",
+            o.agent_json
+        );
+    }
+}

@@ -177,6 +177,16 @@ pub fn detect(text: &str, on: Detect, work: &mut u64) -> Vec<Found> {
     out
 }
 
+/// Could `text` hold, once decoded, a credential of a kind with characters other than token
+/// ones (a PEM block, a webhook URL, an AWS secret key, found beside an id or a label)?
+pub fn needs_views(text: &str, on: Detect) -> bool {
+    let aws = on.has(Kind::AwsSecretAccessKey)
+        && (text.contains("AKIA") || text.contains("ASIA") || text.contains("ecret") || text.contains("ECRET"));
+    (on.has(Kind::PrivateKey) && text.contains("-----BEGIN"))
+        || (on.has(Kind::SlackWebhook) && text.contains("hooks.slack.com"))
+        || aws
+}
+
 fn is_token(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
 }
