@@ -124,3 +124,14 @@ fn kinds_with_other_characters_are_read_decoded_where_the_string_names_them() {
         );
     }
 }
+
+#[test]
+fn the_mcp_format_gets_its_text_stub() {
+    let raw = json!({ "content": [{ "type": "text", "text": format!("key {GOOGLE}") }] }).to_string();
+    let o = run_with(plain(), &raw, Format::Mcp, &[]);
+    assert_no_canary(&o, GOOGLE);
+    let view = agent(&o);
+    assert_eq!(view["content"][1]["text"], "[secret withheld: Google API key]");
+    assert_eq!(reasons(&o), [("/content/0/text".to_string(), "detected:google_api_key".to_string())]);
+    assert_idempotent(&plain(), &o, Format::Mcp);
+}
