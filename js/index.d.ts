@@ -59,7 +59,21 @@ export type Reason =
   | "unknown_field"
   /** A `webmcp-redact/` key in a result this redactor did not return (a forgery of its own parts). */
   | "forged"
-  | "not_mcp";
+  | "not_mcp"
+  /** A credential the tool did not declare, found by its format (`policy.detect`, docs/detectors.md). */
+  | "detected:aws_access_key_id"
+  | "detected:aws_secret_access_key"
+  | "detected:github_token"
+  | "detected:gitlab_token"
+  | "detected:slack_token"
+  | "detected:slack_webhook"
+  | "detected:stripe_key"
+  | "detected:google_api_key"
+  | "detected:jwt"
+  | "detected:private_key"
+  | "detected:npm_token"
+  | "detected:openai_api_key"
+  | "detected:anthropic_api_key";
 
 /**
  * Resource limits; exceeding one withholds the result. Each is a positive integer.
@@ -502,7 +516,29 @@ export interface Policy {
   rules?: Partial<Record<CheckCode, Decision | "off">>;
   /** Wrap untrusted tools' result text in `<untrusted-content>` delimiters. Default `false`. */
   spotlight?: boolean;
+  /**
+   * Credentials detected by their format in every tool's results, declared or not (reason
+   * `detected:<kind>`; see docs/detectors.md). `true` (the default): every kind; `false`: none;
+   * an object turns single kinds off (or back on): `{ jwt: false }`.
+   */
+  detect?: boolean | Partial<Record<DetectKind, boolean>>;
 }
+
+/** The credential formats `policy.detect` knows. */
+export type DetectKind =
+  | "aws_access_key_id"
+  | "aws_secret_access_key"
+  | "github_token"
+  | "gitlab_token"
+  | "slack_token"
+  | "slack_webhook"
+  | "stripe_key"
+  | "google_api_key"
+  | "jwt"
+  | "private_key"
+  | "npm_token"
+  | "openai_api_key"
+  | "anthropic_api_key";
 
 export type Level = "none" | "low" | "medium" | "high";
 export type DataClass = "none" | "user" | "pii" | "financial" | "regulated" | "credentials";

@@ -6,6 +6,7 @@ use crate::json::{parse_limited, top_level_string};
 use crate::model::{Hint, Source, ToolModel};
 use crate::policy::Policy;
 use crate::schema::{agent_schema, compile, Schema};
+use crate::scrub::detect::Detect;
 use crate::{Error, ErrorCode, Limits};
 
 /// How a result of this tool is treated (rule 4 of the contract).
@@ -32,6 +33,7 @@ pub struct CompiledTool {
     sensitive: bool,
     untrusted: bool,
     spotlight: bool,
+    detect: Detect,
     schema: Option<Schema>,
     model: ToolModel,
 }
@@ -93,7 +95,16 @@ impl CompiledTool {
             }
         };
         let title = def.get("title").and_then(Value::as_str).map(str::to_string);
-        Ok(CompiledTool { name, title, sensitive, untrusted, spotlight: policy.spotlight, schema, model })
+        Ok(CompiledTool {
+            name,
+            title,
+            sensitive,
+            untrusted,
+            spotlight: policy.spotlight,
+            detect: policy.detect,
+            schema,
+            model,
+        })
     }
 
     pub fn name(&self) -> &str {
@@ -139,6 +150,11 @@ impl CompiledTool {
 
     pub(crate) fn spotlight(&self) -> bool {
         self.spotlight
+    }
+
+    /// The credential formats detected in its results (`policy.detect`).
+    pub(crate) fn detect(&self) -> Detect {
+        self.detect
     }
 
     pub(crate) fn schema(&self) -> Option<&Schema> {

@@ -73,6 +73,8 @@ const TOOLS = [
   {
     name: "search_messages",
     description: "Search the user's messages.",
+    // No schema, no marks: a CI message's GitHub token is caught by the detectors
+    // (policy.detect, on by default), vaulted, and shown in the user view.
     annotations: { readOnlyHint: true },
     inputSchema: { type: "object", properties: { query: { type: "string" } } },
     example: { query: "build" },

@@ -1,7 +1,8 @@
 // The demo's API under /api/: page sessions (an HttpOnly cookie set with the page), the
 // endpoints behind the four demo tools, and the redemption contract, GET /api/redeem/<id>.
 
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { readJson, send } from "./http.mjs";
 
 export const TOKEN_TTL = 120; // seconds a deploy token can be redeemed
@@ -35,6 +36,20 @@ export function issueToken(s, ttl = TOKEN_TTL) {
   return { id, value };
 }
 
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A GitHub-format token (`ghp_`, 30 characters, their CRC32 in 6 base62 digits) that starts
+ * with CANARY: a credential the demo's tools never declare, for the detectors to catch.
+ */
+export function githubToken() {
+  const random = "CANARY" + Array.from({ length: 24 }, () => BASE62[randomInt(62)]).join("");
+  let n = crc32(random);
+  let check = "";
+  for (let i = 0; i < 6; i++, n = Math.floor(n / 62)) check = BASE62[n % 62] + check;
+  return `ghp_${random}${check}`;
+}
+
 // "METHOD path" -> (req, session, url) => the 200 body. `secret(kind, value)` reports each
 // secret made (the test routes keep the last of each kind to compare with).
 const ROUTES = {
@@ -66,9 +81,13 @@ const ROUTES = {
     const q = (url.searchParams.get("q") ?? "").slice(0, 64);
     const code = `CANARY-${hex(3)}`;
     secret("messageCode", code);
+    // A token no tool declares (no mark, no hint): the detectors' safety net takes it.
+    const ciToken = githubToken();
+    secret("ciToken", ciToken);
     return {
       messages: [
         { from: "ci@example.com", subject: `Build passed (${q})`, body: "All 214 checks passed." },
+        { from: "ci@example.com", subject: "CI token rotated", body: `The new CI token is ${ciToken}. Update your runners.` },
         { from: "security@example.com", subject: "Your sign-in code", body: `Your one-time sign-in code is ${code}.`, private: true },
       ],
     };

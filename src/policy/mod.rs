@@ -6,6 +6,7 @@ pub mod session;
 use serde_json::Value;
 
 use crate::model::{Class, Level};
+use crate::scrub::detect::Detect;
 
 /// What a browser agent (or a page) should do before a call, ordered by strictness.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -86,6 +87,8 @@ pub struct Policy {
     pub rules: Vec<(Rule, Option<Decision>)>,
     /// Wrap the text of untrusted tools' results in delimiters ("spotlighting").
     pub spotlight: bool,
+    /// Which credential formats are detected in every result (`docs/detectors.md`).
+    pub detect: Detect,
 }
 
 impl Default for Policy {
@@ -95,6 +98,7 @@ impl Default for Policy {
             redact_classes: vec![Class::Credentials],
             rules: Rule::ALL.iter().map(|r| (*r, r.default_decision())).collect(),
             spotlight: false,
+            detect: Detect::ALL,
         }
     }
 }
@@ -106,7 +110,8 @@ impl Policy {
     }
 
     /// Reads `{ withholdAt?, redactClasses?, unknownTools?, rules?: { code: "allow" | "confirm" |
-    /// "deny" | "off" }, spotlight? }`. Errors name the offending key.
+    /// "deny" | "off" }, spotlight?, detect?: boolean | { kind: boolean } }`. Errors name the
+    /// offending key.
     pub fn from_json(v: &Value) -> Result<Policy, String> {
         let mut p = Policy::default();
         let Value::Object(obj) = v else { return Err("policy must be an object".into()) };
@@ -127,6 +132,7 @@ impl Policy {
                     p.set(Rule::NoClaims, Some(d));
                 }
                 "spotlight" => p.spotlight = value.as_bool().ok_or_else(bad)?,
+                "detect" => p.detect = Detect::from_json(value)?,
                 "rules" => {
                     let rules = value.as_object().ok_or_else(bad)?;
                     for (code, d) in rules {
@@ -185,11 +191,18 @@ mod tests {
         assert_eq!(p.decision(Rule::Privileged), None);
         assert_eq!(p.decision(Rule::Exfiltration), Some(Decision::Deny));
         assert!(p.spotlight);
+        assert!(Policy::default().detect.has(crate::scrub::detect::Kind::Jwt), "on by default");
+        let off = Policy::from_json(&json!({ "detect": false })).unwrap();
+        assert!(off.detect.is_none());
+        let err = Policy::from_json(&json!({ "detect": { "aws": false } })).unwrap_err();
+        assert_eq!(err, "policy.detect has an unknown kind aws");
         for bad in [
             json!({ "withholdAt": "extreme" }),
             json!({ "rules": { "nope": "deny" } }),
             json!({ "unknownTools": "deny" }),
             json!({ "colour": 1 }),
+            json!({ "detect": "yes" }),
+            json!({ "detect": { "aws": false } }),
         ] {
             assert!(Policy::from_json(&bad).is_err(), "{bad}");
         }

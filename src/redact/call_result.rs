@@ -41,6 +41,19 @@ impl Run<'_> {
         // (an undeclared `_meta` key, the last block) is caught everywhere else.
         let rest: Vec<(String, Value)> =
             result.into_iter().filter_map(|(k, v)| Some((k.clone(), self.top_level(&k, v, allowlist)?))).collect();
+        // Then credentials no one declared are found (and taken) everywhere value matching reads.
+        if let Some(v) = structured.as_ref() {
+            self.detect(v, "/structuredContent");
+        }
+        for (i, block) in &kept {
+            if !self.ours(block) {
+                self.detect_block(block, &format!("/content/{i}"));
+            }
+        }
+        for (key, value) in &rest {
+            self.detect(&Value::String(key.clone()), "");
+            self.detect(value, &child("", key));
+        }
         if let Some(v) = structured.as_mut() {
             changed |= self.scrub(v, "/structuredContent");
         }

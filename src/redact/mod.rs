@@ -5,6 +5,7 @@ mod assemble;
 pub(crate) mod blocks;
 mod call_result;
 mod collect;
+mod detected;
 mod fields;
 pub(crate) mod outcome;
 pub(crate) mod own;
@@ -80,6 +81,7 @@ pub fn redact_with(
         reshaped: false,
         own: false,
         eval: Eval::new(&options.limits),
+        detections: Default::default(),
     };
     let mut labels = Labels::observe(tool.model(), None);
     let result = run.result(raw_json, options, &mut labels);
@@ -171,6 +173,10 @@ struct Run<'a> {
     own: bool,
     /// What applying the schema has worked out so far, its work count, and its error.
     eval: Eval,
+    /// Where credentials were detected, with their labels: value matching's replacement of
+    /// one there is the detection itself, reported once.
+    /// (A map of the same type as the known set's: no second instance of the hash table.)
+    detections: std::collections::HashMap<String, Vec<String>>,
 }
 
 impl Run<'_> {
@@ -251,6 +257,9 @@ impl Run<'_> {
     }
 
     fn note(&mut self, pointer: String, reason: Reason, label: String) {
+        if reason == Reason::ValueMatch && self.detections.get(&pointer).is_some_and(|l| l.contains(&label)) {
+            return;
+        }
         self.collect.note(pointer, reason, label);
     }
 
@@ -268,6 +277,7 @@ impl Run<'_> {
     /// A plain structured value V: walk it; if anything goes, wrap V' as a CallToolResult.
     fn structured(&mut self, mut value: Value, allowlist: bool) -> Value {
         self.walk_into(&mut value, "", allowlist);
+        self.detect(&value, "");
         self.scrub(&mut value, "");
         if value.is_null() && !self.collect.is_empty() {
             return json!({ "content": [] }); // taken whole: the stub says it all

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::policy::session::Labels;
+use crate::scrub::detect::Kind;
 use crate::Error;
 
 /// Why a value or block left the agent view. The strings are stable.
@@ -38,9 +39,13 @@ pub enum Reason {
     /// Not valid in the "mcp" format (a non-object structuredContent, a non-boolean isError,
     /// an audience role MCP does not define): removed there.
     NotMcp,
+    /// A credential the tool did not declare, found by its format (`docs/detectors.md`):
+    /// `detected:<kind>`.
+    Detected(Kind),
 }
 
 impl Reason {
+    /// Every reason but `detected:<kind>`, whose words are [`Reason::words`]'.
     pub const ALL: [Reason; 13] = [
         Reason::XSensitive,
         Reason::SchemaMismatch,
@@ -72,7 +77,14 @@ impl Reason {
             Reason::UnknownField => "unknown_field",
             Reason::Forged => "forged",
             Reason::NotMcp => "not_mcp",
+            Reason::Detected(kind) => kind.code_and_reason().1,
         }
+    }
+
+    /// Every reason's word, the detected kinds' included.
+    pub fn words() -> Vec<&'static str> {
+        let detected = Kind::ALL.iter().map(|k| Reason::Detected(*k).as_str());
+        Reason::ALL.iter().map(|r| r.as_str()).chain(detected).collect()
     }
 }
 

@@ -152,6 +152,11 @@ impl KnownSecrets {
         *self = KnownSecrets { written, ..KnownSecrets::default() };
     }
 
+    /// Is `value` known already?
+    pub fn contains(&self, value: &str) -> bool {
+        self.values.contains_key(value)
+    }
+
     /// How many distinct values are known.
     pub fn len(&self) -> usize {
         self.values.len()

@@ -37,6 +37,7 @@ use crate::json::push_token;
 
 mod automaton;
 mod base64;
+pub mod detect;
 mod forms;
 pub mod known;
 mod unescape;
@@ -543,6 +544,25 @@ impl Needles {
         }
         hits.push(Hit { pointer: pointer.to_string(), labels });
     }
+}
+
+/// The credentials in `s` (`detect.rs`), as the values they read as (a value found in several
+/// views is listed each time). Value matching then finds each in every form, like a known
+/// value. Token kinds are read as written (no encoder escapes their characters); the kinds
+/// that hold other characters are also read on the decoded views (`unescape.rs`: a PEM key's
+/// line breaks in JSON text, a webhook URL written with `\/`, an AWS secret key's `/` and `+`
+/// percent-encoded), but only in a string that names one of them: the views cost as much as
+/// value matching, and most strings name none.
+pub(crate) fn detected(s: &str, on: detect::Detect, work: &mut u64) -> Vec<(detect::Kind, String)> {
+    let mut out: Vec<(detect::Kind, String)> = Vec::new();
+    let mut found = |text: &str, work: &mut u64| {
+        out.extend(detect::detect(text, on, work).into_iter().map(|f| (f.kind, text[f.start..f.end].to_string())));
+    };
+    found(s, work);
+    if detect::needs_views(s, on) {
+        unescape::for_each_view(s, &mut |view, _| found(view, work));
+    }
+    out
 }
 
 /// The words a label falls back to when it holds a known value, in order of preference.

@@ -6,6 +6,7 @@ use crate::model::{Class, Level};
 use crate::policy::check::CheckResult;
 use crate::policy::session::Labels;
 use crate::policy::{Decision, Rule};
+use crate::scrub::detect::Kind;
 use crate::{ErrorCode, Format, Limits, Outcome, Reason, Redaction, Secret, SecretKind};
 
 /// The caller's side of a redaction:
@@ -150,7 +151,8 @@ pub fn vocabulary_json() -> String {
     let mut out = String::new();
     object(&mut out, |o| {
         words(o, "errorCodes", ErrorCode::ALL.iter().map(|c| c.as_str()).collect());
-        words(o, "reasons", Reason::ALL.iter().map(|r| r.as_str()).collect());
+        words(o, "reasons", Reason::words());
+        words(o, "detectKinds", Kind::ALL.iter().map(|k| k.code()).collect());
         // `unserializable` and `wasm_unavailable` are raised by JS when nothing could be checked.
         words(o, "checkCodes", Rule::ALL.iter().map(|r| r.code()).collect());
         words(o, "decisions", Decision::ALL.iter().map(|d| d.as_str()).collect());

@@ -213,6 +213,22 @@ test("search_messages: a block for the user's eyes only reaches the user view, n
   await shown.el.evaluate((e) => e.hide()); // as the user leaves it (the next test reveals the first element)
 });
 
+test("search_messages: a token no tool declared is caught by the detectors and vaulted", async () => {
+  const json = await callAsAgent("search_messages");
+  const { ciToken } = await last();
+  assert.match(ciToken, /^ghp_CANARY[0-9A-Za-z]{30}$/);
+  noCanary(json);
+  await rawBeside(json, [ciToken]);
+  assert.match(json, /The new CI token is \[redacted: GitHub token\]\. Update your runners\./);
+  assert.match(json, /"reason":"detected:github_token"/);
+  // Vaulted like any withheld value: the user can reveal it in the page.
+  const { el, value } = await reveal("search_messages", "GitHub token");
+  assert.equal(value, ciToken);
+  // Hidden again, as the tests after this one expect to find it.
+  await el.locator("button.reveal").click();
+  await page.waitForFunction((e) => e.shadowRoot.querySelector(".value").textContent === "", await el.elementHandle(), { timeout: TIMEOUT });
+});
+
 test("the Reveal element is accessible: a real button, aria-live value and errors", async () => {
   const el = page.locator("webmcp-secret").first();
   const info = await el.evaluate((e) => {

@@ -169,6 +169,7 @@ test("the unions in index.d.ts are exactly the core's words", async () => {
   assert.deepEqual(union(dts, "Level"), sorted(v.levels));
   assert.deepEqual(union(dts, "DataClass"), sorted(v.classes));
   assert.deepEqual(union(dts, "Format"), sorted(v.formats));
+  assert.deepEqual(union(dts, "DetectKind"), sorted(v.detectKinds));
   const limits = dts.match(/maxDepth\?: number;/);
   assert.ok(limits, "Limits documents maxDepth");
   assert.match(dts, new RegExp(`Default ${v.limits.maxDepth[0]}, at most ${v.limits.maxDepth[1]}`));

@@ -12,8 +12,11 @@ import { gzipSync } from "node:zlib";
 // replaces the DOM engine and tightens this again. The agent's schema for MCP bridges
 // (src/schema/agent.rs: what runtimes such as @mcp-b/global validate results against) added
 // about 18 KiB raw, 8 KiB gzip; reading base64 decoded (wrapped, and escaped within) 2 KiB raw.
-const BUDGET_RAW = 488 * 1024;
-const BUDGET_GZIP = 216 * 1024;
+// The detectors of undeclared credentials (src/scrub/detect.rs, 13 kinds, and taking their hits
+// to the vault: src/redact/detected.rs) added 17 KiB raw, 8 KiB gzip (measured: 486.3 to 503.2
+// KiB raw, 213.0 to 221.2 KiB gzip).
+const BUDGET_RAW = 506 * 1024;
+const BUDGET_GZIP = 224 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));

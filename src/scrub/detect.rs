@@ -1,0 +1,782 @@
+//! Detectors: a safety net for credentials a tool returns without declaring them. Each kind
+//! is a format with a fixed prefix and structure, and a checksum where the format has one, so
+//! that ordinary text and code (hashes, ids, base64 media) does not match (docs/detectors.md
+//! lists each kind, how it is validated, and what a scan of 100 MB of ordinary files found).
+//!
+//! No regular expressions: one linear pass over the maximal runs of token characters
+//! (`[A-Za-z0-9_-]`, so that a hit can only be a whole run: never part of a longer token),
+//! dispatched on the run's first bytes; one pass over base64 runs for AWS secret keys (only
+//! beside an access key id or a label naming one); and a `find` loop each for PEM private key
+//! blocks and Slack webhook URLs, which hold other characters. Every byte is visited a bounded
+//! number of times, counted in `work`.
+
+use serde_json::Value;
+
+/// The kinds of credentials found. The codes (`detected:<code>` in reports, keys of
+/// `policy.detect`) are stable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    AwsAccessKeyId,
+    AwsSecretAccessKey,
+    GithubToken,
+    GitlabToken,
+    SlackToken,
+    SlackWebhook,
+    StripeKey,
+    GoogleApiKey,
+    Jwt,
+    PrivateKey,
+    NpmToken,
+    OpenaiApiKey,
+    AnthropicApiKey,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 13] = [
+        Kind::AwsAccessKeyId,
+        Kind::AwsSecretAccessKey,
+        Kind::GithubToken,
+        Kind::GitlabToken,
+        Kind::SlackToken,
+        Kind::SlackWebhook,
+        Kind::StripeKey,
+        Kind::GoogleApiKey,
+        Kind::Jwt,
+        Kind::PrivateKey,
+        Kind::NpmToken,
+        Kind::OpenaiApiKey,
+        Kind::AnthropicApiKey,
+    ];
+
+    /// The code and the report's reason, as static strings (`Reason::as_str` returns one).
+    pub fn code_and_reason(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::AwsAccessKeyId => ("aws_access_key_id", "detected:aws_access_key_id"),
+            Kind::AwsSecretAccessKey => ("aws_secret_access_key", "detected:aws_secret_access_key"),
+            Kind::GithubToken => ("github_token", "detected:github_token"),
+            Kind::GitlabToken => ("gitlab_token", "detected:gitlab_token"),
+            Kind::SlackToken => ("slack_token", "detected:slack_token"),
+            Kind::SlackWebhook => ("slack_webhook", "detected:slack_webhook"),
+            Kind::StripeKey => ("stripe_key", "detected:stripe_key"),
+            Kind::GoogleApiKey => ("google_api_key", "detected:google_api_key"),
+            Kind::Jwt => ("jwt", "detected:jwt"),
+            Kind::PrivateKey => ("private_key", "detected:private_key"),
+            Kind::NpmToken => ("npm_token", "detected:npm_token"),
+            Kind::OpenaiApiKey => ("openai_api_key", "detected:openai_api_key"),
+            Kind::AnthropicApiKey => ("anthropic_api_key", "detected:anthropic_api_key"),
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        self.code_and_reason().0
+    }
+
+    /// What the agent and the user see for a hit.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::AwsAccessKeyId => "AWS access key ID",
+            Kind::AwsSecretAccessKey => "AWS secret access key",
+            Kind::GithubToken => "GitHub token",
+            Kind::GitlabToken => "GitLab token",
+            Kind::SlackToken => "Slack token",
+            Kind::SlackWebhook => "Slack webhook URL",
+            Kind::StripeKey => "Stripe secret key",
+            Kind::GoogleApiKey => "Google API key",
+            Kind::Jwt => "JSON Web Token",
+            Kind::PrivateKey => "private key",
+            Kind::NpmToken => "npm token",
+            Kind::OpenaiApiKey => "OpenAI API key",
+            Kind::AnthropicApiKey => "Anthropic API key",
+        }
+    }
+
+    fn bit(self) -> u16 {
+        1 << Kind::ALL.iter().position(|k| *k == self).unwrap_or(0)
+    }
+}
+
+/// Which kinds are on (`policy.detect`): all of them by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Detect(u16);
+
+impl Default for Detect {
+    fn default() -> Self {
+        Detect::ALL
+    }
+}
+
+impl Detect {
+    pub const ALL: Detect = Detect((1 << Kind::ALL.len()) - 1);
+    pub const NONE: Detect = Detect(0);
+
+    pub fn has(self, kind: Kind) -> bool {
+        self.0 & kind.bit() != 0
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn set(&mut self, kind: Kind, on: bool) {
+        if on {
+            self.0 |= kind.bit();
+        } else {
+            self.0 &= !kind.bit();
+        }
+    }
+
+    /// Reads `true`, `false`, or `{ <code>: boolean }` (kinds not named keep their default,
+    /// on). Errors name the offending key.
+    pub fn from_json(v: &Value) -> Result<Detect, String> {
+        match v {
+            Value::Bool(true) => Ok(Detect::ALL),
+            Value::Bool(false) => Ok(Detect::NONE),
+            Value::Object(kinds) => {
+                let mut d = Detect::ALL;
+                for (code, on) in kinds {
+                    let kind = Kind::ALL
+                        .into_iter()
+                        .find(|k| k.code() == code)
+                        .ok_or_else(|| format!("policy.detect has an unknown kind {code}"))?;
+                    let on = on.as_bool().ok_or_else(|| format!("policy.detect.{code} must be true or false"))?;
+                    d.set(kind, on);
+                }
+                Ok(d)
+            }
+            _ => Err(format!("policy.detect must be true, false or an object of kinds, not {v}")),
+        }
+    }
+}
+
+/// One hit: `text[start..end]` is a credential of `kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub start: usize,
+    pub end: usize,
+    pub kind: Kind,
+}
+
+/// Every credential of the kinds in `on` in `text`, in no particular order. Linear in the
+/// length of `text`; `work` counts the steps.
+pub fn detect(text: &str, on: Detect, work: &mut u64) -> Vec<Found> {
+    let mut out = Vec::new();
+    if on.is_none() {
+        return out;
+    }
+    runs(text, on, &mut out, work);
+    if on.has(Kind::AwsSecretAccessKey) {
+        aws_secrets(text, &mut out, work);
+    }
+    if on.has(Kind::PrivateKey) {
+        private_keys(text, &mut out, work);
+    }
+    if on.has(Kind::SlackWebhook) {
+        slack_webhooks(text, &mut out, work);
+    }
+    out.retain(|f| on.has(f.kind));
+    out
+}
+
+/// Could `text` hold, once decoded, a credential of a kind with characters other than token
+/// ones (a PEM block, a webhook URL, an AWS secret key, found beside an id or a label)?
+pub fn needs_views(text: &str, on: Detect) -> bool {
+    let aws = on.has(Kind::AwsSecretAccessKey)
+        && (text.contains("AKIA") || text.contains("ASIA") || text.contains("ecret") || text.contains("ECRET"));
+    (on.has(Kind::PrivateKey) && text.contains("-----BEGIN"))
+        || (on.has(Kind::SlackWebhook) && text.contains("hooks.slack.com"))
+        || aws
+}
+
+fn is_token(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+fn is_b64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+fn all(s: &[u8], f: impl Fn(u8) -> bool) -> bool {
+    s.iter().all(|&b| f(b))
+}
+
+/// Is `s` (the random part of a key) plausibly random, not a placeholder (`xxxx…`,
+/// `abcdefgh…`)? At least two of upper case, lower case and digits, and many distinct
+/// characters. Random base62 of 20 characters or more fails this with odds below 10^-7.
+fn random(s: &[u8]) -> bool {
+    let classes = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
+        .iter()
+        .filter(|f| s.iter().any(**f))
+        .count();
+    classes >= 2 && distinct(s) >= (s.len() / 2).min(12)
+}
+
+fn distinct(s: &[u8]) -> usize {
+    let mut seen = [false; 256];
+    s.iter().filter(|&&b| !std::mem::replace(&mut seen[b as usize], true)).count()
+}
+
+/// The maximal runs of token characters, each checked at its start. A JWT continues over two
+/// dots into the next runs; the scan then resumes after it.
+fn runs(text: &str, on: Detect, out: &mut Vec<Found>, work: &mut u64) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !is_token(b[i]) {
+            i += 1;
+            *work += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && is_token(b[i]) {
+            i += 1;
+        }
+        *work += (i - start) as u64;
+        let run = &b[start..i];
+        let kind = match run {
+            [b'e', b'y', b'J', ..] if on.has(Kind::Jwt) && (start == 0 || b[start - 1] != b'.') => {
+                if let Some(end) = jwt(b, start, i, work) {
+                    out.push(Found { start, end, kind: Kind::Jwt });
+                    i = end;
+                }
+                continue;
+            }
+            _ => token(run),
+        };
+        if let Some(kind) = kind {
+            out.push(Found { start, end: i, kind });
+        }
+        *work += run.len() as u64; // validation reads the run once more, at most
+    }
+}
+
+/// The kind of one whole run of token characters, if it is a credential.
+fn token(run: &[u8]) -> Option<Kind> {
+    let rest = |prefix: &[u8]| run.strip_prefix(prefix);
+    let alnum = |s: &[u8]| all(s, |c| c.is_ascii_alphanumeric());
+    match run.get(..3)? {
+        b"AKI" | b"ASI" if run.len() == 20 && run[3] == b'A' => {
+            let id = &run[4..];
+            let ok = all(id, |c| c.is_ascii_uppercase() || (b'2'..=b'7').contains(&c))
+                && !id.ends_with(b"EXAMPLE") // AWS's own documentation example
+                && distinct(id) >= 8;
+            ok.then_some(Kind::AwsAccessKeyId)
+        }
+        b"ghp" | b"gho" | b"ghu" | b"ghs" | b"ghr" if run.len() == 40 && run[3] == b'_' => {
+            crc_token(&run[4..]).then_some(Kind::GithubToken)
+        }
+        b"git" => {
+            // Fine-grained: 22 characters, `_`, 59 characters.
+            let r = rest(b"github_pat_")?;
+            let ok = r.len() == 82 && r[22] == b'_' && alnum(&r[..22]) && alnum(&r[23..]) && random(&r[23..]);
+            ok.then_some(Kind::GithubToken)
+        }
+        b"npm" => {
+            let r = rest(b"npm_")?;
+            (r.len() == 36 && crc_token(r)).then_some(Kind::NpmToken)
+        }
+        b"glp" => {
+            let r = rest(b"glpat-")?;
+            ((20..=64).contains(&r.len()) && random(r)).then_some(Kind::GitlabToken)
+        }
+        b"xox" => slack(run).then_some(Kind::SlackToken),
+        b"sk_" | b"rk_" => {
+            let r = rest(&run[..3]).and_then(|r| r.strip_prefix(b"live_").or_else(|| r.strip_prefix(b"test_")))?;
+            ((24..=247).contains(&r.len()) && alnum(r) && random(r)).then_some(Kind::StripeKey)
+        }
+        b"AIz" => {
+            let r = rest(b"AIza")?;
+            (r.len() == 35 && random(r)).then_some(Kind::GoogleApiKey)
+        }
+        b"sk-" => match rest(b"sk-ant-") {
+            Some(r) => anthropic(r).then_some(Kind::AnthropicApiKey),
+            None => openai(run).then_some(Kind::OpenaiApiKey),
+        },
+        _ => None,
+    }
+}
+
+/// 30 random base62 characters and the CRC32 of them in 6 base62 digits (GitHub's and npm's
+/// formats).
+fn crc_token(r: &[u8]) -> bool {
+    if r.len() != 36 || !all(r, |c| c.is_ascii_alphanumeric()) {
+        return false;
+    }
+    let mut n = crc32(&r[..30]);
+    let mut digits = [b'0'; 6];
+    for d in digits.iter_mut().rev() {
+        *d = BASE62[(n % 62) as usize];
+        n /= 62;
+    }
+    digits == r[30..]
+}
+
+const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// CRC-32 (IEEE), bit by bit: it runs on 30 bytes per candidate, and a table would cost 1 KiB.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = (crc >> 1) ^ (0xEDB8_8320 & (crc & 1).wrapping_neg());
+        }
+    }
+    !crc
+}
+
+/// `xoxb-` (and `p`, `a`, `r`, `s`): digit groups, then a random last group, all `-`-separated.
+fn slack(run: &[u8]) -> bool {
+    if !matches!(run.get(3), Some(b'b' | b'p' | b'a' | b'r' | b's')) || run.get(4) != Some(&b'-') {
+        return false;
+    }
+    let body = &run[5..];
+    let groups: Vec<&[u8]> = body.split(|&c| c == b'-').collect();
+    let last = groups[groups.len() - 1];
+    groups.len() >= 3
+        && (25..=250).contains(&body.len())
+        && !groups[0].is_empty()
+        && all(groups[0], |c| c.is_ascii_digit())
+        && groups.iter().all(|g| !g.is_empty() && all(g, |c| c.is_ascii_alphanumeric()))
+        && last.len() >= 10
+        && random(last)
+}
+
+/// `sk-ant-<purpose><2 digits>-` and 93 characters ending in `AA`.
+fn anthropic(r: &[u8]) -> bool {
+    let purpose = r.iter().take_while(|c| c.is_ascii_lowercase()).count();
+    let Some(after) = r.get(purpose..) else { return false };
+    let ok_version = after.len() > 3 && after[..2].iter().all(u8::is_ascii_digit) && after[2] == b'-';
+    ok_version && purpose > 0 && {
+        let key = &after[3..];
+        key.len() == 95 && key.ends_with(b"AA") && random(key)
+    }
+}
+
+/// `sk-` (optionally `proj-`, `svcacct-`, `admin-`) with OpenAI's marker `T3BlbkFJ` ("OpenAI"
+/// in base64) inside, random on both sides.
+fn openai(run: &[u8]) -> bool {
+    const MARK: &[u8] = b"T3BlbkFJ";
+    if !(40..=300).contains(&run.len()) {
+        return false;
+    }
+    let Some(at) = run.windows(MARK.len()).position(|w| w == MARK) else { return false };
+    let (before, after) = (&run[3..at], &run[at + MARK.len()..]);
+    before.len() >= 16 && after.len() >= 16 && random(before) && random(after)
+}
+
+/// A JWT starting at `start` whose first part ends at `end`: three base64url parts with two
+/// dots, a header that is a JSON object with `alg`, a payload that is a JSON object, and a
+/// signature. Not followed by a fourth part (a JWE is five). Returns where it ends.
+fn jwt(b: &[u8], start: usize, end: usize, work: &mut u64) -> Option<usize> {
+    let part = |from: usize| from + b[from..].iter().take_while(|&&c| is_token(c)).count();
+    let p1 = end;
+    if b.get(p1) != Some(&b'.') {
+        return None;
+    }
+    let p2 = part(p1 + 1);
+    if p2 == p1 + 1 || b.get(p2) != Some(&b'.') {
+        return None;
+    }
+    let p3 = part(p2 + 1);
+    *work += (p3 - end) as u64;
+    if p3 - (p2 + 1) < 16 || (b.get(p3) == Some(&b'.') && b.get(p3 + 1).is_some_and(|&c| is_token(c))) {
+        return None;
+    }
+    // The crate's own parser (under the default limits), not a second instance of serde's.
+    let object = |from: usize, to: usize| -> Option<serde_json::Map<String, Value>> {
+        let text = String::from_utf8(base64url(&b[from..to])?).ok()?;
+        match crate::json::parse_limited(&text, &crate::Limits::default()) {
+            Ok(Value::Object(m)) => Some(m),
+            _ => None,
+        }
+    };
+    *work += 2 * (p2 - start) as u64;
+    let header = object(start, p1)?;
+    header.get("alg")?.as_str()?;
+    object(p1 + 1, p2)?;
+    Some(p3)
+}
+
+/// Unpadded base64url, decoded; `None` if it is not.
+fn base64url(s: &[u8]) -> Option<Vec<u8>> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'-' => Some(62),
+        b'_' => Some(63),
+        _ => None,
+    };
+    if s.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0);
+    for &c in s {
+        acc = (acc << 6) | u32::from(value(c)?);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// How far beside an access key id a secret key may stand.
+const AWS_NEAR: usize = 256;
+
+/// AWS secret access keys: a run of exactly 40 base64 characters (mixed case, not hex), found
+/// only after a label that names one (`aws_secret_access_key = `, `"SecretAccessKey": "`) or
+/// within `AWS_NEAR` bytes of an access key id found in the same text. 40 characters of base64
+/// alone would match too much.
+fn aws_secrets(text: &str, out: &mut Vec<Found>, work: &mut u64) {
+    let b = text.as_bytes();
+    let ids: Vec<(usize, usize)> =
+        out.iter().filter(|f| f.kind == Kind::AwsAccessKeyId).map(|f| (f.start, f.end)).collect();
+    let mut next_id = 0;
+    let mut i = 0;
+    while i < b.len() {
+        *work += 1;
+        if !is_b64(b[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && is_b64(b[i]) {
+            i += 1;
+        }
+        *work += (i - start) as u64;
+        let run = &b[start..i];
+        let bounded = (start == 0 || !matches!(b[start - 1], b'_' | b'-'))
+            && !b.get(i).is_some_and(|&c| matches!(c, b'=' | b'_' | b'-'));
+        if run.len() != 40 || !bounded || run.ends_with(b"EXAMPLEKEY") || !secret_like(run) {
+            continue;
+        }
+        while ids.get(next_id).is_some_and(|&(_, e)| e + AWS_NEAR < start) {
+            next_id += 1;
+        }
+        let near = ids.get(next_id).is_some_and(|&(s, _)| s <= i + AWS_NEAR);
+        if near || labelled(&b[..start], work) {
+            out.push(Found { start, end: i, kind: Kind::AwsSecretAccessKey });
+        }
+    }
+}
+
+fn secret_like(run: &[u8]) -> bool {
+    run.iter().any(u8::is_ascii_uppercase)
+        && run.iter().any(u8::is_ascii_lowercase)
+        && !all(run, |c| c.is_ascii_hexdigit())
+        && distinct(run) >= 16
+}
+
+/// Does `before` end with a label naming an AWS secret key, then separators (`=`, `:`, quotes,
+/// spaces)? Reads at most 80 bytes back.
+fn labelled(before: &[u8], work: &mut u64) -> bool {
+    let from = before.len().saturating_sub(80);
+    let tail = &before[from..];
+    let seps = tail.iter().rev().take_while(|c| matches!(c, b' ' | b'\t' | b'"' | b'\'' | b'`' | b':' | b'=')).count();
+    let word = &tail[..tail.len() - seps];
+    let name_len = word.iter().rev().take_while(|c| is_token(**c) || **c == b'.').count();
+    *work += tail.len() as u64;
+    let name: Vec<u8> = word[word.len() - name_len..]
+        .iter()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    seps > 0 && (name.ends_with(b"secretaccesskey") || name.ends_with(b"awssecretkey"))
+}
+
+/// PEM private key blocks: `-----BEGIN <...>PRIVATE KEY-----`, base64 lines (and the
+/// `Proc-Type`/`DEK-Info` headers of an encrypted key), `-----END <same>-----`. The body must
+/// hold 64 base64 characters at least, so that a documentation stub (`...`) is no key.
+fn private_keys(text: &str, out: &mut Vec<Found>, work: &mut u64) {
+    const BEGIN: &str = "-----BEGIN ";
+    const DASHES: &[u8] = b"-----";
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = text[from..].find(BEGIN) {
+        let start = from + k;
+        let label_at = start + BEGIN.len();
+        let label_len = b[label_at..].iter().take(40).take_while(|c| c.is_ascii_uppercase() || **c == b' ').count();
+        let label = &b[label_at..label_at + label_len];
+        *work += (label_at + label_len - from) as u64;
+        from = label_at;
+        if !label.ends_with(b"PRIVATE KEY") || !b[label_at + label_len..].starts_with(DASHES) {
+            continue;
+        }
+        // The body, up to the first character that is neither base64 nor white space.
+        let mut i = label_at + label_len + DASHES.len();
+        let mut chars = 0;
+        let mut line_start = true;
+        while i < b.len() {
+            let c = b[i];
+            if line_start && (b[i..].starts_with(b"Proc-Type:") || b[i..].starts_with(b"DEK-Info:")) {
+                i += b[i..].iter().take_while(|&&c| c != b'\n').count();
+                continue;
+            }
+            line_start = c == b'\n';
+            if is_b64(c) || c == b'=' {
+                chars += 1;
+            } else if !c.is_ascii_whitespace() {
+                break;
+            }
+            i += 1;
+        }
+        *work += (i - from) as u64;
+        from = i.max(from);
+        let end = [b"-----END ".as_slice(), label, DASHES];
+        let mut at = i;
+        let closed = end.iter().all(|part| {
+            let ok = b[at..].starts_with(part);
+            at += part.len();
+            ok
+        });
+        if closed && chars >= 64 {
+            out.push(Found { start, end: at, kind: Kind::PrivateKey });
+            from = at;
+        }
+    }
+}
+
+/// `https://hooks.slack.com/services/T…/B…/<24 characters>`.
+fn slack_webhooks(text: &str, out: &mut Vec<Found>, work: &mut u64) {
+    const HOST: &str = "hooks.slack.com/services/";
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = text[from..].find(HOST) {
+        let at = from + k;
+        *work += (at + HOST.len() - from) as u64;
+        from = at + HOST.len();
+        let mut parts = [0usize; 3];
+        let mut i = from;
+        for (n, part) in parts.iter_mut().enumerate() {
+            let len = b[i..].iter().take(64).take_while(|c| c.is_ascii_alphanumeric()).count();
+            *part = len;
+            i += len;
+            if n < 2 && b.get(i) != Some(&b'/') {
+                break;
+            }
+            i += usize::from(n < 2);
+        }
+        *work += (i - from) as u64;
+        let [t, bb, secret] = parts;
+        // `T` and `B` ids of 8 or more upper-case letters and digits, then the secret part.
+        if t < 9 || bb < 9 || secret != 24 || b[from] != b'T' || b[from + t + 1] != b'B' {
+            continue;
+        }
+        let ids = all(&b[from..from + t + 1 + bb], |c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'/');
+        if ids && !b.get(i).is_some_and(|&c| is_token(c)) && random(&b[i - secret..i]) {
+            let start =
+                ["https://", "http://"].iter().find(|s| b[..at].ends_with(s.as_bytes())).map_or(at, |s| at - s.len());
+            out.push(Found { start, end: i, kind: Kind::SlackWebhook });
+            from = i;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds a GitHub- or npm-style token with a valid checksum from 30 random characters.
+    pub(crate) fn with_crc(prefix: &str, random: &str) -> String {
+        let mut n = crc32(random.as_bytes());
+        let mut digits = [b'0'; 6];
+        for d in digits.iter_mut().rev() {
+            *d = BASE62[(n % 62) as usize];
+            n /= 62;
+        }
+        format!("{prefix}{random}{}", std::str::from_utf8(&digits).unwrap())
+    }
+
+    /// `n` base62 characters, pseudo-random from `seed`.
+    fn chars(n: usize, seed: u64) -> String {
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                BASE62[(x % 62) as usize] as char
+            })
+            .collect()
+    }
+
+    fn kinds(text: &str) -> Vec<(Kind, String)> {
+        let mut work = 0;
+        let mut found = detect(text, Detect::ALL, &mut work);
+        found.sort_by_key(|f| f.start);
+        found.into_iter().map(|f| (f.kind, text[f.start..f.end].to_string())).collect()
+    }
+
+    fn caught(kind: Kind, secret: &str) {
+        for text in [secret.to_string(), format!("key: {secret}."), format!("\"{secret}\""), format!("x={secret}&y")] {
+            assert_eq!(kinds(&text), [(kind, secret.to_string())], "{text}");
+        }
+    }
+
+    fn missed(text: &str) {
+        assert_eq!(kinds(text), [], "{text}");
+    }
+
+    #[test]
+    fn crc32_is_the_ieee_one() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b""), 0);
+    }
+
+    const R30: &str = "Zx8Kq2LmP4vN7tRb1YcW9sHd3FgJ0a";
+
+    #[test]
+    fn github_and_npm_tokens_need_their_checksum() {
+        for p in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] {
+            caught(Kind::GithubToken, &with_crc(p, R30));
+        }
+        caught(Kind::NpmToken, &with_crc("npm_", R30));
+        let good = with_crc("ghp_", R30);
+        let mut bad = good.clone().into_bytes();
+        bad[10] = if bad[10] == b'a' { b'b' } else { b'a' };
+        missed(&String::from_utf8(bad).unwrap());
+        missed(&good[..39]);
+        missed(&format!("{good}x"));
+        missed(&format!("x{good}"));
+        missed(&format!("_{good}"));
+        missed(&with_crc("ghx_", R30));
+        missed("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+        let fine = format!("github_pat_{}_{}", chars(22, 1), chars(59, 2));
+        caught(Kind::GithubToken, &fine);
+        missed(&fine[..fine.len() - 1]);
+    }
+
+    #[test]
+    fn aws_access_key_ids_and_secret_keys() {
+        let id = "AKIA2OGYBAH6STMMNXNN";
+        caught(Kind::AwsAccessKeyId, id);
+        caught(Kind::AwsAccessKeyId, "ASIAY34FZKBOKMUTVV7A");
+        missed("AKIAIOSFODNN7EXAMPLE");
+        missed("AKIA2OGYBAH6STMMNXN1"); // 1 is not base32
+        missed("AKIA2OGYBAH6STMMNXNNA");
+        missed("AKIAXXXXXXXXXXXXXXXX");
+        let secret = "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";
+        assert_eq!(kinds(&format!("aws_secret_access_key = {secret}")), [(Kind::AwsSecretAccessKey, secret.into())]);
+        assert_eq!(
+            kinds(&format!("{{\"SecretAccessKey\": \"{secret}\"}}")),
+            [(Kind::AwsSecretAccessKey, secret.into())]
+        );
+        assert_eq!(
+            kinds(&format!("id {id} secret {secret}")),
+            [(Kind::AwsAccessKeyId, id.into()), (Kind::AwsSecretAccessKey, secret.into())]
+        );
+        missed(&format!("commit {secret}"));
+        missed("aws_secret_access_key = da39a3ee5e6b4b0d3255bfef95601890afd80709"); // a SHA-1
+        missed("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
+        missed(&format!("aws_secret_access_key = {secret}x"));
+    }
+
+    #[test]
+    fn token_kinds_with_structure() {
+        caught(Kind::GitlabToken, "glpat-Xk3v9QmZ2pLr8sTw1Ybn");
+        missed("glpat-xxxxxxxxxxxxxxxxxxxx");
+        missed("glpat-Xk3v9QmZ2pL");
+        caught(Kind::SlackToken, "xoxb-2781934562-8273619245131-Gh7kPq2Zx9LmRt4VbN8cWs1Y");
+        caught(Kind::SlackToken, "xoxp-2781934562-2781934563-8273619245131-9f8e7d6c5b4a39281706f5e4d3c2b1a0");
+        missed("xoxb-1234567890-abcdef");
+        missed("xoxb-not-a-token-at-all-really-no");
+        caught(Kind::StripeKey, "sk_live_51HqLyjWDarjtT1zdp7dcXk3v9Q");
+        caught(Kind::StripeKey, "rk_test_4eC39HqLyjWDarjtT1zdp7dc");
+        missed("sk_live_abcdefghijklmnopqrstuvwx");
+        missed("sk_live_4eC39HqLyjWDarjtT1zd");
+        missed("pk_live_4eC39HqLyjWDarjtT1zdp7dc");
+        let google = format!("AIza{}", chars(35, 3));
+        caught(Kind::GoogleApiKey, &google);
+        missed(&google[..38]);
+        missed(&format!("{google}4"));
+        let anthropic = format!("sk-ant-api03-{}AA", chars(93, 4));
+        caught(Kind::AnthropicApiKey, &anthropic);
+        missed(&anthropic[..anthropic.len() - 1]);
+        missed(&anthropic.replace("AA", "AB"));
+        let openai = "sk-proj-Xk3v9QmZ2pLr8sTw1YbnQ7vH4cJ6T3BlbkFJdK8fM0gN2hP5jR7kT9lV1m";
+        caught(Kind::OpenaiApiKey, openai);
+        caught(Kind::OpenaiApiKey, "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");
+        missed(&openai.replace("T3BlbkFJ", "T3BlbkFK"));
+        missed("sk-illful-naming-of-things-is-hard-enough-really");
+    }
+
+    #[test]
+    fn jwts_need_a_json_header_with_alg() {
+        // {"alg":"HS256","typ":"JWT"} . {"sub":"1234567890","name":"Test"} . signature
+        let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.\
+                   c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n";
+        caught(Kind::Jwt, jwt);
+        assert_eq!(kinds(&format!("Bearer {jwt}.")), [(Kind::Jwt, jwt.into())]);
+        missed(&format!("{jwt}.eyJhbGciOiJIUzI1NiJ9")); // five parts: a JWE, or something else
+        missed(&format!("x.{jwt}"));
+        missed("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.");
+        // {"typ":"JWT"}: no alg.
+        missed(
+            "eyJ0eXAiOiJKV1QifQ.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n",
+        );
+        missed("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.bm90IGpzb24gYXQgYWxsLCBubw.c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n");
+    }
+
+    #[test]
+    fn pem_private_keys_and_slack_webhooks() {
+        let body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\n";
+        let pem = format!("-----BEGIN PRIVATE KEY-----\n{body}-----END PRIVATE KEY-----");
+        caught(Kind::PrivateKey, &pem);
+        let rsa = pem.replace("BEGIN PRIVATE", "BEGIN RSA PRIVATE").replace("END PRIVATE", "END RSA PRIVATE");
+        caught(Kind::PrivateKey, &rsa);
+        let enc =
+            rsa.replace("KEY-----\n", "KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n");
+        assert_eq!(kinds(&enc), [(Kind::PrivateKey, enc.clone())]);
+        missed("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBg...\n-----END PRIVATE KEY-----");
+        missed(&pem.replace("END PRIVATE", "END RSA PRIVATE"));
+        missed(&pem.replace("-----END PRIVATE KEY-----", ""));
+        missed(&pem.replace("PRIVATE KEY", "PUBLIC KEY"));
+        let hook = "https://hooks.slack.com/services/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";
+        caught(Kind::SlackWebhook, hook);
+        missed("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX");
+        missed(&format!("{hook}x"));
+    }
+
+    #[test]
+    fn policy_detect_reads_and_names_bad_keys() {
+        assert_eq!(Detect::from_json(&Value::Bool(false)).unwrap(), Detect::NONE);
+        let d = Detect::from_json(&serde_json::json!({ "jwt": false })).unwrap();
+        assert!(!d.has(Kind::Jwt) && d.has(Kind::GithubToken));
+        let e = Detect::from_json(&serde_json::json!({ "jwtt": false })).unwrap_err();
+        assert!(e.contains("jwtt"), "{e}");
+        assert!(Detect::from_json(&serde_json::json!({ "jwt": "no" })).unwrap_err().contains("policy.detect.jwt"));
+        assert!(Detect::from_json(&serde_json::json!(["jwt"])).is_err());
+        let mut work = 0;
+        let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n";
+        assert!(detect(jwt, d, &mut work).is_empty());
+    }
+
+    type Family = (&'static str, fn(usize) -> String);
+
+    /// Each family of text at 100 and 200 KB: the work doubles at most (plus a little) and
+    /// stays within a few steps per byte, whatever the text does to the scanners.
+    #[test]
+    fn work_is_linear_in_the_text() {
+        let families: [Family; 8] = [
+            ("prose", |n| "The quick brown fox, 42 times. ".repeat(n / 31)),
+            ("one long token", |n| "a".repeat(n)),
+            ("jwt headers without ends", |n| "eyJhbGciOiJIUzI1NiJ9.".repeat(n / 21)),
+            ("pem openings", |n| "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n".repeat(n / 37)),
+            ("one pem opening", |n| format!("-----BEGIN PRIVATE KEY-----\n{}", "QUJD\n".repeat(n / 5))),
+            ("webhook hosts", |n| "hooks.slack.com/services/T024BE7LD/".repeat(n / 35)),
+            ("base64 runs", |n| "q8Vb3Xk/7Jd+Ls2Nw9Pz4Rt6Hy1Gf5Mc0Ae8UiKo AKIA2OGYBAH6STMMNXNN ".repeat(n / 62)),
+            ("labels", |n| "aws_secret_access_key = ".repeat(n / 24)),
+        ];
+        for (name, text) in families {
+            let (small, large) = (text(100_000), text(200_000));
+            let (mut w1, mut w2) = (0, 0);
+            detect(&small, Detect::ALL, &mut w1);
+            detect(&large, Detect::ALL, &mut w2);
+            assert!(w2 as f64 <= 2.2 * w1 as f64, "{name}: {w1} then {w2}");
+            assert!(w2 <= 12 * large.len() as u64, "{name}: {w2} steps for {} bytes", large.len());
+        }
+    }
+}

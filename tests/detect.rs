@@ -1,0 +1,137 @@
+//! Issue 11, item 3: credentials a tool never declared are found by their format and handled
+//! like any withheld value: a vault entry with a handle and a stub (reason `detected:<kind>`),
+//! a known value (later echoes scrubbed, `check` catches it), everywhere value matching reads.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use webmcp_redact::policy::{Decision, Policy};
+use webmcp_redact::{Config, Format, Redactor, SecretKind};
+
+/// Fake, valid-structure credentials (see docs/detectors.md).
+const AWS_ID: &str = "AKIA2OGYBAH6STMMNXNN";
+const GOOGLE: &str = "AIzaSyD8kQ3vX2pLmN7tRb1YcW9sHd3FgJ0aZx4";
+const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n";
+
+fn plain() -> Value {
+    json!({ "name": "plain" })
+}
+
+fn reasons(o: &webmcp_redact::Outcome) -> Vec<(String, String)> {
+    o.redactions.iter().map(|r| (r.pointer.clone(), r.reason.as_str().to_string())).collect()
+}
+
+#[test]
+fn an_undeclared_key_in_a_text_block_is_vaulted_with_a_stub() {
+    let raw = json!({ "content": [{ "type": "text", "text": format!("Your key is {GOOGLE}, keep it safe.") }] });
+    let o = run(plain(), raw);
+    assert_no_canary(&o, GOOGLE);
+    let view = agent(&o);
+    assert_eq!(view["content"][0]["text"], "Your key is [redacted: Google API key], keep it safe.");
+    assert_eq!(reasons(&o), [("/content/0/text".to_string(), "detected:google_api_key".to_string())]);
+    assert_eq!(view["content"][1]["type"], "secret_reference");
+    assert_eq!(view["content"][1]["label"], "Google API key");
+    let handle = o.redactions[0].handle.clone().expect("a handle");
+    assert_eq!(o.secrets[0].handle, handle);
+    assert_eq!(o.secrets[0].kind, SecretKind::Value(json!(GOOGLE)));
+    assert_idempotent(&plain(), &o, Format::Webmcp);
+}
+
+#[test]
+fn every_place_value_matching_reads_is_searched() {
+    let raw = json!({
+        "content": [
+            { "type": "text", "text": format!("{{\"token\":\"{JWT}\"}}") },
+            { "type": "resource", "resource": { "uri": "file:///x", "text": format!("id={AWS_ID}") } },
+        ],
+        "structuredContent": { "nested": [{ "k": GOOGLE }], GOOGLE: 1 },
+        "_meta": { "debug": format!("bearer {JWT}") },
+        "isError": false,
+    });
+    let o = run(plain(), raw);
+    for canary in [AWS_ID, GOOGLE, JWT] {
+        assert_no_canary(&o, canary);
+    }
+    let detected: Vec<&str> =
+        o.redactions.iter().map(|r| r.reason.as_str()).filter(|r| r.starts_with("detected:")).collect();
+    assert_eq!(detected.len(), 3, "one entry per distinct value: {:?}", reasons(&o));
+    assert_eq!(o.secrets.len(), 3);
+}
+
+#[test]
+fn a_pem_key_in_escaped_json_text_is_found_as_it_reads_decoded() {
+    let body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu";
+    let text = format!("{{\"key\":\"-----BEGIN PRIVATE KEY-----\\n{body}\\n-----END PRIVATE KEY-----\\n\"}}");
+    let o = run(plain(), json!({ "content": [{ "type": "text", "text": text }] }));
+    assert_no_canary(&o, "MIIEvQIBADANBg");
+    assert_eq!(reasons(&o), [("/content/0/text".to_string(), "detected:private_key".to_string())]);
+}
+
+#[test]
+fn a_detected_value_is_known_later_and_in_arguments() {
+    let mut r = redactor(Format::Webmcp);
+    let def = plain().to_string();
+    let first = r.redact(&def, &json!({ "content": [{ "type": "text", "text": AWS_ID }] }).to_string(), None);
+    assert_eq!(first.redactions[0].reason.as_str(), "detected:aws_access_key_id");
+    // Known now: a later echo is a value match, not a second detection.
+    let later = r.redact(&def, &json!({ "echo": format!("was {AWS_ID}") }).to_string(), None);
+    assert_no_canary(&later, AWS_ID);
+    assert_eq!(later.redactions[0].reason.as_str(), "value_match");
+    let send = json!({ "name": "send", "annotations": { "openWorldHint": true } }).to_string();
+    let c = r.check(&send, &json!({ "body": AWS_ID }).to_string(), None).unwrap();
+    assert_eq!(c.decision, Decision::Deny);
+}
+
+#[test]
+fn policy_detect_turns_detection_off_whole_or_per_kind() {
+    let raw = json!({ "content": [{ "type": "text", "text": format!("{GOOGLE} {JWT}") }] }).to_string();
+    let with = |policy: Value| {
+        let policy = Policy::from_json(&policy).unwrap();
+        let mut r = Redactor::new(Config { policy, ..Config::default() }, Box::new(Counter(0)));
+        r.redact(&plain().to_string(), &raw, None)
+    };
+    let off = with(json!({ "detect": false }));
+    assert!(off.unchanged && off.agent_json == raw);
+    let no_jwt = with(json!({ "detect": { "jwt": false } }));
+    assert!(no_jwt.agent_json.contains(JWT) && !no_jwt.agent_json.contains(GOOGLE));
+}
+
+#[test]
+fn a_declared_value_is_not_reported_twice() {
+    // Marked and detectable: the mark takes it; detection finds a known value and stands back.
+    let def = json!({ "name": "k", "outputSchema": { "properties": { "key": { "x-sensitive": true } } } });
+    let o = run(def, json!({ "key": GOOGLE, "note": format!("copy of {GOOGLE}") }));
+    assert_no_canary(&o, GOOGLE);
+    let r = reasons(&o);
+    assert!(r.contains(&("/key".to_string(), "x_sensitive".to_string())), "{r:?}");
+    assert!(r.iter().all(|(_, reason)| !reason.starts_with("detected:")), "{r:?}");
+}
+
+#[test]
+fn kinds_with_other_characters_are_read_decoded_where_the_string_names_them() {
+    let hook = "https://hooks.slack.com/services/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";
+    let secret = "q8Vb3Xk/7Jd+Ls2Nw9Pz4Rt6Hy1Gf5Mc0Ae8UiKo";
+    let escaped = format!("{{\"hook\":\"{}\"}}", hook.replace('/', "\\/"));
+    let query = format!("aws_secret_access_key={}", secret.replace('/', "%2F").replace('+', "%2B"));
+    for (text, kind) in [(escaped, "detected:slack_webhook"), (query, "detected:aws_secret_access_key")] {
+        let o = run(plain(), json!({ "content": [{ "type": "text", "text": text }] }));
+        assert_eq!(reasons(&o), [("/content/0/text".to_string(), kind.to_string())], "{text}");
+        assert!(
+            !o.agent_json.contains("Xk3v9QmZ2pLr8sTw1YbnQ7vH") && !o.agent_json.contains("Ls2Nw9Pz4Rt6"),
+            "{}",
+            o.agent_json
+        );
+    }
+}
+
+#[test]
+fn the_mcp_format_gets_its_text_stub() {
+    let raw = json!({ "content": [{ "type": "text", "text": format!("key {GOOGLE}") }] }).to_string();
+    let o = run_with(plain(), &raw, Format::Mcp, &[]);
+    assert_no_canary(&o, GOOGLE);
+    let view = agent(&o);
+    assert_eq!(view["content"][1]["text"], "[secret withheld: Google API key]");
+    assert_eq!(reasons(&o), [("/content/0/text".to_string(), "detected:google_api_key".to_string())]);
+    assert_idempotent(&plain(), &o, Format::Mcp);
+}
