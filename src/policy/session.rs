@@ -186,22 +186,29 @@ fn is_entry(e: &Value) -> bool {
     e.is_string() || e.is_object()
 }
 
-/// At most [`MAX_ENTRY_BYTES`] of compact JSON, counted without writing a large value out.
+/// At most [`MAX_ENTRY_BYTES`] of compact JSON (strings counted without their escapes), counted
+/// without writing a large value out and stopping as soon as it is over.
 fn fits(e: &Value) -> bool {
-    struct Counter(usize);
-    impl std::io::Write for Counter {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0 += b.len();
-            if self.0 > MAX_ENTRY_BYTES {
-                return Err(std::io::ErrorKind::Other.into());
-            }
-            Ok(b.len())
+    let mut size = 0usize;
+    let mut stack = vec![e];
+    while let Some(v) = stack.pop() {
+        size += match v {
+            Value::Null | Value::Bool(_) => 5,
+            Value::Number(_) => 24,
+            Value::String(s) => s.len() + 2,
+            Value::Array(items) => 2 + items.len(),
+            Value::Object(map) => 2 + map.keys().map(|k| k.len() + 4).sum::<usize>(),
+        };
+        if size > MAX_ENTRY_BYTES {
+            return false;
         }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
         }
     }
-    serde_json::to_writer(Counter(0), e).is_ok()
+    true
 }
 
 /// A bounded list of labels data in `to_json`'s shape.
