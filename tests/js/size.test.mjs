@@ -12,8 +12,10 @@ import { gzipSync } from "node:zlib";
 // replaces the DOM engine and tightens this again. The agent's schema for MCP bridges
 // (src/schema/agent.rs: what runtimes such as @mcp-b/global validate results against) added
 // about 18 KiB raw, 8 KiB gzip; reading base64 decoded (wrapped, and escaped within) 2 KiB raw.
-const BUDGET_RAW = 488 * 1024;
-const BUDGET_GZIP = 216 * 1024;
+// The proposals' newest wire forms and MCP's defaults (issue 11, items 4-5: trust annotations,
+// action-metadata, regulated scopes, attribution objects, bounded labels) 7.2 KiB raw, 3.6 KiB gzip.
+const BUDGET_RAW = 496 * 1024;
+const BUDGET_GZIP = 219 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
