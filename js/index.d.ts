@@ -552,11 +552,27 @@ export type CheckCode =
   | "malicious_content"
   | "no_claims";
 
-/** One fact and the claims behind it; the riskier claim wins when they disagree. */
+/**
+ * One fact and the claims behind it; the riskier claim wins when they disagree. A behaviour hint
+ * nobody claimed, of a tool that makes other claims, has MCP's default (`readOnly` false,
+ * `destructive` true and `idempotent` false when not read-only, `openWorld` true), shown as
+ * `{ value, claims: [], default: true }`; a tool that makes no claims at all gets no defaults.
+ */
 export interface Fact<T> {
   value: T;
   claims: { value: T; source: string }[];
+  /** Present (and `true`) only for MCP's default: no claim is behind the value. */
+  default?: true;
 }
+
+/** The data classes said, each claim with its source; `{ regulated: { scopes } }` keeps its scopes. */
+export interface ClassesFact {
+  value: DataClass[];
+  claims: { value: DataClass; source: string; scopes?: string[] }[];
+}
+
+/** An attribution entry (SEP-1913): a string or an object, kept as the tool or result gave it. */
+export type AttributionEntry = string | { [key: string]: unknown };
 
 /** What {@link Redactor.describe} returns. */
 export interface ToolDescription {
@@ -567,10 +583,12 @@ export interface ToolDescription {
   untrusted: boolean;
   /** Whether the outputSchema marks anything `x-sensitive`. */
   marks: boolean;
-  output: { level: Fact<Level> | null; classes: Fact<DataClass[]> | null; source: Fact<string> | null };
-  input: { destination: Fact<string> | null; classes: Fact<DataClass[]> | null; outcomes: Fact<string> | null };
+  output: { level: Fact<Level> | null; classes: ClassesFact | null; source: Fact<string> | null };
+  input: { destination: Fact<string> | null; classes: ClassesFact | null; outcomes: Fact<string> | null };
   /** Boolean hints by name (`readOnly`, `destructive`, `privilegedAccess`, ...) and `effect`. */
   effects: Record<string, Fact<boolean> | Fact<string> | null>;
+  /** The tool's own SEP-1913 `attribution` (each entry with where it was said), or null. */
+  attribution: { value: AttributionEntry; source: string }[] | null;
   /** Vocabulary the model could not read (what `lint` reports as `unknown_value`). */
   problems: { pointer: string; detail: string }[];
 }
@@ -581,7 +599,16 @@ export interface Labels {
   private: boolean;
   openWorld: boolean;
   malicious: boolean;
-  attribution: string[];
+  /**
+   * The tools' and results' attribution in order seen (strings or objects). Bounded: at most 32
+   * entries of at most 1024 bytes of JSON each; the rest is not kept.
+   */
+  attribution: AttributionEntry[];
+  /**
+   * The trust-annotations extension's `evidenceRef`s, as results gave them (same bounds);
+   * present only when some result gave one.
+   */
+  evidence?: AttributionEntry[];
 }
 
 /**

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::json::{parse_limited, top_level_string};
-use crate::model::{Hint, Source, ToolModel};
+use crate::model::{Hint, Level, Source, ToolModel};
 use crate::policy::Policy;
 use crate::schema::{agent_schema, compile, Schema};
 use crate::scrub::detect::Detect;
@@ -34,6 +34,8 @@ pub struct CompiledTool {
     untrusted: bool,
     spotlight: bool,
     detect: Detect,
+    /// The policy's `withholdAt`, which a result's own sensitivity claim is held to as well.
+    withhold_at: Level,
     schema: Option<Schema>,
     model: ToolModel,
 }
@@ -95,16 +97,8 @@ impl CompiledTool {
             }
         };
         let title = def.get("title").and_then(Value::as_str).map(str::to_string);
-        Ok(CompiledTool {
-            name,
-            title,
-            sensitive,
-            untrusted,
-            spotlight: policy.spotlight,
-            detect: policy.detect,
-            schema,
-            model,
-        })
+        let (spotlight, detect, withhold_at) = (policy.spotlight, policy.detect, policy.withhold_at);
+        Ok(CompiledTool { name, title, sensitive, untrusted, spotlight, detect, withhold_at, schema, model })
     }
 
     pub fn name(&self) -> &str {
@@ -166,7 +160,15 @@ impl CompiledTool {
     }
 
     pub(crate) fn mode(&self) -> Mode {
-        match (self.sensitive, self.has_marks()) {
+        self.mode_for(Level::None)
+    }
+
+    /// The mode for one result whose own annotations claim `level` (SEP-1913 `sensitiveHint`,
+    /// the trust-annotations extension's `sensitive`): a claim at or above `withholdAt` makes
+    /// that result a sensitive tool's result. A result can make a tool stricter, never laxer.
+    pub(crate) fn mode_for(&self, level: Level) -> Mode {
+        let sensitive = self.sensitive || (level > Level::None && level >= self.withhold_at);
+        match (sensitive, self.has_marks()) {
             (false, _) => Mode::Denylist,
             (true, true) => Mode::Allowlist,
             (true, false) => Mode::Withhold,

@@ -413,4 +413,29 @@ mod tests {
         let c = codes(json!([{ "name": "a", "annotations": { "destructiveHint": 1 } }]));
         assert_eq!(c[0].1, "/0/annotations/destructiveHint");
     }
+
+    #[test]
+    fn the_newest_wire_forms_are_known_and_their_bad_values_are_not() {
+        let good = json!({ "name": "t", "outputSchema": {}, "annotations": {
+            "readOnlyHint": true,
+            "attribution": ["crm", { "source": "crm.example" }],
+            "io.modelcontextprotocol/action-metadata": {
+                "inputMetadata": { "Destination": "Internal", "Sensitivity": [{ "regulated": { "scopes": ["GDPR"] } }] },
+                "returnMetadata": { "Source": "System", "Sensitivity": { "regulated": { "scopes": [] } } } } },
+            "_meta": { "io.modelcontextprotocol/action-metadata": { "inputMetadata": { "Outcomes": "Benign" } } } });
+        assert_eq!(codes(good), []);
+        let bad = codes(json!({ "name": "t", "annotations": {
+            "attribution": [7],
+            "io.modelcontextprotocol/action-metadata": { "inputMetadata": { "Destination": "Moon" }, "extra": 1,
+                "returnMetadata": { "Sensitivity": [{ "regulated": { "scopes": "GDPR" } }] } } } }));
+        let at = "/annotations/io.modelcontextprotocol~1action-metadata";
+        for want in [
+            "/annotations/attribution/0".to_string(),
+            format!("{at}/inputMetadata/Destination"),
+            format!("{at}/extra"),
+            format!("{at}/returnMetadata/Sensitivity/0/regulated"),
+        ] {
+            assert!(bad.contains(&("unknown_value", want.clone())), "{want} in {bad:?}");
+        }
+    }
 }

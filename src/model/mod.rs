@@ -1,7 +1,9 @@
 //! One model of a tool, read from every proposal's vocabulary: #110's `sensitiveHint`,
 //! SEP-1913 levels, action security metadata, `mcp.dev/*` policy hints and SEP-1984 hints.
 //! Every fact keeps the claims behind it (a JSON Pointer into the definition and what it said);
-//! a fact nobody claimed is absent, never `false`.
+//! a fact nobody claimed is absent, never `false`. MCP's own defaults for its four behaviour
+//! hints are kept apart from claims ([`ToolModel::default_hint`]): a tool that makes claims
+//! gets them for what it left unsaid; a tool that says nothing gets none (`no_claims`).
 
 mod read;
 mod vocab;
@@ -95,6 +97,10 @@ pub struct ToolModel {
     pub effect: Option<Fact<Effect>>,
     /// The boolean hints anyone claimed, in the order of [`Hint::ALL`].
     pub hints: Vec<(Hint, Fact<bool>)>,
+    /// The scopes of each `{ regulated: { scopes } }` data class, at the class's pointer.
+    pub scopes: Vec<Claim<Vec<String>>>,
+    /// SEP-1913 `attribution` on the tool itself: strings or objects, as said.
+    pub attribution: Vec<Claim<Value>>,
     pub problems: Vec<Problem>,
 }
 
@@ -125,6 +131,44 @@ impl ToolModel {
         self.input_classes.iter().any(|c| c.value == class)
     }
 
+    /// MCP's default for a behaviour hint the tool did not claim (spec 2025-11-25: `readOnlyHint`
+    /// false, `destructiveHint` true, `idempotentHint` false, `openWorldHint` true; the middle two
+    /// only for a tool that is not read-only). A default stands only where no claim of any
+    /// vocabulary speaks to the same thing: `mcp.dev/effect` to read-only-ness and the open world,
+    /// `Outcomes` to destructiveness, `Destination` to the open world. A tool with no claims at
+    /// all gets no defaults: the `no_claims` rule decides for it.
+    pub fn default_hint(&self, hint: Hint) -> Option<bool> {
+        if self.is_empty() || self.hint_fact(hint).is_some() {
+            return None;
+        }
+        let unsaid = |spoken: bool| (!spoken).then_some(());
+        match hint {
+            Hint::ReadOnly => unsaid(self.effect.is_some()).map(|_| false),
+            Hint::Destructive => unsaid(self.read_only() || self.outcomes.is_some()).map(|_| true),
+            Hint::Idempotent => unsaid(self.read_only()).map(|_| false),
+            Hint::OpenWorld => unsaid(self.effect.is_some() || self.input_destination.is_some()).map(|_| true),
+            _ => None,
+        }
+    }
+
+    /// The claimed value of a hint, else MCP's default.
+    pub fn effective_hint(&self, hint: Hint) -> Option<bool> {
+        self.hint(hint).or_else(|| self.default_hint(hint))
+    }
+
+    /// Read-only by the riskiest reading: some claim says so (`readOnlyHint: true`, or
+    /// `mcp.dev/effect: "read"`) and no claim says it changes things (`readOnlyHint: false`,
+    /// another effect, an outcome that is consequential or worse, `destructiveHint: true`).
+    pub fn read_only(&self) -> bool {
+        let claimed =
+            self.hint(Hint::ReadOnly) == Some(true) || self.effect.as_ref().is_some_and(|e| e.value == Effect::Read);
+        let writes = self.hint(Hint::ReadOnly) == Some(false)
+            || self.effect.as_ref().is_some_and(|e| e.value != Effect::Read)
+            || self.outcomes.as_ref().is_some_and(|o| o.value >= Outcomes::Consequential)
+            || self.hint(Hint::Destructive) == Some(true);
+        claimed && !writes
+    }
+
     /// Did the tool make any claim at all?
     pub fn is_empty(&self) -> bool {
         self.output_level.is_none()
@@ -142,21 +186,26 @@ impl ToolModel {
         let mut effects = Map::new();
         for &hint in Hint::ALL {
             let f = self.hint_fact(hint).map(|f| fact_json(f, |b| json!(b)));
-            effects.insert(hint.as_str().into(), f.unwrap_or(Value::Null));
+            // A default has no claims behind it, and says so.
+            let d = || self.default_hint(hint).map(|b| json!({ "value": b, "claims": [], "default": true }));
+            effects.insert(hint.as_str().into(), f.or_else(d).unwrap_or(Value::Null));
         }
         effects.insert("effect".into(), opt(&self.effect, |e| json!(e.as_str())));
         json!({
             "output": {
                 "level": opt(&self.output_level, |l| json!(l.as_str())),
-                "classes": classes_json(&self.output_classes),
+                "classes": classes_json(&self.output_classes, &self.scopes),
                 "source": opt(&self.output_source, |s| json!(s.as_str())),
             },
             "input": {
                 "destination": opt(&self.input_destination, |d| json!(d.as_str())),
-                "classes": classes_json(&self.input_classes),
+                "classes": classes_json(&self.input_classes, &self.scopes),
                 "outcomes": opt(&self.outcomes, |o| json!(o.as_str())),
             },
             "effects": effects,
+            "attribution": if self.attribution.is_empty() { Value::Null } else {
+                json!(self.attribution.iter().map(|c| json!({ "value": c.value, "source": c.source })).collect::<Vec<_>>())
+            },
             "problems": self.problems.iter().map(|p| json!({ "pointer": p.pointer, "detail": p.detail })).collect::<Vec<_>>(),
         })
     }
@@ -171,7 +220,9 @@ fn opt<T: Copy>(f: &Option<Fact<T>>, word: impl Fn(T) -> Value) -> Value {
     f.as_ref().map_or(Value::Null, |f| fact_json(f, word))
 }
 
-fn classes_json(claims: &[Claim<Class>]) -> Value {
+/// The classes said, each claim with its source; a `regulated` class written with scopes keeps
+/// them (`{ value: "regulated", source, scopes: ["GDPR"] }`).
+fn classes_json(claims: &[Claim<Class>], scopes: &[Claim<Vec<String>>]) -> Value {
     if claims.is_empty() {
         return Value::Null;
     }
@@ -181,7 +232,16 @@ fn classes_json(claims: &[Claim<Class>]) -> Value {
             value.push(c.value.as_str());
         }
     }
-    let claims: Vec<Value> = claims.iter().map(|c| json!({ "value": c.value.as_str(), "source": c.source })).collect();
+    let claims: Vec<Value> = claims
+        .iter()
+        .map(|c| {
+            let mut v = json!({ "value": c.value.as_str(), "source": c.source });
+            if let Some(s) = scopes.iter().find(|s| s.source == c.source) {
+                v["scopes"] = json!(s.value);
+            }
+            v
+        })
+        .collect();
     json!({ "value": value, "claims": claims })
 }
 

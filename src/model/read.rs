@@ -28,6 +28,8 @@ struct Reader {
     outcomes: Vec<Claim<Outcomes>>,
     effects: Vec<Claim<Effect>>,
     hints: Vec<(Hint, Claim<bool>)>,
+    scopes: Vec<Claim<Vec<String>>>,
+    attribution: Vec<Claim<Value>>,
     problems: Vec<Problem>,
 }
 
@@ -35,6 +37,10 @@ struct Reader {
 trait Word: Sized + Copy {
     fn parse(s: &str) -> Option<Self>;
     const WHAT: &'static str;
+    /// A word as it stands in the definition: a string, for most.
+    fn parse_value(v: &Value) -> Option<Self> {
+        v.as_str().and_then(Self::parse)
+    }
 }
 
 macro_rules! word {
@@ -45,7 +51,22 @@ macro_rules! word {
         }
     )+};
 }
-word!(Class: "data class", Source: "source", Destination: "destination", Outcomes: "outcome", Effect: "effect", ResultSensitivity: "result sensitivity", Level: "sensitivity level");
+word!(Source: "source", Destination: "destination", Outcomes: "outcome", Effect: "effect", ResultSensitivity: "result sensitivity", Level: "sensitivity level");
+
+impl Word for Class {
+    fn parse(s: &str) -> Option<Self> {
+        Class::parse(s)
+    }
+    const WHAT: &'static str = "data class";
+    /// SEP-1913's `DataClass` also has `{ regulated: { scopes: [...] } }`: regulated data,
+    /// under the regimes it names.
+    fn parse_value(v: &Value) -> Option<Self> {
+        match v {
+            Value::Object(o) if o.len() == 1 && o.keys().all(|k| norm(k) == "regulated") => Some(Class::Regulated),
+            v => v.as_str().and_then(Class::parse),
+        }
+    }
+}
 
 impl Reader {
     fn container(&mut self, obj: &Map<String, Value>, base: &str) {
@@ -55,6 +76,8 @@ impl Reader {
                 "sensitivehint" => self.sensitive_hint(value, &at),
                 "inputmetadata" => self.metadata(value, &at, true),
                 "returnmetadata" => self.metadata(value, &at, false),
+                "iomodelcontextprotocolactionmetadata" => self.action_metadata(value, &at),
+                "attribution" => self.attribution(value, &at),
                 "mcpdeveffect" => {
                     self.words(value, &at, |r, c| r.effects.push(c));
                 }
@@ -111,6 +134,38 @@ impl Reader {
         self.levels.push(Claim { value: level, source: at.into() });
     }
 
+    /// The MCP extension `io.modelcontextprotocol/action-metadata`: `inputMetadata` and
+    /// `returnMetadata` one level down, read as if they stood beside it.
+    fn action_metadata(&mut self, value: &Value, at: &str) {
+        let Value::Object(obj) = value else {
+            return self.problem(at, "`io.modelcontextprotocol/action-metadata` must be an object");
+        };
+        for (key, v) in obj {
+            let here = child(at, key);
+            match norm(key).as_str() {
+                "inputmetadata" => self.metadata(v, &here, true),
+                "returnmetadata" => self.metadata(v, &here, false),
+                _ => self.problem(&here, format!("unknown key `{key}`")),
+            }
+        }
+    }
+
+    /// SEP-1913 `attribution` on the tool: a string, an object, or a list of them, kept as said.
+    fn attribution(&mut self, value: &Value, at: &str) {
+        let list: Vec<(String, &Value)> = match value {
+            Value::Null => return,
+            Value::Array(items) => items.iter().enumerate().map(|(i, v)| (format!("{at}/{i}"), v)).collect(),
+            v => vec![(at.to_string(), v)],
+        };
+        for (pointer, v) in list {
+            if v.is_string() || v.is_object() {
+                self.attribution.push(Claim { value: v.clone(), source: pointer });
+            } else {
+                self.problem(&pointer, "an attribution entry must be a string or an object");
+            }
+        }
+    }
+
     fn hint(&mut self, hint: Hint, value: &Value, at: &str) {
         let Value::Bool(b) = value else {
             if !value.is_null() {
@@ -165,8 +220,13 @@ impl Reader {
         };
         let mut unknown = Vec::new();
         for (pointer, v) in list {
-            match v.as_str().and_then(T::parse) {
-                Some(w) => add(self, Claim { value: w, source: pointer }),
+            match T::parse_value(v) {
+                Some(w) => {
+                    if let Value::Object(o) = v {
+                        self.regulated_scopes(o.values().next(), &pointer);
+                    }
+                    add(self, Claim { value: w, source: pointer })
+                }
                 None => {
                     self.problem(&pointer, format!("unknown {} {v}", T::WHAT));
                     unknown.push(pointer);
@@ -174,6 +234,26 @@ impl Reader {
             }
         }
         unknown
+    }
+
+    /// The scopes of `{ regulated: { scopes: [...] } }` (regimes such as `GDPR`, any string),
+    /// kept for `describe()`. A malformed form is a problem; it is still regulated data.
+    fn regulated_scopes(&mut self, inner: Option<&Value>, at: &str) {
+        let key = at.to_string() + "/regulated";
+        let scopes = match inner {
+            Some(Value::Object(o)) if o.keys().all(|k| k == "scopes") => match o.get("scopes") {
+                None => Some(Vec::new()),
+                Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                    Some(items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                }
+                Some(_) => None,
+            },
+            _ => None,
+        };
+        match scopes {
+            Some(scopes) => self.scopes.push(Claim { value: scopes, source: at.into() }),
+            None => self.problem(&key, "`regulated` must be `{ scopes: [string] }` (counted as regulated)"),
+        }
     }
 
     /// A word in a place that names the output's sensitivity, which this library does not know
@@ -212,6 +292,8 @@ impl Reader {
             outcomes: riskiest(self.outcomes),
             effect: riskiest(self.effects),
             hints,
+            scopes: self.scopes,
+            attribution: self.attribution,
             problems: self.problems,
         }
     }
@@ -295,5 +377,115 @@ mod tests {
         }
         let known = ToolModel::read(&json!({ "annotations": { "inputMetadata": { "Destination": "Elsewhere" } } }));
         assert_eq!(known.level(), None, "an unknown destination names no sensitivity");
+    }
+
+    #[test]
+    fn action_metadata_extension_reads_like_the_older_forms() {
+        let meta = json!({ "inputMetadata": { "Destination": "Public", "Sensitivity": "Credentials" },
+            "returnMetadata": { "Source": "UntrustedPublic", "Sensitivity": ["PII"] } });
+        for place in ["annotations", "_meta"] {
+            let m = ToolModel::read(&json!({ place: { "io.modelcontextprotocol/action-metadata": meta } }));
+            let at = format!("/{place}/io.modelcontextprotocol~1action-metadata");
+            assert_eq!(m.input_destination.as_ref().unwrap().value, Destination::Public);
+            assert_eq!(
+                m.input_destination.as_ref().unwrap().claims[0].source,
+                format!("{at}/inputMetadata/Destination")
+            );
+            assert!(m.accepts_input_class(Class::Credentials));
+            assert_eq!(m.output_source.as_ref().unwrap().value, Source::UntrustedPublic);
+            assert_eq!(m.level(), Some(Level::Medium));
+            assert_eq!(m.output_classes[0].source, format!("{at}/returnMetadata/Sensitivity/0"));
+            assert!(m.problems.is_empty(), "{:?}", m.problems);
+        }
+        let m = ToolModel::read(
+            &json!({ "annotations": { "io.modelcontextprotocol/action-metadata": { "inputMetdata": {} } } }),
+        );
+        assert_eq!(m.problems[0].pointer, "/annotations/io.modelcontextprotocol~1action-metadata/inputMetdata");
+        let m = ToolModel::read(&json!({ "annotations": { "io.modelcontextprotocol/action-metadata": [] } }));
+        assert_eq!(m.problems.len(), 1);
+    }
+
+    #[test]
+    fn regulated_data_classes_have_a_level_and_keep_their_scopes() {
+        let m = ToolModel::read(
+            &json!({ "annotations": { "returnMetadata": { "Sensitivity": [{ "regulated": { "scopes": ["GDPR", "HIPAA"] } }] },
+            "inputMetadata": { "Sensitivity": { "regulated": {} } } } }),
+        );
+        assert_eq!(m.level(), Some(Level::Medium), "regulated is medium, not unknown");
+        assert!(m.has_output_class(Class::Regulated) && m.accepts_input_class(Class::Regulated));
+        assert!(m.problems.is_empty(), "{:?}", m.problems);
+        let described = m.to_json();
+        let claim = &described["output"]["classes"]["claims"][0];
+        assert_eq!(claim["scopes"], json!(["GDPR", "HIPAA"]));
+        assert_eq!(claim["source"], "/annotations/returnMetadata/Sensitivity/0");
+        assert_eq!(described["input"]["classes"]["claims"][0]["scopes"], json!([]));
+        let bad = ToolModel::read(
+            &json!({ "annotations": { "returnMetadata": { "Sensitivity": { "regulated": { "scopes": "GDPR" } } } } }),
+        );
+        assert_eq!(bad.level(), Some(Level::Medium), "still regulated");
+        assert_eq!(bad.problems[0].pointer, "/annotations/returnMetadata/Sensitivity/regulated");
+        let other =
+            ToolModel::read(&json!({ "annotations": { "returnMetadata": { "Sensitivity": { "classified": {} } } } }));
+        assert_eq!(other.level(), Some(Level::High), "an unknown object is an unknown class: high");
+    }
+
+    #[test]
+    fn tool_attribution_is_kept_as_said() {
+        let m = ToolModel::read(&json!({ "annotations": { "attribution": ["crm", { "source": "crm.example" }, 3] } }));
+        let values: Vec<&Value> = m.attribution.iter().map(|c| &c.value).collect();
+        assert_eq!(values, [&json!("crm"), &json!({ "source": "crm.example" })]);
+        assert_eq!(m.problems[0].pointer, "/annotations/attribution/2");
+        assert_eq!(m.to_json()["attribution"][1]["source"], "/annotations/attribution/1");
+        assert!(
+            ToolModel::read(&json!({ "annotations": { "attribution": "x" } })).is_empty(),
+            "provenance is no claim"
+        );
+    }
+
+    #[test]
+    fn mcp_defaults_fill_what_a_claiming_tool_left_unsaid() {
+        let m = ToolModel::read(&json!({ "annotations": { "readOnlyHint": false } }));
+        assert_eq!(m.hint(Hint::Destructive), None, "a default is no claim");
+        let wants = [(Hint::Destructive, true), (Hint::Idempotent, false), (Hint::OpenWorld, true)];
+        for (hint, want) in wants {
+            assert_eq!(m.effective_hint(hint), Some(want), "{hint}");
+            assert_eq!(m.to_json()["effects"][hint.as_str()], json!({ "value": want, "claims": [], "default": true }));
+        }
+        assert_eq!(m.to_json()["effects"]["readOnly"]["claims"][0]["source"], "/annotations/readOnlyHint");
+        assert!(m.to_json()["effects"]["readOnly"].get("default").is_none());
+        // Read-only: destructive and idempotent mean nothing; the open world still defaults.
+        let m = ToolModel::read(&json!({ "annotations": { "readOnlyHint": true } }));
+        assert_eq!((m.default_hint(Hint::Destructive), m.default_hint(Hint::Idempotent)), (None, None));
+        assert_eq!(m.default_hint(Hint::OpenWorld), Some(true));
+        // Other vocabularies speak to the same facts.
+        let m = ToolModel::read(
+            &json!({ "annotations": { "inputMetadata": { "Destination": "Internal", "Outcomes": "Benign" } } }),
+        );
+        assert_eq!((m.default_hint(Hint::Destructive), m.default_hint(Hint::OpenWorld)), (None, None));
+        assert_eq!(m.default_hint(Hint::ReadOnly), Some(false));
+        let m = ToolModel::read(&json!({ "_meta": { "mcp.dev/effect": "read" } }));
+        assert!(m.read_only());
+        assert_eq!((m.default_hint(Hint::ReadOnly), m.default_hint(Hint::Destructive)), (None, None));
+        // No claims, no defaults.
+        let m = ToolModel::read(&json!({ "name": "x" }));
+        assert!(Hint::ALL.iter().all(|h| m.default_hint(*h).is_none()));
+        assert!(m.to_json()["effects"].as_object().unwrap().values().all(Value::is_null));
+    }
+
+    #[test]
+    fn read_only_is_the_riskiest_reading() {
+        for (tool, want) in [
+            (json!({ "annotations": { "readOnlyHint": true } }), true),
+            (json!({ "annotations": { "readOnlyHint": true, "destructiveHint": true } }), false),
+            (json!({ "annotations": { "readOnlyHint": true }, "_meta": { "mcp.dev/effect": "write" } }), false),
+            (
+                json!({ "annotations": { "readOnlyHint": true, "inputMetadata": { "Outcomes": "Consequential" } } }),
+                false,
+            ),
+            (json!({ "annotations": { "readOnlyHint": true }, "_meta": { "readOnlyHint": false } }), false),
+            (json!({ "annotations": { "inputMetadata": { "Outcomes": "Benign" } } }), false),
+        ] {
+            assert_eq!(ToolModel::read(&tool).read_only(), want, "{tool}");
+        }
     }
 }

@@ -47,7 +47,7 @@ pub fn check(model: &ToolModel, args: &Value, labels: &Labels, policy: &Policy, 
     }
     exfiltration(&mut c, model, labels);
     secret_egress(&mut c, model, args, known);
-    if labels.malicious && model.hint(Hint::ReadOnly) != Some(true) {
+    if labels.malicious && !model.read_only() {
         c.add(
             Rule::MaliciousContent,
             "a result in this session was flagged as malicious, and this tool can change things",
@@ -82,20 +82,23 @@ fn first<T>(f: &Fact<T>) -> String {
     f.claims.first().map(|c| c.source.clone()).unwrap_or_default()
 }
 
-/// Does the tool change anything? (Not read-only, or an effect or outcome that writes.)
-fn writes(model: &ToolModel) -> bool {
-    model.hint(Hint::ReadOnly) == Some(false)
-        || model.effect.as_ref().is_some_and(|e| e.value != Effect::Read)
-        || model.outcomes.as_ref().is_some_and(|o| o.value >= Outcomes::Consequential)
+/// The source of a hint for a reason: its first claim, or `default` for MCP's default.
+fn hint_source(model: &ToolModel, hint: Hint) -> String {
+    model.hint_fact(hint).map_or_else(|| "default".into(), first)
 }
 
+/// The riskiest claim wins: `readOnlyHint: true` does not switch off what `destructiveHint:
+/// true`, an outcome or an effect of the same tool says (see [`ToolModel::read_only`]).
 fn irreversible(c: &mut Checker, model: &ToolModel) {
-    let hint = |h| model.hint_fact(h);
     if let Some(o) = model.outcomes.as_ref().filter(|o| o.value == Outcomes::Irreversible) {
         c.add(Rule::Irreversible, "the tool's outcome cannot be undone", first(o));
-    } else if let Some(d) = hint(Hint::Destructive).filter(|d| d.value && model.hint(Hint::ReadOnly) != Some(true)) {
-        c.add(Rule::Irreversible, "the tool is destructive", first(d));
-    } else if let Some(r) = hint(Hint::Reversible).filter(|r| !r.value && writes(model)) {
+    } else if model.effective_hint(Hint::Destructive) == Some(true) {
+        let message = match model.hint(Hint::Destructive) {
+            Some(true) => "the tool is destructive",
+            _ => "the tool is not read-only and does not say it is not destructive (MCP's default: destructive)",
+        };
+        c.add(Rule::Irreversible, message, hint_source(model, Hint::Destructive));
+    } else if let Some(r) = model.hint_fact(Hint::Reversible).filter(|r| !r.value && !model.read_only()) {
         c.add(Rule::Irreversible, "the tool changes things that cannot be reversed", first(r));
     }
 }
@@ -110,9 +113,8 @@ fn exfiltration(c: &mut Checker, model: &ToolModel, labels: &Labels) {
         Some(("sends its input to a public destination", first(d)))
     } else if let Some(e) = model.effect.as_ref().filter(|e| e.value == Effect::External) {
         Some(("has an external effect", first(e)))
-    } else if model.hint(Hint::OpenWorld) == Some(true) && model.hint(Hint::ReadOnly) != Some(true) {
-        let f = model.hint_fact(Hint::OpenWorld).map(first).unwrap_or_default();
-        Some(("reaches the open world and is not read-only", f))
+    } else if model.effective_hint(Hint::OpenWorld) == Some(true) && !model.read_only() {
+        Some(("reaches the open world and is not read-only", hint_source(model, Hint::OpenWorld)))
     } else {
         None
     };
@@ -126,8 +128,8 @@ fn exfiltration(c: &mut Checker, model: &ToolModel, labels: &Labels) {
 /// credentials to a non-public place. The riskiest claim wins: a credentials sink that also
 /// claims an external effect or an open world is no sink.
 fn secret_egress(c: &mut Checker, model: &ToolModel, args: &Value, known: &KnownSecrets) {
-    let leaves =
-        model.effect.as_ref().is_some_and(|e| e.value == Effect::External) || model.hint(Hint::OpenWorld) == Some(true);
+    let leaves = model.effect.as_ref().is_some_and(|e| e.value == Effect::External)
+        || model.effective_hint(Hint::OpenWorld) == Some(true);
     let accepts = model.accepts_input_class(Class::Credentials)
         && model.input_destination.as_ref().is_some_and(|d| d.value != Destination::Public)
         && !leaves;
@@ -174,40 +176,98 @@ mod tests {
         r.reasons.iter().map(|x| x.rule.code()).collect()
     }
 
+    fn plain(tool: Value) -> CheckResult {
+        decide(tool, json!({}), &Labels::default(), &KnownSecrets::default())
+    }
+
     #[test]
     fn irreversible_three_ways() {
-        let none = Labels::default();
         for tool in [
             json!({ "annotations": { "inputMetadata": { "Outcomes": "Irreversible" } } }),
             json!({ "annotations": { "destructiveHint": true } }),
-            json!({ "annotations": { "reversibleHint": false, "readOnlyHint": false } }),
+            json!({ "annotations": { "reversibleHint": false, "readOnlyHint": false, "destructiveHint": false } }),
         ] {
-            let r = decide(tool.clone(), json!({}), &none, &KnownSecrets::default());
+            let r = plain(tool.clone());
             assert_eq!((r.decision, codes(&r)), (Decision::Confirm, vec!["irreversible"]), "{tool}");
         }
-        let r = decide(
-            json!({ "annotations": { "destructiveHint": true, "readOnlyHint": true } }),
-            json!({}),
-            &none,
-            &KnownSecrets::default(),
-        );
-        assert_eq!(r.decision, Decision::Allow);
-        let r = decide(
-            json!({ "annotations": { "reversibleHint": false, "readOnlyHint": true } }),
-            json!({}),
-            &none,
-            &KnownSecrets::default(),
-        );
+        let r = plain(json!({ "annotations": { "reversibleHint": false, "readOnlyHint": true } }));
         assert_eq!(r.decision, Decision::Allow, "reversibility means nothing for a read-only tool");
     }
 
     #[test]
+    fn mcp_defaults_apply_to_a_tool_that_makes_claims() {
+        // Not read-only and silent on destructiveness: MCP's default is destructive.
+        let r = plain(json!({ "annotations": { "readOnlyHint": false } }));
+        assert_eq!((r.decision, codes(&r)), (Decision::Confirm, vec!["irreversible"]));
+        assert_eq!(r.reasons[0].source, "default");
+        assert!(r.reasons[0].message.contains("MCP's default"), "{}", r.reasons[0].message);
+        // A claim of any vocabulary that speaks to it replaces the default.
+        for tool in [
+            json!({ "annotations": { "readOnlyHint": false, "destructiveHint": false } }),
+            json!({ "annotations": { "readOnlyHint": true } }),
+            json!({ "_meta": { "mcp.dev/effect": "read" } }),
+            json!({ "annotations": { "inputMetadata": { "Outcomes": "Consequential" } } }),
+        ] {
+            assert_eq!(plain(tool.clone()).decision, Decision::Allow, "{tool}");
+        }
+        // Only claims about the output: the effects still get the defaults.
+        let r = plain(json!({ "annotations": { "sensitiveHint": false } }));
+        assert_eq!(codes(&r), ["irreversible"]);
+        // The open world by default: a writer is a route out once the session holds sensitive data.
+        let medium = Labels { sensitivity: Level::Medium, ..Labels::default() };
+        let tool = json!({ "annotations": { "readOnlyHint": false, "destructiveHint": false } });
+        let r = decide(tool, json!({}), &medium, &KnownSecrets::default());
+        assert_eq!((codes(&r), r.reasons[0].source.as_str()), (vec!["exfiltration"], "default"));
+        let closed =
+            json!({ "annotations": { "readOnlyHint": false, "destructiveHint": false, "openWorldHint": false } });
+        assert!(codes(&decide(closed, json!({}), &medium, &KnownSecrets::default())).is_empty());
+    }
+
+    #[test]
+    fn a_tool_that_says_nothing_gets_no_defaults_but_no_claims() {
+        let r = plain(json!({ "name": "x" }));
+        assert_eq!((r.decision, codes(&r)), (Decision::Allow, vec!["no_claims"]));
+        let medium = Labels { sensitivity: Level::Medium, ..Labels::default() };
+        let r = decide(json!({ "name": "x" }), json!({}), &medium, &KnownSecrets::default());
+        assert_eq!(codes(&r), ["no_claims"], "no default open world either");
+    }
+
+    #[test]
+    fn read_only_never_switches_off_what_other_claims_say() {
+        let r = plain(json!({ "annotations": { "destructiveHint": true, "readOnlyHint": true } }));
+        assert_eq!((r.decision, codes(&r)), (Decision::Confirm, vec!["irreversible"]), "destructive wins");
+        let r = plain(
+            json!({ "annotations": { "readOnlyHint": true, "reversibleHint": false }, "_meta": { "mcp.dev/effect": "write" } }),
+        );
+        assert_eq!(codes(&r), ["irreversible"], "an effect that writes makes reversibility count");
+        let r =
+            plain(json!({ "annotations": { "readOnlyHint": true, "inputMetadata": { "Outcomes": "Irreversible" } } }));
+        assert_eq!(codes(&r), ["irreversible"]);
+        let medium = Labels { sensitivity: Level::Medium, ..Labels::default() };
+        for tool in [
+            json!({ "annotations": { "readOnlyHint": true, "openWorldHint": true, "inputMetadata": { "Outcomes": "Consequential" } } }),
+            json!({ "annotations": { "readOnlyHint": true, "openWorldHint": true }, "_meta": { "mcp.dev/effect": ["read", "write"] } }),
+            json!({ "annotations": { "readOnlyHint": true, "inputMetadata": { "Destination": "Public" } } }),
+            json!({ "annotations": { "readOnlyHint": true }, "_meta": { "mcp.dev/effect": "external" } }),
+        ] {
+            let r = decide(tool.clone(), json!({}), &medium, &KnownSecrets::default());
+            assert!(codes(&r).contains(&"exfiltration"), "{tool}: {r:?}");
+        }
+        let bad = Labels { malicious: true, ..Labels::default() };
+        for tool in [
+            json!({ "annotations": { "readOnlyHint": true, "destructiveHint": true } }),
+            json!({ "annotations": { "readOnlyHint": true, "inputMetadata": { "Outcomes": "Consequential" } } }),
+            json!({ "annotations": { "readOnlyHint": true }, "_meta": { "mcp.dev/effect": "delete" } }),
+        ] {
+            let r = decide(tool.clone(), json!({}), &bad, &KnownSecrets::default());
+            assert!(codes(&r).contains(&"malicious_content"), "{tool}: {r:?}");
+        }
+    }
+
+    #[test]
     fn confirmation_and_privilege() {
-        let r = decide(
-            json!({ "_meta": { "mcp.dev/requiresConfirmation": true }, "annotations": { "privilegedAccessHint": true } }),
-            json!({}),
-            &Labels::default(),
-            &KnownSecrets::default(),
+        let r = plain(
+            json!({ "_meta": { "mcp.dev/requiresConfirmation": true }, "annotations": { "privilegedAccessHint": true, "readOnlyHint": true } }),
         );
         assert_eq!(codes(&r), ["requires_confirmation", "privileged"]);
         assert_eq!(r.reasons[0].source, "/_meta/mcp.dev~1requiresConfirmation");
@@ -215,31 +275,23 @@ mod tests {
 
     #[test]
     fn exfiltration_needs_sensitive_session_and_an_outward_tool() {
-        let public = json!({ "annotations": { "inputMetadata": { "Destination": "Public" } } });
+        let public = json!({ "annotations": { "inputMetadata": { "Destination": "Public", "Outcomes": "Benign" } } });
         let medium = Labels { sensitivity: Level::Medium, ..Labels::default() };
         let private = Labels { private: true, ..Labels::default() };
         let low = Labels { sensitivity: Level::Low, ..Labels::default() };
         assert_eq!(codes(&decide(public.clone(), json!({}), &medium, &KnownSecrets::default())), ["exfiltration"]);
         assert_eq!(codes(&decide(public.clone(), json!({}), &private, &KnownSecrets::default())), ["exfiltration"]);
         assert!(codes(&decide(public, json!({}), &low, &KnownSecrets::default())).is_empty());
-        assert_eq!(
-            codes(&decide(
-                json!({ "_meta": { "mcp.dev/effect": "external" } }),
-                json!({}),
-                &medium,
-                &KnownSecrets::default()
-            )),
-            ["exfiltration"]
-        );
-        assert_eq!(
-            codes(&decide(
-                json!({ "annotations": { "openWorldHint": true } }),
-                json!({}),
-                &medium,
-                &KnownSecrets::default()
-            )),
-            ["exfiltration"]
-        );
+        for tool in [
+            json!({ "_meta": { "mcp.dev/effect": "external" }, "annotations": { "destructiveHint": false } }),
+            json!({ "annotations": { "openWorldHint": true, "destructiveHint": false } }),
+        ] {
+            assert_eq!(
+                codes(&decide(tool.clone(), json!({}), &medium, &KnownSecrets::default())),
+                ["exfiltration"],
+                "{tool}"
+            );
+        }
         assert!(codes(&decide(
             json!({ "annotations": { "openWorldHint": true, "readOnlyHint": true } }),
             json!({}),
@@ -253,7 +305,7 @@ mod tests {
     fn secret_egress_denies_unless_declared() {
         let mut known = KnownSecrets::default();
         known.note("sk_live_CANARY1", "API key");
-        let tool = json!({ "annotations": { "readOnlyHint": false } });
+        let tool = json!({ "annotations": { "readOnlyHint": true } });
         for args in [
             json!({ "body": "here: sk_live_CANARY1" }),
             json!({ "u": "https://x/?k=sk_live_CANARY1" }),
@@ -262,15 +314,16 @@ mod tests {
             let r = decide(tool.clone(), args.clone(), &Labels::default(), &known);
             assert_eq!((r.decision, codes(&r)), (Decision::Deny, vec!["secret_egress"]), "{args}");
         }
-        let vault =
-            json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } } });
+        let sink = json!({ "Sensitivity": "Credentials", "Destination": "Internal", "Outcomes": "Benign" });
+        let vault = json!({ "annotations": { "inputMetadata": sink } });
         assert_eq!(
             decide(vault, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision,
-            Decision::Allow
+            Decision::Allow,
+            "a Destination speaks to where input goes: no open-world default"
         );
         for leaky in [
-            json!({ "annotations": { "openWorldHint": true, "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } } }),
-            json!({ "_meta": { "mcp.dev/effect": "external" }, "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } } }),
+            json!({ "annotations": { "openWorldHint": true, "inputMetadata": sink } }),
+            json!({ "_meta": { "mcp.dev/effect": "external" }, "annotations": { "inputMetadata": sink } }),
         ] {
             let r = decide(leaky.clone(), json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known);
             assert_eq!(r.decision, Decision::Deny, "the riskiest claim wins: {leaky}");
@@ -281,6 +334,13 @@ mod tests {
             decide(public, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision,
             Decision::Deny
         );
+        // The sink said in the newest wire form.
+        let extension =
+            json!({ "annotations": { "io.modelcontextprotocol/action-metadata": { "inputMetadata": sink } } });
+        assert_eq!(
+            decide(extension, json!({ "key": "sk_live_CANARY1" }), &Labels::default(), &known).decision,
+            Decision::Allow
+        );
     }
 
     #[test]
@@ -288,7 +348,7 @@ mod tests {
         let bad = Labels { malicious: true, ..Labels::default() };
         assert_eq!(
             codes(&decide(
-                json!({ "annotations": { "readOnlyHint": false } }),
+                json!({ "annotations": { "readOnlyHint": false, "destructiveHint": false, "openWorldHint": false } }),
                 json!({}),
                 &bad,
                 &KnownSecrets::default()
@@ -302,8 +362,6 @@ mod tests {
             &KnownSecrets::default()
         ))
         .is_empty());
-        let r = decide(json!({ "name": "x" }), json!({}), &Labels::default(), &KnownSecrets::default());
-        assert_eq!((r.decision, codes(&r)), (Decision::Allow, vec!["no_claims"]));
         let strict = Policy::from_json(&json!({ "unknownTools": "confirm" })).unwrap();
         assert_eq!(
             check(&ToolModel::default(), &json!({}), &Labels::default(), &strict, &KnownSecrets::default()).decision,

@@ -15,7 +15,7 @@ mod walk;
 use serde_json::{json, Value};
 
 use crate::json::{child, is_call_result, parse_result};
-use crate::policy::session::Labels;
+use crate::policy::session::{claims_untrusted, Labels};
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, stub, wording_spans, SECRET_KEY};
 use crate::redact::walk::walk;
@@ -186,11 +186,15 @@ impl Run<'_> {
         // Only text that could hold our parts is checked (the check re-serializes the value).
         self.own = (raw_json.contains("webmcp-redact/") || raw_json.contains("\"secret_reference\""))
             && self.known.written.wrote(self.tool.name(), &raw);
-        *labels = Labels::observe(self.tool.model(), Some(&raw));
+        // The result's own claims (trust annotations, SEP-1913 result annotations) only add to
+        // the tool's: a result that says it is sensitive or untrusted is treated as one.
+        let own_labels = Labels::of_result(&raw);
+        *labels = Labels::observe(self.tool.model(), None);
+        labels.merge(&own_labels);
         let is_call_result = is_call_result(&raw);
         let spotlit = self.own && raw.pointer(UNTRUSTED_POINTER) == Some(&Value::Bool(true));
-        let mark_untrusted = self.tool.is_untrusted() && !spotlit;
-        let mode = self.tool.mode();
+        let mark_untrusted = (self.tool.is_untrusted() || claims_untrusted(&raw)) && !spotlit;
+        let mode = self.tool.mode_for(own_labels.sensitivity);
         let mut agent = match raw {
             _ if mode == Mode::Withhold && self.own && only_library_parts(&raw, self.format) => return Ok(None),
             _ if mode == Mode::Withhold => self.withhold_whole(raw),

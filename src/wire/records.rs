@@ -72,11 +72,14 @@ fn secret(out: &mut String, s: &Secret) {
 fn labels(out: &mut String, l: &Labels) {
     object(out, |o| {
         o.str("sensitivity", l.sensitivity.as_str()).bool("private", l.private).bool("openWorld", l.open_world);
-        o.bool("malicious", l.malicious).strs("attribution", &l.attribution);
+        o.bool("malicious", l.malicious).value("attribution", &serde_json::Value::from(l.attribution.clone()));
+        if !l.evidence.is_empty() {
+            o.value("evidence", &serde_json::Value::from(l.evidence.clone()));
+        }
     });
 }
 
-/// Session labels: `{ sensitivity, private, openWorld, malicious, attribution }`.
+/// Session labels: `{ sensitivity, private, openWorld, malicious, attribution, evidence? }`.
 pub fn labels_json(l: &Labels) -> String {
     let mut out = String::new();
     labels(&mut out, l);

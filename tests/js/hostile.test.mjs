@@ -70,7 +70,8 @@ test("options that are not plain objects are refused, not read as {}", async () 
 test("session.check never throws for arguments; what cannot be read is denied", async () => {
   const r = await createRedactor({ limits: { maxDepth: 8, maxInputBytes: 200 } });
   const s = r.session();
-  const post = { name: "post", annotations: { openWorldHint: true, readOnlyHint: false } };
+  // destructiveHint: false, or MCP's default (destructive) would confirm: the test is about the arguments.
+  const post = { name: "post", annotations: { openWorldHint: true, readOnlyHint: false, destructiveHint: false } };
   assert.equal(s.check(post, { body: "\ud800 a lone surrogate is read as JSON.parse reads it" }).decision, "allow");
   for (const args of [{ body: "x".repeat(300) }, JSON.parse("[".repeat(20) + "]".repeat(20))]) {
     let out;

@@ -62,8 +62,10 @@ test("check: the proposals' tools get their decisions, with codes, messages and 
   const restart = s.check(fixture("restart_service"), { service_name: "web" });
   assert.deepEqual([restart.decision, codes(restart)], ["confirm", ["privileged"]]);
   assert.equal(restart.reasons[0].source, "/annotations/privilegedAccessHint");
+  // mcp.dev/effect "delete" is not read-only and says nothing of destructiveness: MCP's default.
   const del = s.check(fixture("delete_user"), { user_id: "u1" });
-  assert.deepEqual([del.decision, codes(del)], ["confirm", ["requires_confirmation"]]);
+  assert.deepEqual([del.decision, codes(del)], ["confirm", ["irreversible", "requires_confirmation"]]);
+  assert.equal(del.reasons[0].source, "default");
   const email = s.check(fixture("send_email"), { to: "a@b.example", subject: "hi", body: "hello" });
   assert.deepEqual(codes(email), ["irreversible"], "nothing sensitive read yet");
   s.redact(fixture("read_drafts"), { content: [{ type: "text", text: "draft: lunch?" }] });

@@ -15,8 +15,11 @@ import { gzipSync } from "node:zlib";
 // The detectors of undeclared credentials (src/scrub/detect.rs, 13 kinds, and taking their hits
 // to the vault: src/redact/detected.rs) added 17 KiB raw, 8 KiB gzip (measured: 486.3 to 503.2
 // KiB raw, 213.0 to 221.2 KiB gzip).
-const BUDGET_RAW = 506 * 1024;
-const BUDGET_GZIP = 224 * 1024;
+// The proposals' newest wire forms and MCP's defaults (issue 11, items 4-5: trust annotations,
+// action-metadata, regulated scopes, attribution objects, bounded labels) 7.2 KiB raw, 3.6 KiB gzip.
+// Together (detectors, wire forms, user-only entries), measured: 511.0 KiB raw, 224.9 KiB gzip.
+const BUDGET_RAW = 514 * 1024;
+const BUDGET_GZIP = 227 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
