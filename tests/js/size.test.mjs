@@ -12,8 +12,8 @@ import { gzipSync } from "node:zlib";
 // replaces the DOM engine and tightens this again. The agent's schema for MCP bridges
 // (src/schema/agent.rs: what runtimes such as @mcp-b/global validate results against) added
 // about 18 KiB raw, 8 KiB gzip; reading base64 decoded (wrapped, and escaped within) 2 KiB raw.
-const BUDGET_RAW = 488 * 1024;
-const BUDGET_GZIP = 216 * 1024;
+const BUDGET_RAW = 492 * 1024;
+const BUDGET_GZIP = 217 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
