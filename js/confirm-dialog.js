@@ -30,7 +30,7 @@ let ids = 0;
 export function askInDialog(req) {
   const doc = globalThis.document;
   if (!doc?.body || typeof doc.createElement("dialog").showModal !== "function") return Promise.resolve(false);
-  const returnTo = doc.activeElement;
+  const returnTo = /** @type {HTMLElement | null} */ (doc.activeElement);
   const { dialog, allow, deny } = build(doc, req);
   doc.body.append(dialog);
   return new Promise((resolve) => {

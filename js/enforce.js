@@ -20,7 +20,7 @@ export async function guardedCall(ops, tool, name, args, call, ask) {
   let verdict;
   try {
     verdict = ops.check(tool, args);
-  } catch (err) {
+  } catch (/** @type {any} */ err) {
     const message = `the call could not be checked (${err?.code ?? err?.name ?? "error"})`;
     verdict = { decision: "deny", reasons: [{ code: "internal", decision: "deny", message, source: "" }] };
   }
@@ -62,7 +62,8 @@ function request(ops, tool, name, args, verdict, refs) {
 
 /** The agent's answer for a call that was not made: the reasons' codes, and who said no. */
 function refusal(name, verdict, how) {
-  const codes = [...new Set((verdict.reasons ?? []).map((r) => r.code))];
+  // The reasons that stopped it: not those that would have allowed it.
+  const codes = [...new Set((verdict.reasons ?? []).filter((r) => r.decision !== "allow").map((r) => r.code))];
   const why = how === "declined" ? "the user declined it" : "the page's policy denied it";
   const text = `The call to ${name} was not made: ${why} (${codes.join(", ") || "no reason given"}).`;
   return { content: [{ type: "text", text }], isError: true };

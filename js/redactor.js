@@ -91,6 +91,7 @@ class Redactor {
   #journal = new Map();
   #pinned = [];
   #ask; // the consent prompt wrapTool's calls wait on, one question at a time
+  /** @type {Session | null} */
   #wrapSession = null; // the session every wrapped tool's calls are checked and redacted in
 
   constructor(options, confirm) {
@@ -364,9 +365,9 @@ class Redactor {
       // The call is checked first (see js/enforce.js), in one session shared by every tool this
       // redactor wrapped, so that what one result showed the agent counts for the next call.
       async execute(input, options) {
-        redactor.#wrapSession ??= redactor.session();
+        const session = (redactor.#wrapSession ??= redactor.session());
         const run = (args) => original.call(tool, args, options);
-        const report = await redactor.#wrapSession.guard(tool, input, run, redactor.#ask);
+        const report = await session.guard(tool, input, run, redactor.#ask);
         return report.result;
       },
     };
