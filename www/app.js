@@ -111,7 +111,14 @@ const TOOLS = [
     description: "Deploy the current build with an API key. Pass the key by reference: {{secret:<handle>}}.",
     // It declares that its input holds credentials and stays internal: the one kind of tool a
     // secret reference may be used with (the first use of each key asks the user).
-    annotations: { readOnlyHint: false, inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" } },
+    // Its MCP hints are said outright: MCP's defaults for a tool that is not read-only
+    // (destructive, open world) would make it a place a key must not go.
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: false,
+      inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" },
+    },
     inputSchema: {
       type: "object",
       properties: { key: { type: "string", description: "The API key, as {{secret:<handle>}}" }, environment: { type: "string" } },
