@@ -241,6 +241,23 @@ mod tests {
     }
 
     #[test]
+    fn secret_egress_reads_the_placeholder_not_the_value() {
+        let mut known = KnownSecrets::default();
+        known.own(H, "sk_live_REFERENCED1", "API key");
+        let decide = |tool: Value, args: Value| {
+            check_with(&ToolModel::read(&tool), &args, &Labels::default(), &Policy::default(), &known, &vault(&[H]))
+        };
+        let by_ref = json!({ "key": format!("{{{{secret:{H}}}}}") });
+        let r = decide(sink(), by_ref.clone());
+        assert_eq!((r.decision, codes(&r)), (Decision::Allow, vec![]), "approved, and no secret_egress");
+        let post = json!({ "annotations": { "readOnlyHint": false } });
+        assert_eq!(codes(&decide(post.clone(), by_ref)), ["secret_reference_refused"]);
+        let pasted = decide(post, json!({ "body": "sk_live_REFERENCED1" }));
+        assert_eq!((pasted.decision, codes(&pasted)), (Decision::Deny, vec!["secret_egress"]));
+        assert!(pasted.references.is_empty());
+    }
+
+    #[test]
     fn vault_json() {
         assert_eq!(
             Vault::from_json(&json!({ "handles": [H], "approved": [] })).unwrap(),
