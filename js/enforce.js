@@ -118,7 +118,10 @@ function substituteText(s, values) {
  * The returned function takes a thunk that builds the request when its turn comes.
  */
 export function asker(confirm) {
-  const ask = confirm ?? defaultConfirm;
+  return confirm === undefined ? builtIn : queued(confirm);
+}
+
+function queued(ask) {
   let queue = Promise.resolve(false);
   return (makeRequest) => {
     const answer = queue.then(async () => (await ask(makeRequest())) === true).catch(() => false);
@@ -126,6 +129,10 @@ export function asker(confirm) {
     return answer;
   };
 }
+
+// One queue for every user of the built-in dialog in this realm: two redactors never stack
+// two dialogs either.
+const builtIn = queued(defaultConfirm);
 
 function defaultConfirm(req) {
   return typeof document === "object" && document !== null ? askInDialog(req) : false;
