@@ -27,10 +27,10 @@ export async function guardedCall(ops, tool, name, args, call, ask) {
   const refs = Array.isArray(verdict.references) ? verdict.references : [];
   if (verdict.decision === "confirm") {
     const yes = await ask(() => request(ops, tool, name, args, verdict, refs));
-    if (!yes) return ops.redact(tool, refusal(name, verdict, "declined"));
+    if (!yes) return refused(ops, name, verdict, "declined");
     ops.approve(name, refs);
   } else if (verdict.decision !== "allow") {
-    return ops.redact(tool, refusal(name, verdict, "denied"));
+    return refused(ops, name, verdict, "denied");
   }
   let input = args;
   if (refs.length) {
@@ -38,7 +38,7 @@ export async function guardedCall(ops, tool, name, args, call, ask) {
     // Expired or deleted between the check and now: nothing to put there, so no call.
     if ([...values.values()].some((v) => typeof v !== "string")) {
       const gone = { decision: "deny", reasons: [{ code: "secret_reference_refused", decision: "deny", message: "a secret the call refers to left the vault", source: "arguments" }] };
-      return ops.redact(tool, refusal(name, gone, "denied"));
+      return refused(ops, name, gone, "denied");
     }
     input = substitute(args, values);
   }
@@ -60,7 +60,16 @@ function request(ops, tool, name, args, verdict, refs) {
   return req;
 }
 
-/** The agent's answer for a call that was not made: the reasons' codes, and who said no. */
+/**
+ * The agent's answer for a call that was not made, redacted like any result but as a result of
+ * no tool: the tool's own claims (a sensitive output, its labels) describe what it returns, and
+ * it returned nothing, so they neither withhold the refusal nor raise the session's labels.
+ */
+function refused(ops, name, verdict, how) {
+  return ops.redact({ name }, refusal(name, verdict, how));
+}
+
+/** The refusal: the reasons' codes, and who said no. */
 function refusal(name, verdict, how) {
   // The reasons that stopped it: not those that would have allowed it.
   const codes = [...new Set((verdict.reasons ?? []).filter((r) => r.decision !== "allow").map((r) => r.code))];

@@ -269,3 +269,14 @@ test("a deleted handle is refused; secret_egress still fires for a pasted value,
   const gone = session.check(sink, { key: `{{secret:${handle}}}` });
   assert.deepEqual([gone.decision, gone.reasons.map((r) => r.code)], ["deny", ["secret_reference_refused"]]);
 });
+
+test("a refused call of a sensitive tool: the agent is told why, and the session's labels do not rise", async () => {
+  const { ctx, uninstall } = await installed({ confirm: () => false });
+  const { calls, tool } = spy({ name: "wipe_inbox", annotations: { sensitiveHint: true, destructiveHint: true } });
+  await ctx.registerTool(tool);
+  const out = await ctx.call("wipe_inbox", {});
+  assert.deepEqual(calls, []);
+  assert.match(out.content[0].text, /The call to wipe_inbox was not made: the user declined it \(irreversible\)/);
+  assert.equal(uninstall.session.labels().sensitivity, "none", "nothing was read");
+  assert.equal(uninstall.redactor.vault.size, 0, "the refusal is not a secret");
+});
