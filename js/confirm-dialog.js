@@ -18,9 +18,11 @@ const STYLE = `
 .webmcp-confirm::backdrop { background: rgb(0 0 0 / 45%); }
 .webmcp-confirm h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
 .webmcp-confirm ul { padding-left: 1.2rem; }
-.webmcp-confirm pre { max-height: 10rem; overflow: auto; background: #f4f4f4; padding: .5rem; white-space: pre-wrap; word-break: break-all; }
+.webmcp-confirm pre { max-height: 10rem; overflow: auto; color: #111; background: #f4f4f4; border: 1px solid #ccc; padding: .5rem; white-space: pre-wrap; word-break: break-all; font: 13px/1.4 ui-monospace, monospace; }
 .webmcp-confirm .buttons { display: flex; gap: .75rem; justify-content: flex-end; margin-top: 1rem; }
-.webmcp-confirm button { font: inherit; padding: .4rem 1rem; }
+.webmcp-confirm button { font: inherit; padding: .4rem 1rem; border-radius: 6px; border: 2px solid #1f2937; cursor: pointer; }
+.webmcp-confirm button.deny { color: #111; background: #fff; }
+.webmcp-confirm button.allow { color: #fff; background: #1f2937; }
 .webmcp-confirm button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
 `;
 
