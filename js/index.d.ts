@@ -149,7 +149,35 @@ export interface RedactorOptions {
   redeem?: RedeemOptions;
   /** Which tools are sensitive and what the pre-call checks decide; see {@link Policy}. */
   policy?: Policy;
+  /**
+   * Asks the user about a call {@link Redactor.wrapTool}'s check answered `"confirm"`; see
+   * {@link ConfirmCallback}. Taken out before the core checks the other options (it is not
+   * plain data). Default: the built-in dialog where there is a `document`, else decline.
+   */
+  confirm?: ConfirmCallback;
 }
+
+/**
+ * What a consent prompt is told about one call. `args` are the agent's arguments with every
+ * value the vault knows replaced by `[redacted: <label>]` (`null` if they cannot be read);
+ * secret references stay `{{secret:<handle>}}`, and `secrets` lists their labels.
+ * `destination` is the tool's declared `inputMetadata.Destination`, when it declares one.
+ */
+export interface ConfirmRequest {
+  tool: string;
+  args: unknown;
+  reasons: CheckResult["reasons"];
+  destination?: string;
+  secrets?: string[];
+}
+
+/**
+ * The page's consent prompt: resolves to `true` to let the call run. Anything else, a
+ * rejection or a throw, declines it (the tool is not called; the agent gets an `isError`
+ * result naming the reasons' codes). Questions come one at a time: the next is asked after the
+ * previous answer.
+ */
+export type ConfirmCallback = (request: ConfirmRequest) => boolean | Promise<boolean>;
 
 /**
  * A tool definition as given to `registerTool` or listed by MCP `tools/list`. Only `name`,
@@ -451,7 +479,11 @@ export interface Redactor {
   /**
    * A copy of `tool` whose `execute` returns the redacted result. A thrown error becomes an
    * `isError` result whose text is redacted too. Its `outputSchema` is
-   * {@link Redactor.agentSchema} (absent when that is `null`).
+   * {@link Redactor.agentSchema} (absent when that is `null`). Each call is checked first, in
+   * one session shared by every tool this redactor wrapped: `"allow"` runs, `"deny"` returns an
+   * `isError` result without calling the tool, `"confirm"` asks {@link RedactorOptions.confirm};
+   * `{{secret:<handle>}}` references the check accepted are replaced by the vault's values
+   * just before the call (README "Secret use by reference").
    * @throws {@link RedactionError} for a bad schema, at wrap time.
    * @example
    * ```js
@@ -550,7 +582,9 @@ export type CheckCode =
   | "exfiltration"
   | "secret_egress"
   | "malicious_content"
-  | "no_claims";
+  | "no_claims"
+  | "secret_reference"
+  | "secret_reference_refused";
 
 /**
  * One fact and the claims behind it; the riskier claim wins when they disagree. A behaviour hint
@@ -620,6 +654,11 @@ export interface Labels {
 export interface CheckResult {
   decision: Decision;
   reasons: { code: CheckCode | "unserializable" | "wasm_unavailable"; decision: Decision; message: string; source: string }[];
+  /**
+   * The vault handles whose `{{secret:<handle>}}` placeholders are put in place if the call goes
+   * ahead (present only when there are some).
+   */
+  references?: string[];
 }
 
 /**
@@ -870,6 +909,12 @@ export interface InstallOptions {
    * wrote). Its errors are ignored.
    */
   onResult?(info: { tool: string; resultId: string; result: CallToolResult; handles: Array<{ handle: string; label: string }> }): void;
+  /**
+   * Asks the user about a call the page session's check answered `"confirm"` (every registered
+   * tool's calls are checked before `execute`); see {@link ConfirmCallback}. Default: the
+   * built-in accessible dialog where there is a `document`, else decline.
+   */
+  confirm?: ConfirmCallback;
 }
 
 /**

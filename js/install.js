@@ -8,9 +8,10 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { createRedactorWith, errorText, toolName as nameOf } from "./redactor.js";
+import { createRedactorWith, toolName as nameOf } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
+import { asker, checkConfirmOption } from "./enforce.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
@@ -76,6 +77,8 @@ export function redactorSession(redactor) {
     agentSchema: (tool) => redactor.agentSchema(tool),
     redact: (tool, raw) => page.redact(tool, raw),
     check: (tool, args) => page.check(tool, args),
+    // The call under the check (js/enforce.js): resolves to the redaction report.
+    guard: (tool, args, call, ask) => page.guard(tool, args, call, ask),
     labels: () => page.labels(),
     reset: () => page.reset(),
   };
@@ -93,8 +96,11 @@ function unavailableSession(error) {
       const result = JSON.parse(withheldJson(nameOf(tool), "wasm_unavailable"));
       return { result, redactions: [], withheld: true, error };
     },
-    // Nothing can be checked without the module: fail closed.
+    // Nothing can be checked without the module: fail closed, and the tool is never called.
     check: () => ({ decision: "deny", reasons: [{ code: "wasm_unavailable", decision: "deny", message: error.message, source: "" }] }),
+    guard(tool) {
+      return Promise.resolve(this.redact(tool));
+    },
     // The core's empty labels, for when there is no core to ask.
     labels: () => ({ sensitivity: "none", private: false, openWorld: false, malicious: false, attribution: [] }),
     reset() {},
@@ -128,9 +134,11 @@ async function listTools(modelContext) {
  * `load` is the entry point's way to find the module (see js/index.js).
  */
 export async function installRedactionWith(load, options = {}) {
-  const { modelContext: given, wasm, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, ...rest } = options ?? {};
+  const { modelContext: given, wasm, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, confirm, ...rest } = options ?? {};
   if (onResult !== undefined && typeof onResult !== "function") throw new TypeError("installRedaction: onResult must be a function");
   checkWasmOption(wasm, "installRedaction");
+  checkConfirmOption(confirm, "installRedaction");
+  const ask = asker(confirm); // one question at a time, for every tool of this page
   const unknown = Object.keys(rest);
   if (unknown.length) throw new TypeError(`installRedaction: unknown option ${unknown[0]}`);
   const modelContext = findModelContext(given);
@@ -179,14 +187,11 @@ export async function installRedactionWith(load, options = {}) {
     const published = s.agentSchema(def);
     const wrapped = {
       ...tool,
-      async execute(...callArgs) {
-        let raw;
-        try {
-          raw = await Reflect.apply(execute, tool, callArgs);
-        } catch (err) {
-          raw = { content: [{ type: "text", text: errorText(err) }], isError: true };
-        }
-        const out = (session ?? (await sessionReady)).redact(def, raw);
+      // The page session checks the call first (allow / ask the user / deny, js/enforce.js) and
+      // redacts what comes back, refusals included.
+      async execute(input, ...more) {
+        const s = session ?? (await sessionReady);
+        const out = await s.guard(def, input, (args) => Reflect.apply(execute, tool, [args, ...more]), ask);
         tellPage(name, out);
         return out.result;
       },

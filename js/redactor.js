@@ -8,28 +8,33 @@ import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { makeVault } from "./vault/store.js";
 import { Session } from "./session.js";
 import { checkWasmOption } from "./wasm.js";
+import { asker, checkConfirmOption } from "./enforce.js";
 
 /**
  * Creates a redactor; the WebAssembly module is loaded once and shared by every redactor.
- * `load` is the entry point's way to find the module (see js/index.js); `options.wasm`, if
- * given, is taken out here: it is not plain data, and the core reads only the rest.
+ * `load` is the entry point's way to find the module (see js/index.js); `options.wasm` and
+ * `options.confirm`, if given, are taken out here: they are not plain data, and the core reads
+ * only the rest.
  */
 export async function createRedactorWith(load, options) {
-  const { wasm, rest } = takeWasm(options);
+  const { wasm, confirm, rest } = takeFunctions(options);
   checkWasmOption(wasm, "createRedactor");
+  checkConfirmOption(confirm, "createRedactor");
   await engine.loadEngine(load, wasm);
-  return new Redactor(rest);
+  return new Redactor(rest, confirm);
 }
 
-/** Splits `wasm` off plain-data options, without touching the caller's object. */
-function takeWasm(options) {
+/** Splits `wasm` and `confirm` off plain-data options, without touching the caller's object. */
+function takeFunctions(options) {
   try {
-    if (options === null || typeof options !== "object" || !Object.hasOwn(options, "wasm")) return { wasm: undefined, rest: options };
+    const none = { wasm: undefined, confirm: undefined, rest: options };
+    if (options === null || typeof options !== "object") return none;
+    if (!Object.hasOwn(options, "wasm") && !Object.hasOwn(options, "confirm")) return none;
     // Options of another prototype are refused whole by optionsJson; leave them as they are.
     const proto = Object.getPrototypeOf(options);
-    if (proto !== null && proto !== Object.prototype) return { wasm: undefined, rest: options };
-    const { wasm, ...rest } = options;
-    return { wasm, rest };
+    if (proto !== null && proto !== Object.prototype) return none;
+    const { wasm, confirm, ...rest } = options;
+    return { wasm, confirm, rest };
   } catch {
     throw plainDataError(); // a Proxy or a getter that throws
   }
@@ -47,15 +52,6 @@ function toolName(tool) {
     return typeof name === "string" ? name : "";
   } catch {
     return "";
-  }
-}
-
-// The thrown error's text goes through redaction like any result, so it cannot leak a value.
-function errorText(err) {
-  try {
-    return String(err?.message ?? err);
-  } catch {
-    return "The tool failed.";
   }
 }
 
@@ -94,9 +90,13 @@ class Redactor {
   // handle -> [{ label, value }], and the values held by no handle.
   #journal = new Map();
   #pinned = [];
+  #ask; // the consent prompt wrapTool's calls wait on, one question at a time
+  /** @type {Session | null} */
+  #wrapSession = null; // the session every wrapped tool's calls are checked and redacted in
 
-  constructor(options) {
+  constructor(options, confirm) {
     this.#options = optionsJson(options);
+    this.#ask = asker(confirm);
     engine.call("", (glue) => this.#coreIn(glue)); // bad options: TypeError / RangeError
     this.#settings = JSON.parse(this.#core.settings());
     this.#vault = makeVault(this.#settings, {
@@ -291,7 +291,33 @@ class Redactor {
       check: (tool, argsJson, state) => {
         const name = toolName(tool);
         const key = this.#toolKey(tool, name);
-        return JSON.parse(this.#call(name, (c) => c.check(key, argsJson, this.#sessionId(c, state))));
+        const vault = this.#referable(name, argsJson, state);
+        return JSON.parse(this.#call(name, (c) => c.check(key, argsJson, this.#sessionId(c, state), vault)));
+      },
+      approve: (state, name, handles) => {
+        state.approved ??= new Map();
+        const set = state.approved.get(name) ?? new Set();
+        for (const h of handles) set.add(h);
+        state.approved.set(name, set);
+      },
+      reveal: (handle) => {
+        const v = this.#vault.vault.get(handle);
+        return v?.kind === "value" && typeof v.value === "string" ? v.value : undefined;
+      },
+      labelOf: (handle) => this.#vault.vault.get(handle)?.label,
+      shown: (name, args) => {
+        try {
+          return JSON.parse(this.#call(name, (c) => c.scrubKnown(JSON.stringify(args ?? {}) ?? "{}")));
+        } catch {
+          return null; // nothing that could hold a value is shown
+        }
+      },
+      destination: (tool) => {
+        try {
+          return this.describe(tool)?.input?.destination?.value ?? undefined;
+        } catch {
+          return undefined;
+        }
       },
       setLabels: (state, labels) => {
         this.#call("", (c) => {
@@ -315,6 +341,20 @@ class Redactor {
     return session;
   }
 
+  /**
+   * What the check may know of the vault for one call: the handles written in the arguments
+   * whose entry holds one string (only those can be put in a call), and those the user
+   * approved with this tool. A handle written with escapes is not found: refused, fail closed.
+   */
+  #referable(name, argsJson, state) {
+    if (!argsJson.includes("{{secret:")) return undefined;
+    const handles = this.#vault.vault.entries()
+      .filter((e) => e.kind === "value" && typeof e.value === "string" && argsJson.includes(e.handle))
+      .map((e) => e.handle);
+    const approved = [...(state?.approved?.get(name) ?? [])].filter((h) => handles.includes(h));
+    return JSON.stringify({ handles, approved });
+  }
+
   wrapTool(tool) {
     this.compile(tool); // a bad schema should fail at registration, not at the first call
     if (typeof tool.execute !== "function") throw new TypeError(`wrapTool: tool "${toolName(tool)}" has no execute function`);
@@ -322,14 +362,13 @@ class Redactor {
     const redactor = this;
     const wrapped = {
       ...tool,
+      // The call is checked first (see js/enforce.js), in one session shared by every tool this
+      // redactor wrapped, so that what one result showed the agent counts for the next call.
       async execute(input, options) {
-        let raw;
-        try {
-          raw = await original.call(tool, input, options);
-        } catch (err) {
-          raw = { content: [{ type: "text", text: errorText(err) }], isError: true };
-        }
-        return redactor.redact(tool, raw).result;
+        const session = (redactor.#wrapSession ??= redactor.session());
+        const run = (args) => original.call(tool, args, options);
+        const report = await session.guard(tool, input, run, redactor.#ask);
+        return report.result;
       },
     };
     // The runtime, and any MCP client behind it, validates results against the schema it is
@@ -374,4 +413,4 @@ function newResultId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export { errorText, toolName };
+export { toolName };

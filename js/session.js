@@ -2,7 +2,9 @@
 // now in the agent's context (SEP-1913 labels), and the pre-call check that reads them. The
 // labels live in the core, next to the redactor's other state; the session keeps the last
 // labels the core reported, which is all `labels()` needs and what a fresh core is given back
-// after a trap.
+// after a trap. It also remembers which secret references the user approved with which tool.
+
+import { guardedCall } from "./enforce.js";
 
 /** Labels propagate only upward until `reset()`; see index.d.ts for the API. */
 export class Session {
@@ -56,5 +58,34 @@ export class Session {
       return { decision: "deny", reasons: [{ code: "unserializable", decision: "deny", message, source: "arguments" }] };
     }
     return this.#core.check(tool, argsJson, this.#state);
+  }
+
+  /**
+   * Runs `call(input)` under `check(tool, args)` (see js/enforce.js): `ask` is an `asker`.
+   * Resolves to the redaction report of the tool's result, or of the refusal when not called.
+   * Not part of the public API: installRedaction and wrapTool use it.
+   */
+  guard(tool, args, call, ask) {
+    const core = this.#core;
+    const state = this.#state;
+    const ops = {
+      check: (t, a) => this.check(t, a),
+      approve: (name, handles) => core.approve(state, name, handles),
+      reveal: (handle) => core.reveal(handle),
+      labelOf: (handle) => core.labelOf(handle),
+      shown: (a) => core.shown(nameOf(tool), a),
+      destination: (t) => core.destination(t),
+      redact: (t, raw) => this.redact(t, raw),
+    };
+    return guardedCall(ops, tool, nameOf(tool), args, call, ask);
+  }
+}
+
+/** The tool's name, for messages (never throws). */
+function nameOf(tool) {
+  try {
+    return typeof tool?.name === "string" ? tool.name : "";
+  } catch {
+    return "";
   }
 }

@@ -9,7 +9,8 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::json::{parse_limited, top_level_string};
-use crate::policy::check::{check, CheckResult};
+use crate::policy::check::{check_with, CheckResult};
+use crate::policy::reference::Vault;
 use crate::policy::session::Labels;
 use crate::policy::Policy;
 use crate::redact::{failed_outcome, redact_with};
@@ -95,11 +96,22 @@ impl Redactor {
         args_json: &str,
         session: Option<SessionId>,
     ) -> Result<CheckResult, Error> {
+        self.check_with(tool_json, args_json, session, &Vault::default())
+    }
+
+    /// [`Redactor::check`], knowing what the page's vault holds (for secret references).
+    pub fn check_with(
+        &mut self,
+        tool_json: &str,
+        args_json: &str,
+        session: Option<SessionId>,
+        vault: &Vault,
+    ) -> Result<CheckResult, Error> {
         let tool = self.compile(tool_json)?;
         let args: Value = parse_limited(args_json, &self.config.limits).map_err(|e| e.for_tool(tool.name()))?;
         let none = Labels::default();
         let labels = session.and_then(|id| self.sessions.get(&id)).unwrap_or(&none);
-        Ok(check(tool.model(), &args, labels, &self.config.policy, &self.known))
+        Ok(check_with(tool.model(), &args, labels, &self.config.policy, &self.known, vault))
     }
 
     /// The tool as the proposals' vocabulary describes it (see `CompiledTool::describe`).
@@ -145,6 +157,14 @@ impl Redactor {
 
     pub fn known(&self) -> &KnownSecrets {
         &self.known
+    }
+
+    /// `args_json` with every value the known set holds replaced by `[redacted: <label>]`: what
+    /// a consent prompt may show of a call's arguments. Arguments that cannot be read are `None`.
+    pub fn scrub_known(&self, args_json: &str) -> Option<Value> {
+        let mut args = parse_limited(args_json, &self.config.limits).ok()?;
+        self.known.needles().scrub_value(&mut args, &mut String::new(), &mut Vec::new());
+        Some(args)
     }
 
     pub fn open_session(&mut self) -> SessionId {

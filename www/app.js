@@ -1,7 +1,9 @@
-// The demo "API console": five tools registered through the MCP-B polyfill, redacted by
-// installRedaction; an agent view that calls them the way an agent does, after the page
-// session's pre-call check (allow / ask the user / deny), with the raw result the tool returned
-// shown beside what the agent received; a user view with <webmcp-secret> elements.
+// The demo "API console": six tools registered through the MCP-B polyfill, redacted by
+// installRedaction, which also checks every call before it runs (allow / ask the user in its
+// built-in dialog / deny); an agent view that calls them the way an agent does, showing the
+// page session's check and the raw result the tool returned beside what the agent received; a
+// user view with <webmcp-secret> elements. deploy_with_key takes an API key by reference:
+// the agent writes {{secret:<handle>}} and the page puts the key in, after the user's yes.
 
 import { installRedaction } from "/js/index.js";
 import "/js/secret-element.js";
@@ -21,6 +23,7 @@ async function api(method, path, body) {
 }
 
 const forumPosts = []; // what post_to_forum "published"
+const deploys = []; // what deploy_with_key was given (the key included: the "server" side)
 
 const TOOLS = [
   {
@@ -105,6 +108,33 @@ const TOOLS = [
       return { content: [{ type: "text", text: `Posted ${post.id} to the public forum (${post.text.length} characters).` }] };
     },
   },
+  {
+    name: "deploy_with_key",
+    description: "Deploy the current build with an API key. Pass the key by reference: {{secret:<handle>}}.",
+    // It declares that its input holds credentials and stays internal: the one kind of tool a
+    // secret reference may be used with (the first use of each key asks the user).
+    // Its MCP hints are said outright: MCP's defaults for a tool that is not read-only
+    // (destructive, open world) would make it a place a key must not go.
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: false,
+      inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" },
+    },
+    inputSchema: {
+      type: "object",
+      properties: { key: { type: "string", description: "The API key, as {{secret:<handle>}}" }, environment: { type: "string" } },
+      required: ["key"],
+    },
+    example: { key: "{{secret:<handle of an API key>}}", environment: "staging" },
+    // A stand-in deploy service, kept in the page (window.webmcpRedact.deploys). Its answer
+    // echoes the key, as careless services do: the agent's view has it scrubbed.
+    execute: async ({ key = "", environment = "staging" } = {}) => {
+      const deploy = { id: `deploy_${deploys.length + 1}`, environment: String(environment), key: String(key) };
+      deploys.push(deploy);
+      return { content: [{ type: "text", text: `Deployed ${deploy.id} to ${deploy.environment} with key ${deploy.key}.` }] };
+    },
+  },
 ];
 
 // What each tool returned before redaction, by tool name: the page's own wrapper around each
@@ -168,12 +198,16 @@ function addSecrets({ tool: toolName, resultId, handles: stubs }) {
     list.prepend(li);
   }
   $("no-secrets").hidden = list.children.length > 0;
+  // What an agent would write to use the new key without seeing it.
+  const key = toolName === "generate_api_key" ? stubs.find((s) => s.label === "API key") : undefined;
+  const input = document.querySelector('textarea[aria-label="Input for deploy_with_key"]');
+  if (key && input) input.value = JSON.stringify({ key: `{{secret:${key.handle}}}`, environment: "staging" });
 }
 
-// The pre-call check: the page session decides, the page shows why, and asks the user on "confirm".
+// The pre-call check: the page session decides and the page shows why; installRedaction
+// enforces the same decision when the agent's call arrives (its dialog asks on "confirm").
 
 let session = null; // installRedaction's page session: check(tool, args), labels(), reset()
-let pending = null; // the question being asked: { resolve }
 
 function showDecision(toolName, verdict) {
   const box = $("decision");
@@ -226,25 +260,6 @@ function showLabels() {
   dl.replaceChildren(...rows);
 }
 
-/** Shows the confirm / decline buttons; resolves true, false, or null if another call replaced it. */
-function askUser(toolName, returnFocus) {
-  pending?.resolve(null);
-  const box = $("confirm-box");
-  $("confirm-question").textContent = `The agent wants to call ${toolName}. Let it?`;
-  box.hidden = false;
-  $("confirm-no").focus(); // the safe choice has the focus
-  return new Promise((resolve) => {
-    const done = (answer) => {
-      if (pending?.resolve !== done) return;
-      pending = null;
-      box.hidden = true;
-      if (answer !== null) returnFocus.focus();
-      resolve(answer);
-    };
-    pending = { resolve: done };
-  });
-}
-
 function setOutput(toolName, outcome, text, raw, toolRaw) {
   // The raw view first: a test or a reader waiting for the agent view finds both in place.
   if (toolRaw !== undefined) showRaw(toolRaw, "result");
@@ -260,7 +275,7 @@ function setOutput(toolName, outcome, text, raw, toolRaw) {
   if (toolName !== undefined) document.dispatchEvent(new CustomEvent("agent-result", { detail: { tool: toolName, outcome } }));
 }
 
-async function callAsAgent(modelContext, info, def, input, button) {
+async function callAsAgent(modelContext, info, def, input) {
   let args;
   try {
     args = JSON.parse(input.value);
@@ -268,32 +283,24 @@ async function callAsAgent(modelContext, info, def, input, button) {
     setOutput(info.name, "error", `Error: the input is not JSON (${err.message})`);
     return;
   }
+  // What the check says, shown before the call (installRedaction makes the same check again
+  // when the call arrives, and acts on it).
   const verdict = session.check(def, args);
   showDecision(info.name, verdict);
   showLabels();
-  if (verdict.decision === "confirm") {
-    setOutput(undefined, "pending", `Waiting for your answer: ${info.name} has not been called.`);
-    const answer = await askUser(info.name, button);
-    if (answer === null) return; // another call took its place
-    if (!answer) {
-      setOutput(info.name, "declined", `Not called: you declined ${info.name}.`);
-      return;
-    }
-  } else {
-    pending?.resolve(null);
-    if (verdict.decision !== "allow") {
-      setOutput(info.name, "denied", `Not called: the pre-call check denied ${info.name}.`);
-      return;
-    }
-  }
-  setOutput(undefined, "running", "…");
+  if (verdict.decision === "confirm") setOutput(undefined, "pending", `Waiting for your answer: ${info.name} has not been called.`);
+  else setOutput(undefined, "running", "…");
   rawResults.delete(info.name);
   try {
     // The polyfill takes the input as JSON text; Chromium's own implementation as an object.
     const text = await modelContext.executeTool(info, modelContext.__isWebMCPPolyfill ? JSON.stringify(args) : args);
     const agentResult = JSON.parse(text);
     showLabels();
-    setOutput(info.name, "result", JSON.stringify(agentResult, null, 2), text, rawText(rawResults.get(info.name)));
+    const called = rawResults.has(info.name);
+    // Not called: the user declined in the dialog, or the check denied the call.
+    const outcome = called ? "result" : verdict.decision === "confirm" ? "declined" : "denied";
+    const rawView = called ? rawText(rawResults.get(info.name)) : undefined;
+    setOutput(info.name, outcome, JSON.stringify(agentResult, null, 2), text, rawView);
   } catch (err) {
     showLabels();
     setOutput(info.name, "error", `Error: ${err.message}`, undefined, rawResults.has(info.name) ? rawText(rawResults.get(info.name)) : undefined);
@@ -306,18 +313,13 @@ async function main() {
   // The user view is fed by the redactor itself (onResult), never by what the agent received:
   // each <webmcp-secret> is bound to the result that issued its handle.
   const installed = await installRedaction({ redeem: { allowedPaths: ["/api/redeem/"] }, onResult: addSecrets });
-  window.webmcpRedact = { installed, forumPosts }; // for the browser tests and the curious
+  window.webmcpRedact = { installed, forumPosts, deploys }; // for the browser tests and the curious
   if (installed.error) throw installed.error;
   vault = installed.redactor.vault;
   session = installed.session;
 
   for (const { example, ...tool } of TOOLS) await modelContext.registerTool(recordingRaw(tool));
 
-  $("confirm-yes").addEventListener("click", () => pending?.resolve(true));
-  $("confirm-no").addEventListener("click", () => pending?.resolve(false));
-  $("confirm-box").addEventListener("keydown", (e) => {
-    if (e.key === "Escape") pending?.resolve(false);
-  });
   showLabels();
 
   // The agent side: discover the tools and call them through the runtime, as an agent does.
@@ -342,7 +344,7 @@ async function main() {
     button.dataset.tool = info.name;
     button.setAttribute("aria-label", `Call ${info.name} as agent`);
     button.addEventListener("click", () => {
-      callAsAgent(modelContext, info, def, input, button).catch((err) => setOutput(info.name, "error", `Error: ${err.message}`));
+      callAsAgent(modelContext, info, def, input).catch((err) => setOutput(info.name, "error", `Error: ${err.message}`));
     });
     div.append(h, p, input, button);
     box.append(div);

@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::model::{Class, Destination, Effect, Fact, Hint, Outcomes, ToolModel};
+use crate::policy::reference::{self, Vault};
 use crate::policy::session::Labels;
 use crate::policy::{Decision, Policy, Rule};
 use crate::scrub::known::KnownSecrets;
@@ -23,6 +24,9 @@ pub struct CheckReason {
 pub struct CheckResult {
     pub decision: Decision,
     pub reasons: Vec<CheckReason>,
+    /// The vault handles the page may put in place of their `{{secret:…}}` placeholders if the
+    /// call goes ahead (see `reference`).
+    pub references: Vec<String>,
 }
 
 impl CheckResult {
@@ -36,7 +40,23 @@ impl CheckResult {
 
 /// Applies every rule the policy has on. `args` is the call's arguments as parsed JSON.
 pub fn check(model: &ToolModel, args: &Value, labels: &Labels, policy: &Policy, known: &KnownSecrets) -> CheckResult {
+    check_with(model, args, labels, policy, known, &Vault::default())
+}
+
+/// [`check`], knowing which handles the page's vault holds, for secret references.
+pub fn check_with(
+    model: &ToolModel,
+    args: &Value,
+    labels: &Labels,
+    policy: &Policy,
+    known: &KnownSecrets,
+    vault: &Vault,
+) -> CheckResult {
     let mut c = Checker { policy, reasons: Vec::new() };
+    let refs = reference::read(model, args, vault);
+    for (rule, message) in &refs.reasons {
+        c.add(*rule, message, "arguments".into());
+    }
     irreversible(&mut c, model);
     let confirm = model.hint_fact(Hint::RequiresConfirmation);
     if let Some(f) = confirm.filter(|f| f.value) {
@@ -62,7 +82,7 @@ pub fn check(model: &ToolModel, args: &Value, labels: &Labels, policy: &Policy, 
         );
     }
     let decision = c.reasons.iter().map(|r| r.decision).max().unwrap_or(Decision::Allow);
-    CheckResult { decision, reasons: c.reasons }
+    CheckResult { decision, reasons: c.reasons, references: refs.usable }
 }
 
 struct Checker<'a> {
@@ -128,12 +148,7 @@ fn exfiltration(c: &mut Checker, model: &ToolModel, labels: &Labels) {
 /// credentials to a non-public place. The riskiest claim wins: a credentials sink that also
 /// claims an external effect or an open world is no sink.
 fn secret_egress(c: &mut Checker, model: &ToolModel, args: &Value, known: &KnownSecrets) {
-    let leaves = model.effect.as_ref().is_some_and(|e| e.value == Effect::External)
-        || model.effective_hint(Hint::OpenWorld) == Some(true);
-    let accepts = model.accepts_input_class(Class::Credentials)
-        && model.input_destination.as_ref().is_some_and(|d| d.value != Destination::Public)
-        && !leaves;
-    if accepts || known.is_empty() {
+    if accepts_credentials(model) || known.is_empty() {
         return;
     }
     let found = every_string(args).into_iter().find_map(|s| known.needles().scrub(&s).map(|(_, labels)| labels));
@@ -141,6 +156,16 @@ fn secret_egress(c: &mut Checker, model: &ToolModel, args: &Value, known: &Known
         let message = format!("the arguments contain a secret the user was shown ({})", labels.join(", "));
         c.add(Rule::SecretEgress, &message, "arguments".into());
     }
+}
+
+/// Does the tool declare it takes credentials to a non-public place, with no claim that takes
+/// its input further (an external effect, an open world)?
+pub fn accepts_credentials(model: &ToolModel) -> bool {
+    let leaves = model.effect.as_ref().is_some_and(|e| e.value == Effect::External)
+        || model.effective_hint(Hint::OpenWorld) == Some(true);
+    model.accepts_input_class(Class::Credentials)
+        && model.input_destination.as_ref().is_some_and(|d| d.value != Destination::Public)
+        && !leaves
 }
 
 /// Every string, key and number text of the arguments: unlike what enters the known set, no

@@ -1,6 +1,7 @@
 //! The policy: when a tool's output is withheld, and what each pre-call rule decides.
 
 pub mod check;
+pub mod reference;
 pub mod session;
 
 use serde_json::Value;
@@ -42,10 +43,12 @@ pub enum Rule {
     SecretEgress,
     MaliciousContent,
     NoClaims,
+    SecretReference,
+    SecretReferenceRefused,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 7] = [
+    pub const ALL: [Rule; 9] = [
         Rule::Irreversible,
         Rule::RequiresConfirmation,
         Rule::Privileged,
@@ -53,6 +56,8 @@ impl Rule {
         Rule::SecretEgress,
         Rule::MaliciousContent,
         Rule::NoClaims,
+        Rule::SecretReference,
+        Rule::SecretReferenceRefused,
     ];
 
     pub fn code(self) -> &'static str {
@@ -64,12 +69,14 @@ impl Rule {
             Rule::SecretEgress => "secret_egress",
             Rule::MaliciousContent => "malicious_content",
             Rule::NoClaims => "no_claims",
+            Rule::SecretReference => "secret_reference",
+            Rule::SecretReferenceRefused => "secret_reference_refused",
         }
     }
 
     fn default_decision(self) -> Option<Decision> {
         Some(match self {
-            Rule::SecretEgress => Decision::Deny,
+            Rule::SecretEgress | Rule::SecretReferenceRefused => Decision::Deny,
             Rule::NoClaims => Decision::Allow,
             _ => Decision::Confirm,
         })

@@ -14,6 +14,7 @@ mod errors;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+use crate::policy::reference::Vault;
 use crate::policy::session::Labels;
 use crate::scrub::known::Learned;
 use crate::wire::{self, OptionError, Settings};
@@ -94,16 +95,35 @@ impl WasmRedactor {
         Array::of2(&JsValue::from_str(&withheld_result(tool_name, code)), &redaction_error(&error))
     }
 
-    /// The pre-call decision as JSON text: `{ decision, reasons: [...] }`. Throws a
+    /// The pre-call decision as JSON text: `{ decision, reasons: [...], references? }`. Throws a
     /// `RedactionError` for a tool that does not compile; arguments the core cannot read (too
     /// large, too deep, repeated keys) are denied (`unserializable`), never an exception.
-    pub fn check(&mut self, tool_json: &str, args_json: &str, session: SessionId) -> Result<String, JsValue> {
+    /// `vault_json` (optional) is what the page's vault holds for secret references:
+    /// `{ handles, approved }` (see `policy::reference::Vault`); a malformed one is no vault.
+    pub fn check(
+        &mut self,
+        tool_json: &str,
+        args_json: &str,
+        session: SessionId,
+        vault_json: Option<String>,
+    ) -> Result<String, JsValue> {
         self.compile(tool_json)?;
         let session = (session != 0).then_some(session);
-        Ok(match self.core.check(tool_json, args_json, session) {
+        let vault = vault_json
+            .and_then(|j| serde_json::from_str(&j).ok())
+            .and_then(|v| Vault::from_json(&v).ok())
+            .unwrap_or_default();
+        Ok(match self.core.check_with(tool_json, args_json, session, &vault) {
             Ok(result) => wire::check_json(&result),
             Err(e) => wire::unreadable_arguments_json(&e),
         })
+    }
+
+    /// The call's arguments (JSON text) with the values the known set holds replaced, for a
+    /// consent prompt; `null` when they cannot be read.
+    #[wasm_bindgen(js_name = scrubKnown)]
+    pub fn scrub_known(&self, args_json: &str) -> String {
+        self.core.scrub_known(args_json).map_or_else(|| "null".to_string(), |v| v.to_string())
     }
 
     /// A value the user was given by `redeem`: scrubbed from every later result.

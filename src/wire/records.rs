@@ -97,6 +97,9 @@ pub fn check_json(c: &CheckResult) -> String {
                 o.str("message", &r.message).str("source", &r.source);
             });
         });
+        if !c.references.is_empty() {
+            array(o.key("references"), &c.references, |out, h| string(out, h));
+        }
     });
     out
 }

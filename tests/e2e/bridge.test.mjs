@@ -101,6 +101,7 @@ const DEMO_CALLS = {
   get_billing_details: {},
   search_messages: { query: "build" },
   post_to_forum: { text: "Our team plan works well for us." },
+  deploy_with_key: { key: "not a secret", environment: "staging" }, // no reference: the flow is in demo.test.mjs
 };
 
 test("the demo's installRedaction detects @mcp-b/global as an MCP bridge and writes MCP results", async () => {
@@ -123,7 +124,13 @@ test("an MCP client lists the demo tools, each with the schema of what it will g
 test("an MCP client calls every demo tool: each call succeeds and no canary reaches it", async () => {
   await client.listTools(); // the client validates each result against the schema it listed
   for (const [name, args] of Object.entries(DEMO_CALLS)) {
-    const res = await client.callTool({ name, arguments: args }); // throws on an invalid result
+    const call = client.callTool({ name, arguments: args }); // throws on an invalid result
+    if (name === "post_to_forum") {
+      // After the billing details, a public post waits for the user's yes in the page's dialog.
+      const dialog = page.locator("dialog.webmcp-confirm[open]");
+      await dialog.getByRole("button", { name: "Allow post_to_forum", exact: true }).click();
+    }
+    const res = await call;
     const text = JSON.stringify(res);
     assert.ok(!res.isError, `${name}: ${text}`);
     assert.ok(!/CANARY/.test(text), `${name}: a canary reached the client: ${text}`);

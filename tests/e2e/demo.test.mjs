@@ -1,7 +1,9 @@
 // The demo page in real Chromium: every tool called the way an agent calls it (getTools +
 // executeTool on the MCP-B polyfill), no canary in what the agent receives while the raw view
 // beside it shows the tool's own result (canary included), Reveal shows the right value, a second redeem is expired, and a screenshot after a Reveal; and the pre-call
-// check: a public post after reading billing details waits for the user (rule "exfiltration").
+// check, enforced by installRedaction: a public post after reading billing details waits for
+// the user's click in the built-in dialog (rule "exfiltration"), a secret in a post never
+// reaches the tool (secret_egress), and deploy_with_key uses the API key by reference.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -75,7 +77,7 @@ async function shownCheck(p) {
       reasons: [...box.querySelectorAll(".reasons li[data-code]")].map((li) => ({ code: li.dataset.code, text: li.textContent })),
       live: box.getAttribute("aria-live"),
       sensitivity: labels.querySelector('dd[data-label="sensitivity"]')?.textContent,
-      confirmShown: !document.querySelector('[data-testid="confirm"]').hidden,
+      confirmShown: document.querySelector("dialog.webmcp-confirm[open]") !== null,
       output: document.getElementById("agent-json").dataset.outcome,
       outputTool: document.getElementById("agent-json").dataset.tool,
       posts: window.webmcpRedact.forumPosts.length,
@@ -108,9 +110,9 @@ function noCanary(agentJson) {
   assert.ok(!/CANARY/.test(agentJson), `a canary reached the agent: ${agentJson}`);
 }
 
-test("the page registers five tools through the polyfill, after installRedaction", async () => {
+test("the page registers six tools through the polyfill, after installRedaction", async () => {
   const names = await page.evaluate(async () => (await document.modelContext.getTools()).map((t) => t.name));
-  assert.deepEqual(names.sort(), ["create_deploy_token", "generate_api_key", "get_billing_details", "post_to_forum", "search_messages"]);
+  assert.deepEqual(names.sort(), ["create_deploy_token", "deploy_with_key", "generate_api_key", "get_billing_details", "post_to_forum", "search_messages"]);
   assert.equal(await page.evaluate(() => document.modelContext.__isWebMCPPolyfill), true);
   assert.deepEqual(await page.evaluate(() => window.webmcpRedact.installed.unprotectedTools), []);
 });
@@ -164,18 +166,28 @@ test("create_deploy_token: redeemed from the server once; the second redeem is e
   }, await el.getAttribute("handle"));
   assert.equal(code, "expired");
 
-  // The redeemed value is now a known secret: another tool that returns it has it scrubbed.
+  // The redeemed value is now a known secret: another tool that returns it has it scrubbed,
+  // and a call that would send it out is refused before the tool runs (secret_egress).
   const echoed = await page.evaluate(async (token) => {
+    const calls = [];
     await document.modelContext.registerTool({
       name: "echo_text",
       description: "Echoes text",
-      execute: async ({ text }) => ({ content: [{ type: "text", text }] }),
+      execute: async ({ text }) => {
+        calls.push(text);
+        return { content: [{ type: "text", text: `token=${token} ${text}` }] };
+      },
     });
     const tool = (await document.modelContext.getTools()).find((t) => t.name === "echo_text");
-    return document.modelContext.executeTool(tool, JSON.stringify({ text: `token=${token}` }));
+    const returned = await document.modelContext.executeTool(tool, JSON.stringify({ text: "hi" }));
+    const sent = await document.modelContext.executeTool(tool, JSON.stringify({ text: token }));
+    return { returned, sent, calls };
   }, deployToken);
-  assert.ok(!echoed.includes(deployToken), echoed);
-  assert.match(echoed, /value_match/);
+  assert.ok(!echoed.returned.includes(deployToken), echoed.returned);
+  assert.match(echoed.returned, /value_match/);
+  assert.match(echoed.sent, /secret_egress/);
+  assert.ok(!echoed.sent.includes(deployToken));
+  assert.deepEqual(echoed.calls, ["hi"], "the call holding the token never ran");
 });
 
 test("get_billing_details: sensitive tool; the card number and undeclared fields are withheld", async () => {
@@ -330,12 +342,13 @@ test("pre-call check: a public post after reading billing details waits for the 
     assert.equal(shown.sensitivity, "high");
     assert.equal(await p.evaluate(() => window.webmcpRedact.installed.session.labels().sensitivity), "high");
 
-    // 3. The same post now needs the user's answer: confirm, reason exfiltration, not called yet.
+    // 3. The same post now needs the user's answer, in the built-in dialog: not called yet.
     const before = apiRequests(env.log).length;
     await p.evaluate(() => { delete document.getElementById("agent-json").dataset.tool; });
     await p.click('button[data-tool="post_to_forum"]');
     await p.waitForSelector('[data-testid="decision"][data-decision="confirm"]', { timeout: TIMEOUT });
-    await p.waitForSelector('[data-testid="confirm-yes"]', { state: "visible", timeout: TIMEOUT });
+    const dialog = p.locator("dialog.webmcp-confirm[open]");
+    await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
     shown = await shownCheck(p);
     assert.equal(shown.tool, "post_to_forum");
     assert.equal(shown.shownDecision, "confirm");
@@ -349,29 +362,45 @@ test("pre-call check: a public post after reading billing details waits for the 
     assert.equal(shown.posts, 1, "post_to_forum was not called before the user confirmed");
     assert.equal((await rawView(p)).outcome, "pending", "no raw result: the tool has not run");
     assert.match(await p.textContent("#agent-json"), /has not been called/);
-    // The safe answer has the focus.
-    assert.equal(await p.evaluate(() => document.activeElement?.dataset.testid), "confirm-no");
+    // The dialog names the tool, where its input goes, and the reason in words.
+    const said = await dialog.textContent();
+    assert.match(said, /post_to_forum/);
+    assert.match(said, /public place that anyone can read/);
+    assert.match(said, /The session holds sensitive data, and this tool sends its input to a public destination/);
     await p.screenshot({ path: join(resultsDir(), "demo-exfiltration.png"), fullPage: true });
     // Still not called a moment later, and nothing went to the server meanwhile.
     await p.waitForTimeout(300);
     assert.equal((await shownCheck(p)).posts, 1);
     assert.equal(apiRequests(env.log).length, before);
 
-    // 4. The user confirms: the call runs and the agent gets its result.
-    await p.click('[data-testid="confirm-yes"]');
+    // 4. The user allows: the call runs and the agent gets its result.
+    await dialog.getByRole("button", { name: "Allow post_to_forum", exact: true }).click();
     await p.waitForFunction(() => document.getElementById("agent-json").dataset.tool === "post_to_forum", null, { timeout: TIMEOUT });
     shown = await shownCheck(p);
     assert.deepEqual({ output: shown.output, posts: shown.posts, confirmShown: shown.confirmShown }, { output: "result", posts: 2, confirmShown: false });
     assert.match(await p.getAttribute("#agent-json", "data-raw"), /Posted post_2 to the public forum/);
 
-    // Declined: asked again, the user says no; the call is not made.
+    // Declined: asked again, the user says no; the call is not made, the agent gets an error.
     await p.click('button[data-tool="post_to_forum"]');
-    await p.waitForSelector('[data-testid="confirm-no"]', { state: "visible", timeout: TIMEOUT });
-    await p.click('[data-testid="confirm-no"]');
+    await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
+    await dialog.getByRole("button", { name: "Don't allow post_to_forum", exact: true }).click();
     await p.waitForFunction(() => document.getElementById("agent-json").dataset.outcome === "declined", null, { timeout: TIMEOUT });
     assert.equal((await shownCheck(p)).posts, 2);
+    const declined = JSON.parse(await p.getAttribute("#agent-json", "data-raw"));
+    assert.equal(declined.isError, true);
+    assert.match(declined.content[0].text, /the user declined it \(exfiltration\)/);
 
-    // Denied: the card number (which the vault holds) in the post is a secret leaving: never called.
+    // The agent calls executeTool directly (no page button, no preview): still asked.
+    const direct = p.evaluate(async () => {
+      const tools = await document.modelContext.getTools();
+      return document.modelContext.executeTool(tools.find((t) => t.name === "post_to_forum"), JSON.stringify({ text: "direct" }));
+    });
+    await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
+    await dialog.getByRole("button", { name: "Don't allow post_to_forum", exact: true }).click();
+    assert.match(await direct, /not made/);
+    assert.equal((await shownCheck(p)).posts, 2, "the forum got nothing");
+
+    // Denied: the card number (which the vault holds) in the post is a secret leaving: never called, never asked.
     const { cardNumber } = await last();
     await p.fill('textarea[aria-label="Input for post_to_forum"]', JSON.stringify({ text: `my card is ${cardNumber}` }));
     await p.click('button[data-tool="post_to_forum"]');
@@ -380,6 +409,120 @@ test("pre-call check: a public post after reading billing details waits for the 
     assert.equal(shown.decision, "deny");
     assert.deepEqual(shown.reasons.map((r) => r.code), ["exfiltration", "secret_egress"]);
     assert.deepEqual({ posts: shown.posts, confirmShown: shown.confirmShown }, { posts: 2, confirmShown: false });
+    const denied = await p.getAttribute("#agent-json", "data-raw");
+    assert.match(denied, /secret_egress/);
+    assert.ok(!denied.includes(cardNumber));
+    // And directly, with the card number pasted by an agent that calls executeTool itself.
+    const sent = await p.evaluate(async (card) => {
+      const tools = await document.modelContext.getTools();
+      const text = await document.modelContext.executeTool(tools.find((t) => t.name === "post_to_forum"), JSON.stringify({ text: card }));
+      return { text, posts: window.webmcpRedact.forumPosts.map((x) => x.text) };
+    }, cardNumber);
+    assert.match(sent.text, /secret_egress/);
+    assert.ok(!sent.posts.some((t) => t.includes(cardNumber)), "no post holds the card number");
+  } finally {
+    await p.close();
+  }
+});
+
+test("the consent dialog is accessible: a named dialog, focus inside, Tab stays inside, Escape declines", async () => {
+  const p = await openDemo();
+  try {
+    await callAsAgent("get_billing_details", p); // the session now holds sensitive data
+    await p.click('button[data-tool="post_to_forum"]');
+    const dialog = p.getByRole("dialog", { name: "Let the agent call post_to_forum?" });
+    await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
+    const focus = () => p.evaluate(() => {
+      const d = document.querySelector("dialog.webmcp-confirm[open]");
+      return { inside: d.contains(document.activeElement), label: document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.tagName };
+    });
+    assert.deepEqual(await focus(), { inside: true, label: "Don't allow post_to_forum" }, "the safe answer has the focus");
+    assert.equal(await p.locator("dialog.webmcp-confirm").count(), 1);
+    assert.ok(await p.evaluate(() => document.querySelector("dialog.webmcp-confirm").getAttribute("aria-describedby")));
+    for (let i = 0; i < 6; i++) {
+      await p.keyboard.press("Tab");
+      assert.equal((await focus()).inside, true, `Tab ${i + 1} left the dialog`);
+    }
+    for (let i = 0; i < 3; i++) {
+      await p.keyboard.press("Shift+Tab");
+      assert.equal((await focus()).inside, true, `Shift+Tab ${i + 1} left the dialog`);
+    }
+    await p.keyboard.press("Escape");
+    await p.waitForFunction(() => document.getElementById("agent-json").dataset.outcome === "declined", null, { timeout: TIMEOUT });
+    assert.equal(await p.locator("dialog.webmcp-confirm").count(), 0, "the dialog is gone");
+    assert.equal(await p.evaluate(() => window.webmcpRedact.forumPosts.length), 0, "Escape declined: nothing posted");
+    // Focus goes back to where it was.
+    assert.equal(await p.evaluate(() => document.activeElement?.dataset.tool), "post_to_forum");
+  } finally {
+    await p.close();
+  }
+});
+
+test("concurrent calls queue their questions: one dialog at a time", async () => {
+  const p = await openDemo();
+  try {
+    await callAsAgent("get_billing_details", p);
+    const both = p.evaluate(async () => {
+      const tools = await document.modelContext.getTools();
+      const post = tools.find((t) => t.name === "post_to_forum");
+      return Promise.all(["one", "two"].map((text) => document.modelContext.executeTool(post, JSON.stringify({ text }))));
+    });
+    const dialog = p.locator("dialog.webmcp-confirm[open]");
+    await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
+    assert.equal(await p.locator("dialog.webmcp-confirm").count(), 1, "not stacked");
+    await dialog.getByRole("button", { name: "Allow post_to_forum", exact: true }).click();
+    await p.waitForFunction(() => document.querySelectorAll("dialog.webmcp-confirm[open]").length === 1 && window.webmcpRedact.forumPosts.length === 1, null, { timeout: TIMEOUT });
+    await dialog.getByRole("button", { name: "Don't allow post_to_forum", exact: true }).click();
+    const [first, second] = await both;
+    assert.match(first, /Posted post_1/);
+    assert.match(second, /not made/);
+    assert.deepEqual(await p.evaluate(() => window.webmcpRedact.forumPosts.map((x) => x.text)), ["one"]);
+  } finally {
+    await p.close();
+  }
+});
+
+test("deploy_with_key uses the API key by reference: asked the first time, not the second, never in the agent's view", async () => {
+  const p = await openDemo();
+  try {
+    const keyJson = await callAsAgent("generate_api_key", p);
+    const { apiKey } = await last();
+    assert.ok(!keyJson.includes(apiKey));
+    const handle = JSON.parse(keyJson).content.find((b) => b.type === "secret_reference").handle;
+    // The page filled in what an agent would write.
+    const input = await p.inputValue('textarea[aria-label="Input for deploy_with_key"]');
+    assert.deepEqual(JSON.parse(input), { key: `{{secret:${handle}}}`, environment: "staging" });
+
+    await p.evaluate(() => { delete document.getElementById("agent-json").dataset.tool; });
+    await p.click('button[data-tool="deploy_with_key"]');
+    const dialog = p.locator("dialog.webmcp-confirm[open]");
+    await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
+    const said = await dialog.textContent();
+    assert.match(said, /deploy_with_key/);
+    assert.match(said, /by reference/);
+    assert.match(said, /this service only \(internal\)/);
+    assert.match(said, /your API key/);
+    assert.ok(!said.includes(apiKey), "the dialog never shows the key");
+    assert.deepEqual(await p.evaluate(() => window.webmcpRedact.deploys.length), 0);
+    await dialog.getByRole("button", { name: "Allow deploy_with_key", exact: true }).click();
+    await p.waitForFunction(() => document.getElementById("agent-json").dataset.tool === "deploy_with_key", null, { timeout: TIMEOUT });
+    const first = await p.getAttribute("#agent-json", "data-raw");
+    assert.ok(!first.includes(apiKey), `the key reached the agent: ${first}`);
+    assert.match(first, /Deployed deploy_1 to staging with key \[redacted: /);
+    assert.deepEqual(await p.evaluate(() => window.webmcpRedact.deploys.map((d) => d.key)), [apiKey], "the tool got the real key");
+
+    // The second use of this key with this tool is not asked.
+    const second = await callAsAgent("deploy_with_key", p);
+    assert.equal(await p.locator("dialog.webmcp-confirm").count(), 0);
+    assert.ok(!second.includes(apiKey));
+    assert.equal(await p.evaluate(() => window.webmcpRedact.deploys.length), 2);
+
+    // The same reference to the public forum is refused: never called, never asked.
+    await p.fill('textarea[aria-label="Input for post_to_forum"]', JSON.stringify({ text: `{{secret:${handle}}}` }));
+    await p.click('button[data-tool="post_to_forum"]');
+    await p.waitForFunction(() => document.getElementById("agent-json").dataset.outcome === "denied", null, { timeout: TIMEOUT });
+    assert.match(await p.getAttribute("#agent-json", "data-raw"), /secret_reference_refused/);
+    assert.equal(await p.evaluate(() => window.webmcpRedact.forumPosts.length), 0);
   } finally {
     await p.close();
   }

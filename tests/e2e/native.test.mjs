@@ -15,7 +15,10 @@ test("native WebMCP: every demo tool is redacted; a bad schema is refused; the s
   const out = await page.evaluate(async () => {
     const mc = document.modelContext;
     const r = { native: mc.__isWebMCPPolyfill !== true, results: {} };
-    for (const t of await mc.getTools()) r.results[t.name] = await mc.executeTool(t, {});
+    // The forum post first: later, after the billing details, it would wait for the user's
+    // answer in the consent dialog (the check is enforced here too; demo.test.mjs clicks it).
+    const tools = (await mc.getTools()).sort((a, b) => (b.name === "post_to_forum") - (a.name === "post_to_forum"));
+    for (const t of tools) r.results[t.name] = await mc.executeTool(t, {});
     try {
       await mc.registerTool({ name: "bad_schema", description: "d", outputSchema: { "x-sensitive": 5 }, execute: () => ({}) });
       r.bad = "registered";
@@ -31,7 +34,7 @@ test("native WebMCP: every demo tool is redacted; a bad schema is refused; the s
     return r;
   });
   assert.equal(out.native, true, "Chromium's own document.modelContext is in use");
-  assert.deepEqual(Object.keys(out.results).sort(), ["create_deploy_token", "generate_api_key", "get_billing_details", "post_to_forum", "search_messages"]);
+  assert.deepEqual(Object.keys(out.results).sort(), ["create_deploy_token", "deploy_with_key", "generate_api_key", "get_billing_details", "post_to_forum", "search_messages"]);
   for (const [name, json] of Object.entries(out.results)) {
     assert.equal(typeof json, "string");
     assert.ok(!/CANARY/.test(json), `${name}: ${json}`);

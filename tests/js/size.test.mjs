@@ -17,9 +17,11 @@ import { gzipSync } from "node:zlib";
 // KiB raw, 213.0 to 221.2 KiB gzip).
 // The proposals' newest wire forms and MCP's defaults (issue 11, items 4-5: trust annotations,
 // action-metadata, regulated scopes, attribution objects, bounded labels) 7.2 KiB raw, 3.6 KiB gzip.
-// Together (detectors, wire forms, user-only entries), measured: 511.0 KiB raw, 224.9 KiB gzip.
-const BUDGET_RAW = 514 * 1024;
-const BUDGET_GZIP = 227 * 1024;
+// Secret references and the check's vault argument (src/policy/reference.rs) 5.6 KiB raw.
+// Issue 11 together (detectors, wire forms, user-only entries, secret references), measured:
+// 516.4 KiB raw, 227.4 KiB gzip. The streaming engine (issue 9) is where this comes down.
+const BUDGET_RAW = 519 * 1024;
+const BUDGET_GZIP = 230 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));

@@ -1,0 +1,120 @@
+// The built-in consent prompt: a modal <dialog> that asks the user whether the agent may make
+// one call. It names the tool, where its input goes (when the tool declares it), each reason
+// in the core's words, the secrets used by reference (by label) and the arguments with every
+// value the vault knows already replaced. Keyboard: the safe answer has the focus, Tab and
+// Shift+Tab stay inside, Escape declines. Nothing is built until a question is asked, so the
+// module loads where there is no DOM.
+
+const PLACES = {
+  ephemeral: "nowhere lasting (ephemeral)",
+  system: "the system itself",
+  user: "you, the user",
+  internal: "this service only (internal)",
+  public: "a public place that anyone can read",
+};
+
+const STYLE = `
+.webmcp-confirm { max-width: 34rem; padding: 1.25rem; border: 2px solid #444; border-radius: 8px; font: 15px/1.45 system-ui, sans-serif; color: #111; background: #fff; }
+.webmcp-confirm::backdrop { background: rgb(0 0 0 / 45%); }
+.webmcp-confirm h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
+.webmcp-confirm ul { padding-left: 1.2rem; }
+.webmcp-confirm pre { max-height: 10rem; overflow: auto; color: #111; background: #f4f4f4; border: 1px solid #ccc; padding: .5rem; white-space: pre-wrap; word-break: break-all; font: 13px/1.4 ui-monospace, monospace; }
+.webmcp-confirm .buttons { display: flex; gap: .75rem; justify-content: flex-end; margin-top: 1rem; }
+.webmcp-confirm button { font: inherit; padding: .4rem 1rem; border-radius: 6px; border: 2px solid #1f2937; cursor: pointer; }
+.webmcp-confirm button.deny { color: #111; background: #fff; }
+.webmcp-confirm button.allow { color: #fff; background: #1f2937; }
+.webmcp-confirm button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
+`;
+
+let ids = 0;
+
+/** Asks in a modal dialog; resolves true only when the user presses Allow. */
+export function askInDialog(req) {
+  const doc = globalThis.document;
+  if (!doc?.body || typeof doc.createElement("dialog").showModal !== "function") return Promise.resolve(false);
+  const returnTo = /** @type {HTMLElement | null} */ (doc.activeElement);
+  const { dialog, allow, deny } = build(doc, req);
+  doc.body.append(dialog);
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      dialog.remove();
+      if (returnTo && typeof returnTo.focus === "function" && returnTo.isConnected) returnTo.focus();
+      resolve(answer);
+    };
+    allow.addEventListener("click", () => done(true), { once: true });
+    deny.addEventListener("click", () => done(false), { once: true });
+    // Escape fires "cancel": a decline, and the dialog goes away with the answer.
+    dialog.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      done(false);
+    });
+    dialog.addEventListener("keydown", (e) => trapTab(dialog, e));
+    dialog.showModal();
+    deny.focus(); // the safe answer
+  });
+}
+
+/** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
+function trapTab(dialog, e) {
+  if (e.key !== "Tab") return;
+  const items = [...dialog.querySelectorAll("button, [tabindex]")].filter((el) => !el.disabled);
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const at = dialog.ownerDocument.activeElement;
+  if (e.shiftKey && (at === first || !dialog.contains(at))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (at === last || !dialog.contains(at))) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+function build(doc, req) {
+  const n = ++ids;
+  const el = (tag, text, attrs = {}) => {
+    const e = doc.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    return e;
+  };
+  const dialog = el("dialog", undefined, {
+    class: "webmcp-confirm",
+    "aria-labelledby": `webmcp-confirm-title-${n}`,
+    "aria-describedby": `webmcp-confirm-why-${n}`,
+    "data-tool": String(req.tool),
+  });
+  const style = el("style", STYLE);
+  const title = el("h2", `Let the agent call ${req.tool}?`, { id: `webmcp-confirm-title-${n}` });
+  const why = el("p", "The page's safety rules ask you first, because:", { id: `webmcp-confirm-why-${n}` });
+  const reasons = el("ul", undefined, { class: "reasons" });
+  for (const r of req.reasons ?? []) reasons.append(el("li", `${sentence(r.message)}`, { "data-code": String(r.code) }));
+  const parts = [style, title];
+  if (req.destination) {
+    const place = PLACES[String(req.destination).toLowerCase()] ?? String(req.destination);
+    parts.push(el("p", `Its input goes to ${place}.`, { class: "destination" }));
+  }
+  parts.push(why, reasons);
+  if (req.secrets?.length) {
+    parts.push(el("p", `It will use your ${req.secrets.join(", ")} without the agent seeing it.`, { class: "secrets" }));
+  }
+  if (req.args !== undefined && req.args !== null) {
+    const label = el("p", "What the agent sends (secrets the page knows are hidden):", { id: `webmcp-confirm-args-${n}` });
+    const text = JSON.stringify(req.args, null, 2) ?? "";
+    const pre = el("pre", text.length > 2000 ? `${text.slice(0, 2000)}…` : text, { "aria-labelledby": `webmcp-confirm-args-${n}`, tabindex: "0" });
+    parts.push(label, pre);
+  }
+  const deny = el("button", "Don't allow", { type: "button", class: "deny", "aria-label": `Don't allow ${req.tool}` });
+  const allow = el("button", "Allow", { type: "button", class: "allow", "aria-label": `Allow ${req.tool}` });
+  const buttons = el("div", undefined, { class: "buttons" });
+  buttons.append(deny, allow);
+  parts.push(buttons);
+  dialog.append(...parts);
+  return { dialog, allow, deny };
+}
+
+function sentence(message) {
+  const s = String(message ?? "");
+  return s ? `${s[0].toUpperCase()}${s.slice(1)}.` : "";
+}
