@@ -20,7 +20,7 @@
 // A form is reported as soon as it has a `toolname` (with or without a description: reporting
 // one tool too many is the safe error). Forms inside shadow roots or other frames are not scanned.
 
-import { errorText } from "./redactor.js";
+import { errorText } from "./enforce.js";
 
 export const FORM_TOOL_SELECTOR = "form[toolname]";
 

@@ -79,7 +79,7 @@ function refusal(name, verdict, how) {
 }
 
 // The thrown error's text goes through redaction like any result, so it cannot leak a value.
-function errorText(err) {
+export function errorText(err) {
   try {
     return String(err?.message ?? err);
   } catch {

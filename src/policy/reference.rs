@@ -157,8 +157,10 @@ mod tests {
     const H: &str = "0123456789abcdef0123456789abcdef";
     const H2: &str = "fedcba9876543210fedcba9876543210";
 
+    // Not destructive, said outright: MCP's default (destructive) would add `irreversible` to
+    // every answer, and these tests are about the references alone.
     fn sink() -> Value {
-        json!({ "annotations": { "inputMetadata": { "Sensitivity": ["Credentials"], "Destination": "Internal" } } })
+        json!({ "annotations": { "destructiveHint": false, "inputMetadata": { "Sensitivity": ["Credentials"], "Destination": "Internal" } } })
     }
 
     fn run(tool: Value, args: Value, vault: &Vault, policy: &Policy) -> CheckResult {
@@ -236,7 +238,8 @@ mod tests {
             assert_eq!(run(sink(), args.clone(), &vault(&[]), &p).decision, want, "{rule}");
         }
         let p = Policy::from_json(&json!({ "rules": { "secret_reference_refused": "off" } })).unwrap();
-        let r = run(json!({ "annotations": { "readOnlyHint": false } }), args, &vault(&[]), &p);
+        let r =
+            run(json!({ "annotations": { "readOnlyHint": false, "destructiveHint": false } }), args, &vault(&[]), &p);
         assert_eq!((r.decision, r.references.len()), (Decision::Allow, 0), "off: nothing substituted either");
     }
 
@@ -250,7 +253,7 @@ mod tests {
         let by_ref = json!({ "key": format!("{{{{secret:{H}}}}}") });
         let r = decide(sink(), by_ref.clone());
         assert_eq!((r.decision, codes(&r)), (Decision::Allow, vec![]), "approved, and no secret_egress");
-        let post = json!({ "annotations": { "readOnlyHint": false } });
+        let post = json!({ "annotations": { "readOnlyHint": false, "destructiveHint": false } });
         assert_eq!(codes(&decide(post.clone(), by_ref)), ["secret_reference_refused"]);
         let pasted = decide(post, json!({ "body": "sk_live_REFERENCED1" }));
         assert_eq!((pasted.decision, codes(&pasted)), (Decision::Deny, vec!["secret_egress"]));

@@ -91,7 +91,9 @@ test("every conformance vector's tool over MCP-B: the client gets exactly the re
     const v = JSON.parse(readFileSync(new URL(file, dir), "utf8"));
     if (v.expect.compileError !== undefined || v.rawText !== undefined) continue; // refused at registration / not a JS value
     const options = { ...(v.limits ? { limits: v.limits } : {}), ...(v.policy ? { policy: v.policy } : {}) };
-    const b = await bridge(options);
+    // The user says yes to every question: this test is about the view, and MCP's defaults
+    // make many vector tools ones the check asks about (tests/js/enforce.test.mjs covers that).
+    const b = await bridge({ ...options, confirm: async () => true });
     const name = `vector_${file.slice(0, 3)}`;
     for (const { label, value } of v.known ?? []) {
       const prime = { name: "prime_vault", outputSchema: { type: "object", properties: { v: { title: label, "x-sensitive": true } } } };

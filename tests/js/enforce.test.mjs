@@ -8,10 +8,12 @@ import { createRedactor, installRedaction } from "webmcp-redact";
 import { substitute } from "../../js/enforce.js";
 import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
 
-const publicPost = { name: "post_to_forum", annotations: { inputMetadata: { Destination: "Public" } } };
+// Not destructive, said outright: MCP's default for a tool that is not read-only is destructive,
+// which would add `irreversible` to every answer here.
+const publicPost = { name: "post_to_forum", annotations: { destructiveHint: false, inputMetadata: { Destination: "Public" } } };
 const destructive = { name: "delete_all", annotations: { destructiveHint: true } };
 const readOnly = { name: "read_news", annotations: { readOnlyHint: true } };
-const sink = { name: "deploy_with_key", annotations: { inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" } } };
+const sink = { name: "deploy_with_key", annotations: { destructiveHint: false, inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" } } };
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 
 /** A WebMCP modelContext that keeps what was registered; `call` runs a tool as an agent does. */
@@ -58,7 +60,7 @@ test("deny never calls execute: secret_egress, through redaction, naming the cod
   const asked = [];
   const { ctx } = await installed({ confirm: (r) => { asked.push(r); return true; } });
   await withKey(ctx);
-  const { calls, tool } = spy({ name: "send", annotations: { readOnlyHint: false } });
+  const { calls, tool } = spy({ name: "send", annotations: { readOnlyHint: false, destructiveHint: false } });
   await ctx.registerTool(tool);
   const out = await ctx.call("send", { body: `key: ${CANARY}` });
   assert.deepEqual(calls, [], "the tool never ran");
@@ -261,7 +263,7 @@ test("a deleted handle is refused; secret_egress still fires for a pasted value,
   const { ctx, uninstall } = await installed({ confirm: () => true });
   const handle = await withKey(ctx);
   const session = uninstall.session;
-  const send = { name: "send", annotations: { readOnlyHint: false } };
+  const send = { name: "send", annotations: { readOnlyHint: false, destructiveHint: false } };
   assert.deepEqual(session.check(send, { body: CANARY }).reasons.map((r) => r.code), ["secret_egress"]);
   const ref = session.check(sink, { key: `{{secret:${handle}}}` });
   assert.deepEqual([ref.decision, ref.reasons.map((r) => r.code), ref.references], ["confirm", ["secret_reference"], [handle]]);

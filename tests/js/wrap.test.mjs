@@ -33,7 +33,7 @@ test("a sensitive tool whose execute throws: the error text is withheld too", as
   const r = await createRedactor();
   const tool = {
     name: "read_inbox",
-    annotations: { sensitiveHint: true },
+    annotations: { sensitiveHint: true, readOnlyHint: true },
     async execute() {
       throw new Error(`upstream said: token ${CANARY} expired`);
     },
