@@ -135,3 +135,21 @@ fn the_mcp_format_gets_its_text_stub() {
     assert_eq!(reasons(&o), [("/content/0/text".to_string(), "detected:google_api_key".to_string())]);
     assert_idempotent(&plain(), &o, Format::Mcp);
 }
+
+/// Found by the fuzzer (check target, CI at 28cc03f): a dropped block's `type` becomes a report
+/// label and the notice repeats it, so a credential written there reached the agent; and a
+/// second pass found it in the notice. Labels and pointers are tool data: detection reads them.
+#[test]
+fn a_credential_in_text_copied_to_the_report_is_found_there() {
+    let token = "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";
+    for raw in [
+        json!({ "content": [{ "type": format!("note {token} rotated") }] }),
+        json!({ "content": [{ "type": "text", "text": "ok", "annotations": { "audience": ["user"] } }, { "type": token }] }),
+        json!({ "content": [{ "type": "text", "text": "ok" }], "structuredContent": [1], format!("x {token}"): { "k": 1 } }),
+    ] {
+        let o = run(plain(), raw.clone());
+        assert_no_canary(&o, token);
+        assert_idempotent(&plain(), &o, Format::Webmcp);
+        assert!(o.redactions.iter().any(|r| r.reason.as_str() == "detected:github_token"), "{raw}");
+    }
+}

@@ -9,7 +9,8 @@ use crate::{Outcome, Reason};
 
 impl Run<'_> {
     /// Issues handles, appends stubs and the notice, and adds the report to `_meta`.
-    pub(super) fn finish(self, mut agent: Value) -> Outcome {
+    pub(super) fn finish(mut self, mut agent: Value) -> Outcome {
+        self.detect_in_report();
         let Run { mut collect, handles, known, format, .. } = self;
         let mut outcome = Outcome {
             agent_json: String::new(),

@@ -59,6 +59,22 @@ impl Run<'_> {
         }
     }
 
+    /// The report's labels and pointers are copied from tool data (a dropped block's `type`, a
+    /// key), and the notice repeats the labels: the detectors read them too, so that a credential
+    /// there is taken, and the label and pointer holding it are then rewritten like any that holds
+    /// a known value. (Labels from the library's own words hold nothing to find.)
+    pub(super) fn detect_in_report(&mut self) {
+        let texts: Vec<(String, String)> = self
+            .collect
+            .report()
+            .iter()
+            .flat_map(|r| [r.label.clone(), r.pointer.clone()].map(|t| (r.pointer.clone(), t)))
+            .collect();
+        for (at, text) in texts {
+            self.detect(&Value::String(text), &at);
+        }
+    }
+
     /// One hit: taken to the vault, unless it is a known value already (an earlier hit of this
     /// result, or a value the vault holds): value matching takes care of that one.
     fn detected(&mut self, pointer: String, kind: Kind, secret: String) {
