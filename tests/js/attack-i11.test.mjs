@@ -1,0 +1,42 @@
+// Adversarial review of issue 11, page side: what a prompt-injected agent (tool names and JSON
+// arguments) or a careless tool can do against enforcement and secret use by reference.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { installRedaction } from "webmcp-redact";
+import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
+
+const sink = { name: "deploy_with_key", annotations: { destructiveHint: false, inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" } } };
+
+function fakeContext() {
+  const tools = new Map();
+  return {
+    tools,
+    registerTool(tool) {
+      tools.set(tool.name, tool);
+    },
+    call: (name, args) => tools.get(name).execute(args, {}),
+  };
+}
+
+async function withKey(ctx) {
+  await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+  const out = await ctx.call("generate_api_key", {});
+  return out.content.find((b) => b.type === "secret_reference").handle;
+}
+
+test("a __proto__ key in the arguments stays an own key after substitution: the tool sees what the check saw", async () => {
+  const ctx = fakeContext();
+  await installRedaction({ modelContext: ctx, confirm: () => true });
+  const handle = await withKey(ctx);
+  const calls = [];
+  await ctx.registerTool({ ...sink, async execute(args) { calls.push(args); return { content: [{ type: "text", text: "ok" }] }; } });
+  // As the agent's JSON arrives: JSON.parse makes "__proto__" an own key.
+  const args = JSON.parse(`{"__proto__": {"key": "{{secret:${handle}}}"}, "note": "{{secret:${handle}}}"}`);
+  await ctx.call("deploy_with_key", args);
+  assert.equal(calls.length, 1);
+  const got = calls[0];
+  assert.equal(got.note, CANARY, "substituted where the check saw it");
+  assert.equal(got.key, undefined, "no argument appears that the check did not see at that place");
+  assert.equal(Object.getPrototypeOf(got), Object.prototype);
+  assert.deepEqual(JSON.parse(JSON.stringify(got)), { ["__proto__"]: { key: CANARY }, note: CANARY });
+});
