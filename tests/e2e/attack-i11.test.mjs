@@ -1,0 +1,51 @@
+// Adversarial review of issue 11, page side, in Chromium's own WebMCP (--enable-features=WebMCP).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { browserForFile } from "./helpers.mjs";
+
+const env = browserForFile({ extraArgs: ["--enable-features=WebMCP"] });
+
+// HTMLFormElement's named properties override its methods: a control named "getAttribute" makes
+// form.getAttribute that control. The form is still a tool; its response must still be redacted
+// and the form still reported.
+test("a form tool with a control named getAttribute: still reported, its respondWith response still redacted", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  const out = await page.evaluate(async () => {
+    const r = {};
+    const { installRedaction } = await import("/js/index.js");
+    const send = document.createElement("form");
+    send.setAttribute("toolname", "send_code");
+    send.setAttribute("tooldescription", "Sends a code");
+    send.setAttribute("toolautosubmit", "");
+    send.innerHTML = '<input name="getAttribute" type="text"><button type="submit">Go</button>';
+    send.addEventListener("submit", (e) => {
+      e.preventDefault();
+      e.respondWith(Promise.resolve({ content: [
+        { type: "text", text: "Your sign-in code is CANARY-clobber-5521.", annotations: { audience: ["user"] } },
+      ] }));
+    });
+    document.body.append(send);
+    r.clobbered = typeof send.getAttribute !== "function";
+    const warn = console.warn;
+    console.warn = () => {};
+    const uninstall = await installRedaction({});
+    console.warn = warn;
+    r.reported = uninstall.unprotectedTools;
+    let tool;
+    for (let i = 0; i < 200 && !tool; i++) {
+      tool = (await document.modelContext.getTools()).find((t) => t.name === "send_code");
+      if (!tool) await new Promise((ok) => setTimeout(ok, 10));
+    }
+    r.agent = await document.modelContext.executeTool(tool, { getAttribute: "x" });
+    uninstall();
+    return r;
+  });
+  assert.equal(out.clobbered, true, "the control did shadow the method");
+  assert.deepEqual(out.reported, ["send_code"]);
+  assert.equal(typeof out.agent, "string");
+  assert.ok(!out.agent.includes("CANARY"), out.agent);
+  assert.match(out.agent, /"reason":"audience"/);
+  await page.close();
+});
