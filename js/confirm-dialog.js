@@ -101,7 +101,7 @@ function build(doc, req) {
   }
   if (req.args !== undefined && req.args !== null) {
     const label = el("p", "What the agent sends (secrets the page knows are hidden):", { id: `webmcp-confirm-args-${n}` });
-    const text = JSON.stringify(req.args, null, 2) ?? "";
+    const text = visible(JSON.stringify(req.args, null, 2) ?? "");
     const pre = el("pre", text.length > 2000 ? `${text.slice(0, 2000)}…` : text, { "aria-labelledby": `webmcp-confirm-args-${n}`, tabindex: "0" });
     parts.push(label, pre);
   }
@@ -117,4 +117,15 @@ function build(doc, req) {
 function sentence(message) {
   const s = String(message ?? "");
   return s ? `${s[0].toUpperCase()}${s.slice(1)}.` : "";
+}
+
+/**
+ * The agent writes the arguments: format characters (bidirectional overrides and isolates,
+ * zero-width ones) would make the text read differently from what is sent, e.g. an address
+ * shown backwards. They are shown as the JSON escape that stands for them.
+ */
+function visible(text) {
+  const escape = (unit) => `\\u${unit.toString(16).padStart(4, "0")}`;
+  // Tag characters (U+E0000...) are format characters too: both halves of their pair escaped.
+  return text.replace(/\p{Cf}/gu, (c) => [...Array(c.length).keys()].map((i) => escape(c.charCodeAt(i))).join(""));
 }

@@ -49,3 +49,26 @@ test("a form tool with a control named getAttribute: still reported, its respond
   assert.match(out.agent, /"reason":"audience"/);
   await page.close();
 });
+
+// The agent writes the arguments the user is asked about: bidirectional overrides and invisible
+// characters in them must not make the dialog show something else than what is sent (here an
+// address that reads "evil.com" backwards, displayed as if it were "moc.live").
+test("the dialog shows the arguments' format characters as escapes, never applied", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  const out = await page.evaluate(async () => {
+    const { askInDialog } = await import("/js/confirm-dialog.js");
+    const args = { to: "\u202Emoc.live@kcab\u202C", note: "a\u200Bb\u2066c\u2069", tag: "x\u{E0041}" };
+    const answer = askInDialog({ tool: "send_mail", args, reasons: [{ code: "x", decision: "confirm", message: "why", source: "" }] });
+    const pre = document.querySelector("dialog.webmcp-confirm pre");
+    const text = pre.textContent;
+    document.querySelector("dialog.webmcp-confirm button.deny").click();
+    return { text, answer: await answer };
+  });
+  assert.equal(out.answer, false);
+  assert.ok(!/[\u202A-\u202E\u2066-\u2069\u200B-\u200F\u{E0000}-\u{E007F}]/u.test(out.text), JSON.stringify(out.text));
+  assert.match(out.text, /\\u202e/i);
+  assert.match(out.text, /\\u200b/i);
+  assert.match(out.text, /\\udb40\\udc41/i);
+  await page.close();
+});
