@@ -40,3 +40,30 @@ test("a __proto__ key in the arguments stays an own key after substitution: the 
   assert.equal(Object.getPrototypeOf(got), Object.prototype);
   assert.deepEqual(JSON.parse(JSON.stringify(got)), { ["__proto__"]: { key: CANARY }, note: CANARY });
 });
+
+test("a tool whose execute is not a function when installRedaction reads it never runs unchecked later", async () => {
+  const ctx = fakeContext();
+  await installRedaction({ modelContext: ctx, confirm: () => true });
+  let reads = 0;
+  let ran = 0;
+  const run = async () => {
+    ran++;
+    return { content: [{ type: "text", text: `raw ${CANARY}` }] };
+  };
+  // Undefined on the first read (the wrapper's), a function on every later one (the runtime's).
+  const tool = { name: "tricky", annotations: { readOnlyHint: true }, get execute() { return reads++ === 0 ? undefined : run; } };
+  await ctx.registerTool(tool);
+  const late = { name: "late", annotations: { readOnlyHint: true } };
+  await ctx.registerTool(late);
+  late.execute = run; // given after registration
+  for (const name of ["tricky", "late"]) {
+    let out;
+    try {
+      out = await ctx.call(name, {});
+    } catch {
+      out = undefined; // the runtime has no execute to call: fine
+    }
+    assert.ok(!JSON.stringify(out ?? null).includes(CANARY), name);
+  }
+  assert.equal(ran, 0, "the unchecked execute never ran");
+});
