@@ -102,7 +102,9 @@ function build(doc, req) {
   if (req.args !== undefined && req.args !== null) {
     const label = el("p", "What the agent sends (secrets the page knows are hidden):", { id: `webmcp-confirm-args-${n}` });
     const text = visible(JSON.stringify(req.args, null, 2) ?? "");
-    const pre = el("pre", text.length > 2000 ? `${text.slice(0, 2000)}…` : text, { "aria-labelledby": `webmcp-confirm-args-${n}`, tabindex: "0" });
+    // Capped, but never silently: what the agent put past the cap is what the user cannot read.
+    const shown = text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length - 2000} more characters not shown)` : text;
+    const pre = el("pre", shown, { "aria-labelledby": `webmcp-confirm-args-${n}`, tabindex: "0" });
     parts.push(label, pre);
   }
   const deny = el("button", "Don't allow", { type: "button", class: "deny", "aria-label": `Don't allow ${req.tool}` });

@@ -72,3 +72,21 @@ test("the dialog shows the arguments' format characters as escapes, never applie
   assert.match(out.text, /\\udb40\\udc41/i);
   await page.close();
 });
+
+// Padding pushes what matters past the dialog's cap: the user is told how much is not shown.
+test("the dialog says how much of long arguments it does not show", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  const out = await page.evaluate(async () => {
+    const { askInDialog } = await import("/js/confirm-dialog.js");
+    const args = { pad: "x".repeat(5000), to: "attacker@example.com" };
+    const answer = askInDialog({ tool: "send_mail", args, reasons: [] });
+    const text = document.querySelector("dialog.webmcp-confirm pre").textContent;
+    document.querySelector("dialog.webmcp-confirm button.deny").click();
+    return { text, answer: await answer, full: JSON.stringify(args, null, 2).length };
+  });
+  assert.equal(out.answer, false);
+  assert.ok(!out.text.includes("attacker@"));
+  assert.ok(out.text.endsWith(`… (${out.full - 2000} more characters not shown)`), out.text.slice(-80));
+  await page.close();
+});
