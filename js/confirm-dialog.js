@@ -89,7 +89,8 @@ function build(doc, req) {
   const title = el("h2", `Let the agent call ${req.tool}?`, { id: `webmcp-confirm-title-${n}` });
   const why = el("p", "The page's safety rules ask you first, because:", { id: `webmcp-confirm-why-${n}` });
   const reasons = el("ul", undefined, { class: "reasons" });
-  for (const r of req.reasons ?? []) reasons.append(el("li", `${sentence(r.message)}`, { "data-code": String(r.code) }));
+  // Labels come from the results' own field names, and the reasons quote them: as visible as the arguments.
+  for (const r of req.reasons ?? []) reasons.append(el("li", visible(sentence(r.message)), { "data-code": String(r.code) }));
   const parts = [style, title];
   if (req.destination) {
     const place = PLACES[String(req.destination).toLowerCase()] ?? String(req.destination);
@@ -97,7 +98,7 @@ function build(doc, req) {
   }
   parts.push(why, reasons);
   if (req.secrets?.length) {
-    parts.push(el("p", `It will use your ${req.secrets.join(", ")} without the agent seeing it.`, { class: "secrets" }));
+    parts.push(el("p", visible(`It will use your ${req.secrets.join(", ")} without the agent seeing it.`), { class: "secrets" }));
   }
   if (req.args !== undefined && req.args !== null) {
     const label = el("p", "What the agent sends (secrets the page knows are hidden):", { id: `webmcp-confirm-args-${n}` });

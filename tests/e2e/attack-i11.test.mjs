@@ -59,9 +59,12 @@ test("the dialog shows the arguments' format characters as escapes, never applie
   const out = await page.evaluate(async () => {
     const { askInDialog } = await import("/js/confirm-dialog.js");
     const args = { to: "\u202Emoc.live@kcab\u202C", note: "a\u200Bb\u2066c\u2069", tag: "x\u{E0041}" };
-    const answer = askInDialog({ tool: "send_mail", args, reasons: [{ code: "x", decision: "confirm", message: "why", source: "" }] });
+    // A label is a field name of some result: the agent's sources may choose it.
+    const label = "\u202Eyek IPA";
+    const reasons = [{ code: "x", decision: "confirm", message: `the arguments contain a secret the user was shown (${label})`, source: "" }];
+    const answer = askInDialog({ tool: "send_mail", args, reasons, secrets: [label] });
     const pre = document.querySelector("dialog.webmcp-confirm pre");
-    const text = pre.textContent;
+    const text = [pre, ...document.querySelectorAll("dialog.webmcp-confirm li, dialog.webmcp-confirm p.secrets")].map((e) => e.textContent).join("\n");
     document.querySelector("dialog.webmcp-confirm button.deny").click();
     return { text, answer: await answer };
   });
