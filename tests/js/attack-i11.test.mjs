@@ -67,3 +67,30 @@ test("a tool whose execute is not a function when installRedaction reads it neve
   }
   assert.equal(ran, 0, "the unchecked execute never ran");
 });
+
+test("over an MCP bridge, a refusal of a tool with a required outputSchema is a valid CallToolResult", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  await installRedaction({ modelContext: server, confirm: () => false });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  let ran = 0;
+  await server.registerTool({
+    name: "wipe",
+    description: "Deletes everything",
+    annotations: { destructiveHint: true },
+    outputSchema: { type: "object", required: ["done"], properties: { done: { type: "boolean" } } },
+    execute: async () => { ran++; return { structuredContent: { done: true }, content: [] }; },
+  });
+  await client.listTools(); // the client keeps the output schemas it validates against
+  const res = await client.callTool({ name: "wipe", arguments: { "{{secret:x}}": 1 } });
+  assert.equal(ran, 0);
+  assert.equal(res.isError, true, JSON.stringify(res));
+  assert.match(res.content[0].text, /not made/);
+  await client.close();
+  await server.close();
+});
