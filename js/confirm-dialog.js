@@ -89,7 +89,8 @@ function build(doc, req) {
   const title = el("h2", `Let the agent call ${req.tool}?`, { id: `webmcp-confirm-title-${n}` });
   const why = el("p", "The page's safety rules ask you first, because:", { id: `webmcp-confirm-why-${n}` });
   const reasons = el("ul", undefined, { class: "reasons" });
-  for (const r of req.reasons ?? []) reasons.append(el("li", `${sentence(r.message)}`, { "data-code": String(r.code) }));
+  // Labels come from the results' own field names, and the reasons quote them: as visible as the arguments.
+  for (const r of req.reasons ?? []) reasons.append(el("li", visible(sentence(r.message)), { "data-code": String(r.code) }));
   const parts = [style, title];
   if (req.destination) {
     const place = PLACES[String(req.destination).toLowerCase()] ?? String(req.destination);
@@ -97,12 +98,14 @@ function build(doc, req) {
   }
   parts.push(why, reasons);
   if (req.secrets?.length) {
-    parts.push(el("p", `It will use your ${req.secrets.join(", ")} without the agent seeing it.`, { class: "secrets" }));
+    parts.push(el("p", visible(`It will use your ${req.secrets.join(", ")} without the agent seeing it.`), { class: "secrets" }));
   }
   if (req.args !== undefined && req.args !== null) {
     const label = el("p", "What the agent sends (secrets the page knows are hidden):", { id: `webmcp-confirm-args-${n}` });
-    const text = JSON.stringify(req.args, null, 2) ?? "";
-    const pre = el("pre", text.length > 2000 ? `${text.slice(0, 2000)}…` : text, { "aria-labelledby": `webmcp-confirm-args-${n}`, tabindex: "0" });
+    const text = visible(JSON.stringify(req.args, null, 2) ?? "");
+    // Capped, but never silently: what the agent put past the cap is what the user cannot read.
+    const shown = text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length - 2000} more characters not shown)` : text;
+    const pre = el("pre", shown, { "aria-labelledby": `webmcp-confirm-args-${n}`, tabindex: "0" });
     parts.push(label, pre);
   }
   const deny = el("button", "Don't allow", { type: "button", class: "deny", "aria-label": `Don't allow ${req.tool}` });
@@ -117,4 +120,15 @@ function build(doc, req) {
 function sentence(message) {
   const s = String(message ?? "");
   return s ? `${s[0].toUpperCase()}${s.slice(1)}.` : "";
+}
+
+/**
+ * The agent writes the arguments: format characters (bidirectional overrides and isolates,
+ * zero-width ones) would make the text read differently from what is sent, e.g. an address
+ * shown backwards. They are shown as the JSON escape that stands for them.
+ */
+function visible(text) {
+  const escape = (unit) => `\\u${unit.toString(16).padStart(4, "0")}`;
+  // Tag characters (U+E0000...) are format characters too: both halves of their pair escaped.
+  return text.replace(/\p{Cf}/gu, (c) => [...Array(c.length).keys()].map((i) => escape(c.charCodeAt(i))).join(""));
 }

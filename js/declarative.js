@@ -33,7 +33,7 @@ export function formToolNames(doc) {
   const names = new Set();
   try {
     for (const form of doc.querySelectorAll(FORM_TOOL_SELECTOR)) {
-      const name = form.getAttribute("toolname");
+      const name = attributeOf(form, "toolname");
       if (typeof name === "string" && name.trim() !== "") names.add(name);
     }
   } catch {
@@ -111,10 +111,24 @@ export function interceptFormResponses(redact, SubmitEventClass = globalThis.Sub
 /** The tool name of the form a submit event is for, or null when it is not a form tool. */
 function toolNameOf(event) {
   try {
-    const form = event?.target;
-    const name = typeof form?.getAttribute === "function" ? form.getAttribute("toolname") : null;
+    const name = attributeOf(event?.target, "toolname");
     return typeof name === "string" && name.trim() !== "" ? name : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * An attribute of an element, read through Element's own method: HTMLFormElement's named
+ * properties override its methods, so a control named "getAttribute" makes `form.getAttribute`
+ * that control, and a form tool read that way would answer the agent unredacted. (A stand-in
+ * object where there is no DOM.)
+ * @param {any} el
+ * @param {string} name
+ * @returns {string | null}
+ */
+function attributeOf(el, name) {
+  const get = /** @type {any} */ (globalThis).Element?.prototype?.getAttribute;
+  if (typeof get === "function") return Reflect.apply(get, el, [name]);
+  return typeof el?.getAttribute === "function" ? el.getAttribute(name) : null;
 }

@@ -98,7 +98,11 @@ export function substitute(value, values) {
   if (Array.isArray(value)) return value.map((v) => substitute(v, values));
   if (value !== null && typeof value === "object") {
     const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = substitute(v, values);
+    // Defined, not assigned: an own "__proto__" key (JSON.parse makes one) assigned would set the
+    // copy's prototype, and the tool would read inherited arguments the check never saw there.
+    for (const [k, v] of Object.entries(value)) {
+      Object.defineProperty(out, k, { value: substitute(v, values), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   return value;

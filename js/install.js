@@ -177,7 +177,10 @@ export async function installRedactionWith(load, options = {}) {
     }
     const name = nameOf(tool);
     const execute = tool.execute;
-    if (typeof execute !== "function") return Reflect.apply(original, this, [tool, ...args]);
+    // Not a function: the runtime says what it says about such a tool, but is given a copy with
+    // the execute read here, never the tool itself: a getter, or an execute set after
+    // registration, would otherwise give the runtime a function that runs unchecked.
+    if (typeof execute !== "function") return Reflect.apply(original, this, [{ ...tool, execute }, ...args]);
     const def = definitionOf(tool);
     const s = await getSession();
     s.compile(def); // a bad schema rejects this registerTool call with the RedactionError

@@ -347,12 +347,19 @@ class Redactor {
    * approved with this tool. A handle written with escapes is not found: refused, fail closed.
    */
   #referable(name, argsJson, state) {
-    if (!argsJson.includes("{{secret:")) return undefined;
-    const handles = this.#vault.vault.entries()
-      .filter((e) => e.kind === "value" && typeof e.value === "string" && argsJson.includes(e.handle))
-      .map((e) => e.handle);
-    const approved = [...(state?.approved?.get(name) ?? [])].filter((h) => handles.includes(h));
-    return JSON.stringify({ handles, approved });
+    const open = "{{secret:";
+    if (!argsJson.includes(open)) return undefined;
+    // One pass over the text, each opening's next 32 characters (a handle's length) looked up in
+    // the vault: linear in the arguments whatever the vault holds, where a search of the text
+    // for each of the vault's handles was (many handles) x (long arguments).
+    const handles = new Set();
+    for (let at = argsJson.indexOf(open); at >= 0; at = argsJson.indexOf(open, at + 1)) {
+      const h = argsJson.slice(at + open.length, at + open.length + 32);
+      const e = this.#vault.vault.get(h);
+      if (e?.kind === "value" && typeof e.value === "string") handles.add(h);
+    }
+    const approved = [...(state?.approved?.get(name) ?? [])].filter((h) => handles.has(h));
+    return JSON.stringify({ handles: [...handles], approved });
   }
 
   wrapTool(tool) {

@@ -3,6 +3,8 @@
 //! never saw. This module reads the placeholders and decides; JS only substitutes the handles
 //! the answer lists, after an allow or the user's yes.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::model::ToolModel;
@@ -107,6 +109,11 @@ pub fn read(model: &ToolModel, args: &Value, vault: &Vault) -> Outcome {
         return out;
     }
     let accepts = accepts_credentials(model);
+    // Sets, not the lists' linear scans: an agent may write many placeholders against a vault of
+    // many handles, and the check's cost must stay linear in both.
+    let held: HashSet<&str> = vault.handles.iter().map(String::as_str).collect();
+    let approved: HashSet<&str> = vault.approved.iter().map(String::as_str).collect();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut refused: Vec<&str> = Vec::new();
     let mut refuse = |why: &'static str| {
         if !refused.contains(&why) {
@@ -118,15 +125,15 @@ pub fn read(model: &ToolModel, args: &Value, vault: &Vault) -> Outcome {
         match f {
             Found::Unclosed => refuse("a `{{secret:` with no closing `}}`"),
             Found::InKey => refuse("a secret reference in an object key (only string values can use one)"),
-            Found::Value(h) if !vault.handles.contains(h) => refuse(
+            Found::Value(h) if !held.contains(h.as_str()) => refuse(
                 "a handle this page's vault does not hold (never issued here, expired, deleted, or not a single value)",
             ),
             Found::Value(_) if !accepts => {
                 refuse("a secret reference to a tool that does not declare it takes credentials to a non-public place")
             }
             Found::Value(h) => {
-                if !out.usable.contains(h) {
-                    if !vault.approved.contains(h) {
+                if seen.insert(h.as_str()) {
+                    if !approved.contains(h.as_str()) {
                         fresh += 1;
                     }
                     out.usable.push(h.clone());
