@@ -231,6 +231,11 @@ fn runs(text: &str, on: Detect, out: &mut Vec<Found>, work: &mut u64) {
             i += 1;
         }
         *work += (i - start) as u64;
+        // A run that starts inside an escape (`%22`, `\n`, `\u0022`) holds the escape's own
+        // characters: the credential, if any, starts after them (unless the whole run is one:
+        // `C:\npm_…` is a path before an npm token).
+        let start = if token(&b[start..i]).is_some() { start } else { start + escaped(b, start, i) };
+        *work += 2 * (i - start) as u64;
         let run = &b[start..i];
         let kind = match run {
             [b'e', b'y', b'J', ..] if on.has(Kind::Jwt) && (start == 0 || b[start - 1] != b'.') => {
@@ -246,6 +251,32 @@ fn runs(text: &str, on: Detect, out: &mut Vec<Found>, work: &mut u64) {
             out.push(Found { start, end: i, kind });
         }
         *work += run.len() as u64; // validation reads the run once more, at most
+    }
+}
+
+/// How many of the first characters of the run `b[start..end]` belong to an escape that
+/// begins just before it: a percent escape (`%22`, or `%2522` escaped twice or more), or, after
+/// a backslash, a JSON or C escape (`\n`, `\t`, `\r`, `\b`, `\f`, `\u0022`, `\x22`).
+fn escaped(b: &[u8], start: usize, end: usize) -> usize {
+    let run = &b[start..end];
+    let hex = |from: usize, n: usize| run.len() > from + n && all(&run[from..from + n], |c| c.is_ascii_hexdigit());
+    match start.checked_sub(1).map(|p| b[p]) {
+        Some(b'%') => {
+            let twice = run.iter().step_by(2).zip(run.iter().skip(1).step_by(2));
+            let nested = 2 * twice.take_while(|&(&a, &c)| a == b'2' && c == b'5').count();
+            if hex(nested, 2) {
+                nested + 2
+            } else {
+                0
+            }
+        }
+        Some(b'\\') => match run[0] {
+            b'n' | b't' | b'r' | b'b' | b'f' if run.len() > 1 => 1,
+            b'u' if hex(1, 4) => 5,
+            b'x' if hex(1, 2) => 3,
+            _ => 0,
+        },
+        _ => 0,
     }
 }
 
@@ -760,7 +791,7 @@ mod tests {
     /// stays within a few steps per byte, whatever the text does to the scanners.
     #[test]
     fn work_is_linear_in_the_text() {
-        let families: [Family; 8] = [
+        let families: [Family; 10] = [
             ("prose", |n| "The quick brown fox, 42 times. ".repeat(n / 31)),
             ("one long token", |n| "a".repeat(n)),
             ("jwt headers without ends", |n| "eyJhbGciOiJIUzI1NiJ9.".repeat(n / 21)),
@@ -769,6 +800,8 @@ mod tests {
             ("webhook hosts", |n| "hooks.slack.com/services/T024BE7LD/".repeat(n / 35)),
             ("base64 runs", |n| "q8Vb3Xk/7Jd+Ls2Nw9Pz4Rt6Hy1Gf5Mc0Ae8UiKo AKIA2OGYBAH6STMMNXNN ".repeat(n / 62)),
             ("labels", |n| "aws_secret_access_key = ".repeat(n / 24)),
+            ("one escape nested deep", |n| format!("%{}", "25".repeat(n / 2))),
+            ("escapes", |n| "%2522AIza\\u0022AIza\\nAIza".repeat(n / 26)),
         ];
         for (name, text) in families {
             let (small, large) = (text(100_000), text(200_000));

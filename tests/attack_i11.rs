@@ -1,0 +1,69 @@
+//! Issue 11, adversarial review (core side): what a careless or hostile tool could do to the
+//! detectors, the newest wire forms and user-only blocks. Each test is a problem found and fixed.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use webmcp_redact::Format;
+
+const AWS_ID: &str = "AKIA2OGYBAH6STMMNXNN";
+const GOOGLE: &str = "AIzaSyD8kQ3vX2pLmN7tRb1YcW9sHd3FgJ0aZx4";
+const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n";
+
+fn plain() -> Value {
+    json!({ "name": "plain" })
+}
+
+/// An escape's own characters are token characters (`%22` is `%`, `2`, `2`; `\n` is `\`, `n`),
+/// so a token right after a percent escape, a JSON escape in raw text, or a `\u` escape made
+/// one longer run with them, and "a hit is never part of a longer token" let it through: a URL
+/// with a percent-encoded query (`?q=%7B%22token%22%3A%22AIza…%22%7D`) or a log line of
+/// escaped JSON (`"a\nAIza…"`) carried the key to the agent.
+#[test]
+fn a_token_right_after_an_escape_is_found() {
+    for (before, after) in [
+        ("https://x.example/?q=%7B%22key%22%3A%22", "%22%7D"),
+        ("https://x.example/?next=%2Fcb%3Fkey%3D", "&y=1"),
+        ("https://x.example/?next=%252Fcb%253Fkey%253D", ""),
+        ("log: \"first line\\n", "\\nlast\""),
+        ("log: \"\\t", "\""),
+        ("{\\u0022key\\u0022:\\u0022", "\\u0022}"),
+    ] {
+        for secret in [GOOGLE, AWS_ID, JWT] {
+            let text = format!("{before}{secret}{after}");
+            let raw = json!({ "content": [{ "type": "text", "text": text }] });
+            let o = run(plain(), raw);
+            assert_no_canary(&o, secret);
+            assert!(
+                o.redactions.iter().any(|r| r.reason.as_str().starts_with("detected:")),
+                "{text}: {:?}",
+                o.redactions
+            );
+            assert_idempotent(&plain(), &o, Format::Webmcp);
+        }
+    }
+}
+
+/// A whole run that is a credential stays one: the backslash of a Windows path before an npm
+/// token is no escape of its `n`.
+#[test]
+fn a_whole_token_after_a_backslash_is_kept_whole() {
+    // npm_ + 30 random characters + their CRC32 in base62 (docs/detectors.md).
+    let npm = "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";
+    let raw = json!({ "content": [{ "type": "text", "text": format!("C:\\{npm}") }] });
+    let o = run(plain(), raw);
+    assert_no_canary(&o, npm);
+    assert_eq!(agent(&o)["content"][0]["text"], "C:\\[redacted: npm token]");
+}
+
+/// The same escape prefixes in front of ordinary words are no credential: `%20sk_live_`
+/// needs a random key, `\nAKIA` exactly 16 base32 characters.
+#[test]
+fn an_escape_before_ordinary_text_finds_nothing() {
+    for text in ["%20AKIAFAKE", "\\nsk_live_abcdefghijklmnopqrstuvwx", "%2520eyJhbGciOiJIUzI1NiJ9", "%41IzaSy"] {
+        let raw = json!({ "content": [{ "type": "text", "text": text }] });
+        let o = run(plain(), raw);
+        assert!(o.redactions.is_empty(), "{text}: {:?}", o.redactions);
+    }
+}
