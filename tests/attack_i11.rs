@@ -67,3 +67,25 @@ fn an_escape_before_ordinary_text_finds_nothing() {
         assert!(o.redactions.is_empty(), "{text}: {:?}", o.redactions);
     }
 }
+
+/// An `audience` that is not a list (`"user"`, `{}`, `7`) is malformed: the field was dropped as
+/// not MCP's and the block shown to the agent, although the tool said, however badly, that it
+/// was not for the agent. Fail closed: only an audience that names "assistant" (or none, or
+/// `null`) lets a block through.
+#[test]
+fn a_malformed_audience_that_does_not_name_the_assistant_is_user_only() {
+    for f in [Format::Webmcp, Format::Mcp] {
+        for audience in [json!("user"), json!({ "user": true }), json!(7), json!("USER")] {
+            let raw = json!({ "content": [{ "type": "text", "text": "PIN 4821-77", "annotations": { "audience": audience } }] });
+            let o = run_with(plain(), &raw.to_string(), f, &[]);
+            assert_no_canary(&o, "4821-77");
+            assert_eq!(o.redactions[0].reason.as_str(), "audience", "{audience}");
+            assert_idempotent(&plain(), &o, f);
+        }
+        for audience in [json!("assistant"), Value::Null] {
+            let raw = json!({ "content": [{ "type": "text", "text": "PIN 4821-77", "annotations": { "audience": audience } }] });
+            let o = run_with(plain(), &raw.to_string(), f, &[]);
+            assert!(o.agent_json.contains("4821-77"), "{audience}: {}", o.agent_json);
+        }
+    }
+}
