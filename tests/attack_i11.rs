@@ -89,3 +89,25 @@ fn a_malformed_audience_that_does_not_name_the_assistant_is_user_only() {
         }
     }
 }
+
+/// A tool hint that is not a boolean was a problem and no claim: `destructiveHint: "true"`
+/// beside `readOnlyHint: true` left a read-only tool that `check` allowed, and
+/// `requiresConfirmation: "true"` asked for nothing. Like a result's non-boolean trust claim,
+/// it now counts as the riskier value.
+#[test]
+fn a_non_boolean_tool_hint_counts_as_the_riskier_value() {
+    let mut r = redactor(Format::Webmcp);
+    for (annotations, rule) in [
+        (json!({ "readOnlyHint": true, "destructiveHint": "true" }), "irreversible"),
+        (json!({ "readOnlyHint": true, "destructiveHint": 1 }), "irreversible"),
+        (json!({ "readOnlyHint": "false" }), "irreversible"),
+        (json!({ "readOnlyHint": true, "requiresConfirmation": "true" }), "requires_confirmation"),
+    ] {
+        let def = json!({ "name": "t", "annotations": annotations });
+        let c = r.check(&def.to_string(), "{}", None).unwrap().to_json();
+        assert_eq!(c["decision"], "confirm", "{annotations}: {c}");
+        assert!(c["reasons"].as_array().unwrap().iter().any(|x| x["code"] == rule), "{annotations}: {c}");
+    }
+    let def = json!({ "name": "t", "annotations": { "readOnlyHint": true, "destructiveHint": null } });
+    assert_eq!(r.check(&def.to_string(), "{}", None).unwrap().to_json()["decision"], "allow");
+}
