@@ -111,3 +111,16 @@ fn a_non_boolean_tool_hint_counts_as_the_riskier_value() {
     let def = json!({ "name": "t", "annotations": { "readOnlyHint": true, "destructiveHint": null } });
     assert_eq!(r.check(&def.to_string(), "{}", None).unwrap().to_json()["decision"], "allow");
 }
+
+/// A PEM key a page renders as HTML has `<br>` for its line breaks: the body stopped at the
+/// first `<`, so the block never closed and the key reached the agent.
+#[test]
+fn a_pem_key_with_html_line_breaks_is_found() {
+    let body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\n";
+    let pem = format!("-----BEGIN PRIVATE KEY-----\n{body}-----END PRIVATE KEY-----").replace('\n', "<br>");
+    let raw = json!({ "content": [{ "type": "text", "text": format!("<p>{pem}</p>") }] });
+    let o = run(plain(), raw);
+    assert_no_canary(&o, "MzEfYyjiWA4R4");
+    assert_eq!(agent(&o)["content"][0]["text"], "<p>[redacted: private key]</p>");
+    assert_idempotent(&plain(), &o, Format::Webmcp);
+}

@@ -519,7 +519,7 @@ fn labelled(before: &[u8], work: &mut u64) -> bool {
 }
 
 /// PEM private key blocks: `-----BEGIN <...>PRIVATE KEY-----`, base64 lines (and the
-/// `Proc-Type`/`DEK-Info` headers of an encrypted key), `-----END <same>-----`. The body must
+/// `Proc-Type`/`DEK-Info` headers of an encrypted key; `<br>` for line breaks), `-----END <same>-----`. The body must
 /// hold 64 base64 characters at least, so that a documentation stub (`...`) is no key.
 fn private_keys(text: &str, out: &mut Vec<Found>, work: &mut u64) {
     const BEGIN: &str = "-----BEGIN ";
@@ -544,6 +544,12 @@ fn private_keys(text: &str, out: &mut Vec<Found>, work: &mut u64) {
             let c = b[i];
             if line_start && (b[i..].starts_with(b"Proc-Type:") || b[i..].starts_with(b"DEK-Info:")) {
                 i += b[i..].iter().take_while(|&&c| c != b'\n').count();
+                continue;
+            }
+            // A page that shows the key in HTML breaks its lines with `<br>`.
+            if let Some(br) = [b"<br>".as_slice(), b"<br/>", b"<br />"].iter().find(|t| b[i..].starts_with(t)) {
+                i += br.len();
+                line_start = true;
                 continue;
             }
             line_start = c == b'\n';
@@ -765,6 +771,9 @@ mod tests {
         missed(&pem.replace("END PRIVATE", "END RSA PRIVATE"));
         missed(&pem.replace("-----END PRIVATE KEY-----", ""));
         missed(&pem.replace("PRIVATE KEY", "PUBLIC KEY"));
+        for br in ["<br>", "<br/>", "<br />\n"] {
+            caught(Kind::PrivateKey, &pem.replace('\n', br));
+        }
         let hook = "https://hooks.slack.com/services/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";
         caught(Kind::SlackWebhook, hook);
         missed("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX");
@@ -791,10 +800,11 @@ mod tests {
     /// stays within a few steps per byte, whatever the text does to the scanners.
     #[test]
     fn work_is_linear_in_the_text() {
-        let families: [Family; 10] = [
+        let families: [Family; 11] = [
             ("prose", |n| "The quick brown fox, 42 times. ".repeat(n / 31)),
             ("one long token", |n| "a".repeat(n)),
             ("jwt headers without ends", |n| "eyJhbGciOiJIUzI1NiJ9.".repeat(n / 21)),
+            ("pem with html breaks", |n| format!("-----BEGIN PRIVATE KEY-----<br>{}", "QUJD<br/>".repeat(n / 9))),
             ("pem openings", |n| "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n".repeat(n / 37)),
             ("one pem opening", |n| format!("-----BEGIN PRIVATE KEY-----\n{}", "QUJD\n".repeat(n / 5))),
             ("webhook hosts", |n| "hooks.slack.com/services/T024BE7LD/".repeat(n / 35)),
