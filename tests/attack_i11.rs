@@ -124,3 +124,18 @@ fn a_pem_key_with_html_line_breaks_is_found() {
     assert_eq!(agent(&o)["content"][0]["text"], "<p>[redacted: private key]</p>");
     assert_idempotent(&plain(), &o, Format::Webmcp);
 }
+
+/// Found by the fuzzer: an unknown block's `type` is the label of its report entry and of the
+/// notice, but detection skipped `type` (a structural field), so a token there reached the
+/// agent in the label (and a second pass found it: not idempotent).
+#[test]
+fn a_token_in_an_unknown_blocks_type_is_found() {
+    let token = "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";
+    let raw = json!({ "content": [{ "type": format!("runner token {token} rotated") }] });
+    for f in [Format::Webmcp, Format::Mcp] {
+        let o = run_with(plain(), &raw.to_string(), f, &[]);
+        assert_no_canary(&o, "FAKEfakeFAKE");
+        assert!(o.redactions.iter().any(|r| r.reason.as_str() == "detected:github_token"), "{:?}", o.redactions);
+        assert_idempotent(&plain(), &o, f);
+    }
+}
