@@ -166,12 +166,17 @@ impl Reader {
         }
     }
 
+    /// A value that is not a boolean (`"true"`, `1`) is a problem, and claims the riskier
+    /// value (fail closed: `destructiveHint: "true"` beside `readOnlyHint: true` is no
+    /// read-only tool); `null` claims nothing.
     fn hint(&mut self, hint: Hint, value: &Value, at: &str) {
-        let Value::Bool(b) = value else {
-            if !value.is_null() {
-                self.problem(at, format!("`{hint}` must be a boolean"));
+        let b = match value {
+            Value::Null => return,
+            Value::Bool(b) => b,
+            _ => {
+                self.problem(at, format!("`{hint}` must be a boolean (counted as {})", hint.risky()));
+                &hint.risky()
             }
-            return;
         };
         self.hints.push((hint, Claim { value: *b, source: at.into() }));
         if hint == Hint::SensitiveData {

@@ -10,7 +10,8 @@ use crate::scrub::known::secret_strings;
 pub(crate) enum Block {
     /// Our own stub or notice: left as it is.
     Library,
-    /// `annotations.audience` present without `"assistant"`.
+    /// `annotations.audience` present without `"assistant"` (a list without it, or anything
+    /// else but the string itself).
     UserOnly,
     /// A well-formed `secret_reference` from the tool.
     Reference(Reference),
@@ -55,10 +56,13 @@ pub(crate) fn classify(block: &Value, own: bool) -> Block {
     }
 }
 
+/// Fail closed: an audience that is not a list (`"user"`, an object) still says the block is
+/// not for the agent, unless it is the role itself (`"assistant"`); `null` is no audience.
 fn user_only(b: &Map<String, Value>) -> bool {
     match b.get("annotations").and_then(|a| a.get("audience")) {
+        None | Some(Value::Null) => false,
         Some(Value::Array(audience)) => !audience.iter().any(|a| a == "assistant"),
-        _ => false,
+        Some(other) => other != "assistant",
     }
 }
 
@@ -139,6 +143,10 @@ mod tests {
             (json!([]), true),
             (json!(["user", "assistant"]), false),
             (json!(["assistant"]), false),
+            (json!("user"), true),
+            (json!({}), true),
+            (json!("assistant"), false),
+            (json!(null), false),
         ] {
             let b = json!({ "type": "text", "text": "x", "annotations": { "audience": audience } });
             assert_eq!(matches!(classify(&b, false), Block::UserOnly), user_only, "{audience}");

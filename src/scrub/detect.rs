@@ -231,6 +231,11 @@ fn runs(text: &str, on: Detect, out: &mut Vec<Found>, work: &mut u64) {
             i += 1;
         }
         *work += (i - start) as u64;
+        // A run that starts inside an escape (`%22`, `\n`, `\u0022`) holds the escape's own
+        // characters: the credential, if any, starts after them (unless the whole run is one:
+        // `C:\npm_…` is a path before an npm token).
+        let start = if token(&b[start..i]).is_some() { start } else { start + escaped(b, start, i) };
+        *work += 2 * (i - start) as u64;
         let run = &b[start..i];
         let kind = match run {
             [b'e', b'y', b'J', ..] if on.has(Kind::Jwt) && (start == 0 || b[start - 1] != b'.') => {
@@ -246,6 +251,32 @@ fn runs(text: &str, on: Detect, out: &mut Vec<Found>, work: &mut u64) {
             out.push(Found { start, end: i, kind });
         }
         *work += run.len() as u64; // validation reads the run once more, at most
+    }
+}
+
+/// How many of the first characters of the run `b[start..end]` belong to an escape that
+/// begins just before it: a percent escape (`%22`, or `%2522` escaped twice or more), or, after
+/// a backslash, a JSON or C escape (`\n`, `\t`, `\r`, `\b`, `\f`, `\u0022`, `\x22`).
+fn escaped(b: &[u8], start: usize, end: usize) -> usize {
+    let run = &b[start..end];
+    let hex = |from: usize, n: usize| run.len() > from + n && all(&run[from..from + n], |c| c.is_ascii_hexdigit());
+    match start.checked_sub(1).map(|p| b[p]) {
+        Some(b'%') => {
+            let twice = run.iter().step_by(2).zip(run.iter().skip(1).step_by(2));
+            let nested = 2 * twice.take_while(|&(&a, &c)| a == b'2' && c == b'5').count();
+            if hex(nested, 2) {
+                nested + 2
+            } else {
+                0
+            }
+        }
+        Some(b'\\') => match run[0] {
+            b'n' | b't' | b'r' | b'b' | b'f' if run.len() > 1 => 1,
+            b'u' if hex(1, 4) => 5,
+            b'x' if hex(1, 2) => 3,
+            _ => 0,
+        },
+        _ => 0,
     }
 }
 
@@ -488,7 +519,7 @@ fn labelled(before: &[u8], work: &mut u64) -> bool {
 }
 
 /// PEM private key blocks: `-----BEGIN <...>PRIVATE KEY-----`, base64 lines (and the
-/// `Proc-Type`/`DEK-Info` headers of an encrypted key), `-----END <same>-----`. The body must
+/// `Proc-Type`/`DEK-Info` headers of an encrypted key; `<br>` for line breaks), `-----END <same>-----`. The body must
 /// hold 64 base64 characters at least, so that a documentation stub (`...`) is no key.
 fn private_keys(text: &str, out: &mut Vec<Found>, work: &mut u64) {
     const BEGIN: &str = "-----BEGIN ";
@@ -513,6 +544,12 @@ fn private_keys(text: &str, out: &mut Vec<Found>, work: &mut u64) {
             let c = b[i];
             if line_start && (b[i..].starts_with(b"Proc-Type:") || b[i..].starts_with(b"DEK-Info:")) {
                 i += b[i..].iter().take_while(|&&c| c != b'\n').count();
+                continue;
+            }
+            // A page that shows the key in HTML breaks its lines with `<br>`.
+            if let Some(br) = [b"<br>".as_slice(), b"<br/>", b"<br />"].iter().find(|t| b[i..].starts_with(t)) {
+                i += br.len();
+                line_start = true;
                 continue;
             }
             line_start = c == b'\n';
@@ -734,6 +771,9 @@ mod tests {
         missed(&pem.replace("END PRIVATE", "END RSA PRIVATE"));
         missed(&pem.replace("-----END PRIVATE KEY-----", ""));
         missed(&pem.replace("PRIVATE KEY", "PUBLIC KEY"));
+        for br in ["<br>", "<br/>", "<br />\n"] {
+            caught(Kind::PrivateKey, &pem.replace('\n', br));
+        }
         let hook = "https://hooks.slack.com/services/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";
         caught(Kind::SlackWebhook, hook);
         missed("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX");
@@ -760,15 +800,18 @@ mod tests {
     /// stays within a few steps per byte, whatever the text does to the scanners.
     #[test]
     fn work_is_linear_in_the_text() {
-        let families: [Family; 8] = [
+        let families: [Family; 11] = [
             ("prose", |n| "The quick brown fox, 42 times. ".repeat(n / 31)),
             ("one long token", |n| "a".repeat(n)),
             ("jwt headers without ends", |n| "eyJhbGciOiJIUzI1NiJ9.".repeat(n / 21)),
+            ("pem with html breaks", |n| format!("-----BEGIN PRIVATE KEY-----<br>{}", "QUJD<br/>".repeat(n / 9))),
             ("pem openings", |n| "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n".repeat(n / 37)),
             ("one pem opening", |n| format!("-----BEGIN PRIVATE KEY-----\n{}", "QUJD\n".repeat(n / 5))),
             ("webhook hosts", |n| "hooks.slack.com/services/T024BE7LD/".repeat(n / 35)),
             ("base64 runs", |n| "q8Vb3Xk/7Jd+Ls2Nw9Pz4Rt6Hy1Gf5Mc0Ae8UiKo AKIA2OGYBAH6STMMNXNN ".repeat(n / 62)),
             ("labels", |n| "aws_secret_access_key = ".repeat(n / 24)),
+            ("one escape nested deep", |n| format!("%{}", "25".repeat(n / 2))),
+            ("escapes", |n| "%2522AIza\\u0022AIza\\nAIza".repeat(n / 26)),
         ];
         for (name, text) in families {
             let (small, large) = (text(100_000), text(200_000));
