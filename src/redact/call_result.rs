@@ -174,11 +174,6 @@ impl Run<'_> {
                 Block::Text | Block::Media => None,
             };
             if let Some(reason) = removed {
-                // The `type` of a block of a type not known is the label the report and the
-                // notice give it: the only part of it the agent sees, so it is searched too.
-                if let Some(kind @ Value::String(_)) = block.get("type") {
-                    self.detect(kind, &child(&pointer, "type"));
-                }
                 let label =
                     if reason == Reason::MalformedReference { "secret_reference".into() } else { block_label(&block) };
                 self.note(pointer, reason, label);
