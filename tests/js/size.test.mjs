@@ -19,9 +19,11 @@ import { gzipSync } from "node:zlib";
 // action-metadata, regulated scopes, attribution objects, bounded labels) 7.2 KiB raw, 3.6 KiB gzip.
 // Secret references and the check's vault argument (src/policy/reference.rs) 5.6 KiB raw.
 // Issue 11 together (detectors, wire forms, user-only entries, secret references), measured:
-// 516.4 KiB raw, 227.4 KiB gzip. The streaming engine (issue 9) is where this comes down.
-const BUDGET_RAW = 519 * 1024;
-const BUDGET_GZIP = 230 * 1024;
+// 516.4 KiB raw, 227.4 KiB gzip; with the fixes of the two reviews of it (escapes before tokens,
+// PEM with <br>, references looked up by hash, the report's text searched) 520.5 KiB raw, 229.2
+// KiB gzip. The streaming engine (issue 9) is where this comes down.
+const BUDGET_RAW = 523 * 1024;
+const BUDGET_GZIP = 232 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
