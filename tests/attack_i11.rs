@@ -139,3 +139,23 @@ fn a_token_in_an_unknown_blocks_type_is_found() {
         assert_idempotent(&plain(), &o, f);
     }
 }
+
+/// A kept block's fields the library never rewrites (`mimeType`, `annotations.lastModified`,
+/// an audience role) are read by value matching, which removes the block when one holds a known
+/// value; detection must read them too, or an undeclared credential there reaches the agent.
+#[test]
+fn a_credential_in_a_fixed_field_of_a_kept_block_is_found() {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+    for raw in [
+        json!({ "content": [{ "type": "image", "data": png, "mimeType": format!("image/png; key={GOOGLE}") }] }),
+        json!({ "content": [{ "type": "resource", "resource": { "uri": "file:///a", "blob": png, "mimeType": format!("application/octet-stream; name={AWS_ID}") } }] }),
+        json!({ "content": [{ "type": "text", "text": "ok", "annotations": { "audience": ["assistant", GOOGLE] } }] }),
+    ] {
+        for f in [Format::Webmcp, Format::Mcp] {
+            let o = run_with(plain(), &raw.to_string(), f, &[]);
+            assert_no_canary(&o, GOOGLE);
+            assert_no_canary(&o, AWS_ID);
+            assert_idempotent(&plain(), &o, f);
+        }
+    }
+}

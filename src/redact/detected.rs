@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::blocks::STRUCTURAL;
+use super::fields::fixed_texts;
 use super::Run;
 use crate::json::child;
 use crate::scrub::detect::Kind;
@@ -56,6 +57,11 @@ impl Run<'_> {
                 }
                 _ => self.detect(value, &at),
             }
+        }
+        // The fields never rewritten: a hit there becomes known, and the block then goes as a
+        // value match, as for any known value in them.
+        for (at, text) in fixed_texts(block) {
+            self.detect(&Value::String(text), &format!("{pointer}{at}"));
         }
     }
 

@@ -155,19 +155,30 @@ impl Run<'_> {
             return None;
         }
         let mut data: Vec<String> = Vec::new();
-        for p in ["/data", "/resource/blob", "/annotations/lastModified"] {
+        for p in ["/data", "/resource/blob"] {
             data.extend(block.pointer(p).and_then(Value::as_str).map(str::to_string));
         }
-        for p in ["/mimeType", "/resource/mimeType"] {
-            data.extend(block.pointer(p).and_then(Value::as_str).map(|m| mime_data(m).to_string()));
-        }
+        data.extend(fixed_texts(block).into_iter().map(|(_, text)| text));
         data.extend(block.pointer("/annotations/priority").and_then(Value::as_number).map(|n| n.to_string()));
-        let roles = block.pointer("/annotations/audience").and_then(Value::as_array).into_iter().flatten();
-        data.extend(
-            roles.filter_map(Value::as_str).filter(|r| !matches!(*r, "user" | "assistant")).map(str::to_string),
-        );
         data.iter().find_map(|s| needles.scrub(s).and_then(|(_, labels)| labels.into_iter().next()))
     }
+}
+
+/// The text a kept block's never-rewritten fields could carry, with where it stands: the data
+/// part of each MIME type, `lastModified`, and audience roles other than MCP's two. Value
+/// matching and the detectors both read these (not the base64 payloads, which only value
+/// matching reads: a credential's format is text, not media).
+pub(super) fn fixed_texts(block: &Value) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for p in ["/mimeType", "/resource/mimeType"] {
+        out.extend(block.pointer(p).and_then(Value::as_str).map(|m| (p, mime_data(m).to_string())));
+    }
+    let modified = "/annotations/lastModified";
+    out.extend(block.pointer(modified).and_then(Value::as_str).map(|t| (modified, t.to_string())));
+    let roles = block.pointer("/annotations/audience").and_then(Value::as_array).into_iter().flatten();
+    let other = roles.filter_map(Value::as_str).filter(|r| !matches!(*r, "user" | "assistant"));
+    out.extend(other.map(|r| ("/annotations/audience", r.to_string())));
+    out
 }
 
 /// The part of a MIME type that could carry data: after a registered top-level type, the
