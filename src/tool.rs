@@ -130,7 +130,7 @@ impl CompiledTool {
     /// view carries `structuredContent`: no schema, or every result withheld (rule 4).
     pub fn agent_schema(&self, tool: &Value, limits: &Limits) -> Result<Option<Value>, Error> {
         let doc = match tool.get("outputSchema") {
-            Some(doc) if self.mode() != Mode::Withhold && self.schema.is_some() => doc,
+            Some(doc) if self.publishes_schema() => doc,
             _ => return Ok(None),
         };
         agent_schema(doc, "/outputSchema", self.mode() == Mode::Allowlist, limits).map_err(|e| e.for_tool(&self.name))
@@ -157,6 +157,12 @@ impl CompiledTool {
 
     pub(crate) fn has_marks(&self) -> bool {
         self.schema.as_ref().is_some_and(Schema::has_marks)
+    }
+
+    /// Does `agent_schema` give the runtime an `outputSchema` (the tool has one, and not every
+    /// result is withheld whole)?
+    pub(crate) fn publishes_schema(&self) -> bool {
+        self.mode() != Mode::Withhold && self.schema.is_some()
     }
 
     pub(crate) fn mode(&self) -> Mode {

@@ -267,9 +267,11 @@ impl Run<'_> {
         self.collect.note(pointer, reason, label);
     }
 
-    /// Rule 4, no marks: one stub for the whole result.
+    /// Rule 4, no marks: one stub for the whole result. A result that withholds itself (its own
+    /// claim) comes from a tool that published an `outputSchema`, which the stub, without
+    /// `structuredContent`, does not satisfy: it is an error then, which MCP does not validate.
     fn withhold_whole(&mut self, raw: Value) -> Value {
-        let is_error = raw.get("isError") == Some(&Value::Bool(true));
+        let is_error = raw.get("isError") == Some(&Value::Bool(true)) || self.tool.publishes_schema();
         self.take(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw);
         let mut agent = json!({ "content": [] });
         if is_error {
