@@ -300,10 +300,7 @@ class Redactor {
         for (const h of handles) set.add(h);
         state.approved.set(name, set);
       },
-      reveal: (handle) => {
-        const v = this.#vault.vault.get(handle);
-        return v?.kind === "value" && typeof v.value === "string" ? v.value : undefined;
-      },
+      reveal: (handle) => this.#singleValue(handle),
       labelOf: (handle) => this.#vault.vault.get(handle)?.label,
       shown: (name, args) => {
         try {
@@ -341,6 +338,12 @@ class Redactor {
     return session;
   }
 
+  /** The value of a vault entry that holds one string: the only kind a reference can use. */
+  #singleValue(handle) {
+    const e = this.#vault.vault.get(handle);
+    return e?.kind === "value" && typeof e.value === "string" ? e.value : undefined;
+  }
+
   /**
    * What the check may know of the vault for one call: the handles written in the arguments
    * whose entry holds one string (only those can be put in a call), and those the user
@@ -355,8 +358,7 @@ class Redactor {
     const handles = new Set();
     for (let at = argsJson.indexOf(open); at >= 0; at = argsJson.indexOf(open, at + 1)) {
       const h = argsJson.slice(at + open.length, at + open.length + 32);
-      const e = this.#vault.vault.get(h);
-      if (e?.kind === "value" && typeof e.value === "string") handles.add(h);
+      if (this.#singleValue(h) !== undefined) handles.add(h);
     }
     const approved = [...(state?.approved?.get(name) ?? [])].filter((h) => handles.has(h));
     return JSON.stringify({ handles: [...handles], approved });

@@ -104,7 +104,7 @@ pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&Vi
         }
         chars.clear();
         at.clear();
-        for (j, &c) in text.iter().enumerate().take(i).skip(start) {
+        for (j, &c) in (start..).zip(&text[start..i]) {
             if DECODE[c as usize] != NO {
                 chars.push(c);
                 at.push(j as u32);

@@ -262,8 +262,8 @@ fn escaped(b: &[u8], start: usize, end: usize) -> usize {
     let hex = |from: usize, n: usize| run.len() > from + n && all(&run[from..from + n], |c| c.is_ascii_hexdigit());
     match start.checked_sub(1).map(|p| b[p]) {
         Some(b'%') => {
-            let twice = run.iter().step_by(2).zip(run.iter().skip(1).step_by(2));
-            let nested = 2 * twice.take_while(|&(&a, &c)| a == b'2' && c == b'5').count();
+            // `%2522` is `%22` escaped again: each `25` pair is one more level.
+            let nested = 2 * run.chunks_exact(2).take_while(|pair| *pair == b"25").count();
             if hex(nested, 2) {
                 nested + 2
             } else {

@@ -3,20 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { installRedaction } from "webmcp-redact";
-import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
+import { CANARY, apiKeyTool, apiKeyRaw, fakeContext } from "./helpers.mjs";
 
 const sink = { name: "deploy_with_key", annotations: { destructiveHint: false, inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" } } };
-
-function fakeContext() {
-  const tools = new Map();
-  return {
-    tools,
-    registerTool(tool) {
-      tools.set(tool.name, tool);
-    },
-    call: (name, args) => tools.get(name).execute(args, {}),
-  };
-}
 
 async function withKey(ctx) {
   await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction } from "webmcp-redact";
 import { substitute } from "../../js/enforce.js";
-import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
+import { CANARY, apiKeyTool, apiKeyRaw, fakeContext } from "./helpers.mjs";
 
 // Not destructive, said outright: MCP's default for a tool that is not read-only is destructive,
 // which would add `irreversible` to every answer here.
@@ -15,18 +15,6 @@ const destructive = { name: "delete_all", annotations: { destructiveHint: true }
 const readOnly = { name: "read_news", annotations: { readOnlyHint: true } };
 const sink = { name: "deploy_with_key", annotations: { destructiveHint: false, inputMetadata: { Sensitivity: ["Credentials"], Destination: "Internal" } } };
 const text = (t) => ({ content: [{ type: "text", text: t }] });
-
-/** A WebMCP modelContext that keeps what was registered; `call` runs a tool as an agent does. */
-function fakeContext() {
-  const tools = new Map();
-  return {
-    tools,
-    registerTool(tool) {
-      tools.set(tool.name, tool);
-    },
-    call: (name, args) => tools.get(name).execute(args, {}),
-  };
-}
 
 /** A tool whose execute records its calls. */
 function spy(def, answer = text("done")) {

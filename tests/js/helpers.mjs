@@ -41,3 +41,15 @@ export function trapOnce() {
   };
   return () => { crypto.getRandomValues = real; };
 }
+
+/** A WebMCP modelContext that keeps what was registered; `call` runs a tool as an agent does. */
+export function fakeContext() {
+  const tools = new Map();
+  return {
+    tools,
+    registerTool(tool) {
+      tools.set(tool.name, tool);
+    },
+    call: (name, args) => tools.get(name).execute(args, {}),
+  };
+}
