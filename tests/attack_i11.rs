@@ -159,3 +159,17 @@ fn a_credential_in_a_fixed_field_of_a_kept_block_is_found() {
         }
     }
 }
+
+/// Found by a 90 s fuzz run (redact_json): a value equal to one of MCP's field names
+/// (`content`) became known, and a second pass renamed the library's own `content` key: the
+/// output was not idempotent. A CallToolResult's field names are its shape, never matched.
+#[test]
+fn a_known_value_equal_to_a_result_field_name_leaves_the_shape_alone() {
+    let def = json!({ "name": "t", "outputSchema": { "type": "object", "title": "Password", "x-sensitive": true } });
+    let raw = json!({ "children": ["content", "isError", "structuredContent"] });
+    for f in [Format::Webmcp, Format::Mcp] {
+        let o = run_with(def.clone(), &raw.to_string(), f, &[]);
+        assert!(agent(&o)["content"].is_array());
+        assert_idempotent(&def, &o, f);
+    }
+}

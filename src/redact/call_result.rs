@@ -85,7 +85,7 @@ impl Run<'_> {
             self.scrub(&mut value, &child("", &key));
             agent.insert(key, value);
         }
-        self.scrub_keys(&mut agent, "");
+        self.scrub_keys(&mut agent, "", &["content", "structuredContent", "isError", "_meta"]);
         Ok(Value::Object(agent))
     }
 

@@ -329,9 +329,9 @@ impl Run<'_> {
 
     /// Value matching on the keys of one object of the result (the top of a CallToolResult, the
     /// top of `_meta`): what `scrub` does for nested objects.
-    fn scrub_keys(&mut self, map: &mut serde_json::Map<String, Value>, pointer: &str) {
+    fn scrub_keys(&mut self, map: &mut serde_json::Map<String, Value>, pointer: &str, shape: &[&str]) {
         let mut hits = Vec::new();
-        self.known.needles().scrub_keys(map, pointer, &mut hits);
+        self.known.needles().scrub_keys(map, pointer, shape, &mut hits);
         for hit in hits {
             for label in hit.labels {
                 self.note(hit.pointer.clone(), Reason::ValueMatch, label);

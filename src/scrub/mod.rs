@@ -509,7 +509,7 @@ impl Needles {
                 }
             }
             Value::Object(map) => {
-                self.scrub_keys(map, pointer, hits);
+                self.scrub_keys(map, pointer, &[], hits);
                 for (key, item) in map.iter_mut() {
                     let mark = pointer.len();
                     push_token(pointer, key);
@@ -523,14 +523,17 @@ impl Needles {
 
     /// Value matching on the keys of one object (not its values): a key holding a known value is
     /// renamed, or its member dropped if the new name is taken.
-    pub fn scrub_keys(&self, map: &mut Map<String, Value>, pointer: &str, hits: &mut Vec<Hit>) {
-        if !map.keys().any(|k| !self.find(k).is_empty()) {
+    /// Keys in `shape` are the object's own field names (a CallToolResult's `content`): a value
+    /// equal to one reveals nothing there, and renaming it would break the shape.
+    pub fn scrub_keys(&self, map: &mut Map<String, Value>, pointer: &str, shape: &[&str], hits: &mut Vec<Hit>) {
+        let data = |k: &String| !shape.contains(&k.as_str());
+        if !map.keys().filter(|k| data(k)).any(|k| !self.find(k).is_empty()) {
             return;
         }
         let old = std::mem::take(map);
         let mut labels = Vec::new();
         for (key, item) in old {
-            let key = match self.scrub(&key) {
+            let key = match Some(&key).filter(|k| data(k)).and_then(|k| self.scrub(k)) {
                 Some((clean, found)) => {
                     labels.extend(found.into_iter().filter(|l| !labels.contains(l)).collect::<Vec<_>>());
                     if map.contains_key(&clean) {
