@@ -30,7 +30,7 @@ mod wasm;
 
 pub use error::{Error, ErrorCode};
 pub use json::parse_json;
-pub use options::{Format, Limits, Options};
+pub use options::{Engine, Format, Limits, Options};
 pub use policy::{check, session};
 pub use redact::outcome::{Outcome, Reason, Redaction, Secret, SecretKind};
 pub use redact::{redact, redact_with, withheld_result, HandleSource, KnownSecret};

@@ -67,9 +67,22 @@ impl Default for Limits {
     }
 }
 
+/// Which engine reads a result. Both give the same agent view byte for byte; the tests hold
+/// them to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// One pass over the bytes where it applies (plain structured results), the DOM engine
+    /// for the rest.
+    #[default]
+    Streaming,
+    /// The result parsed whole, walked and written again: the oracle.
+    Dom,
+}
+
 /// Everything `redact` needs besides the tool and the result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     pub format: Format,
     pub limits: Limits,
+    pub engine: Engine,
 }

@@ -79,7 +79,7 @@ impl Redactor {
             Ok(tool) => tool,
             Err(e) => return failed_outcome(e),
         };
-        let options = Options { format: self.config.format, limits: self.config.limits };
+        let options = Options { format: self.config.format, limits: self.config.limits, ..Options::default() };
         self.handles.new_call();
         let mut outcome = redact_with(&tool, raw_json, &options, self.handles.as_mut(), &mut self.known);
         outcome.learned = self.known.drain();

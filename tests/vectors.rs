@@ -263,7 +263,7 @@ fn run(v: &Value) -> Result<(Actual, Vec<String>), String> {
         .flatten()
         .map(|k| KnownSecret { label: k["label"].as_str().unwrap().into(), value: k["value"].as_str().unwrap().into() })
         .collect();
-    let options = Options { format, limits };
+    let options = Options { format, limits, ..Options::default() };
     // The redactor's own known-secret set, as the JS package uses it: primed with the vector's
     // known values, then holding this result's secrets for the second pass below.
     let mut set = KnownSecrets::default();

@@ -4,6 +4,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 mod pointer;
+pub(crate) mod scan;
 mod text;
 
 pub use pointer::{child, push_token};

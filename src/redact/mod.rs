@@ -9,6 +9,7 @@ mod detected;
 mod fields;
 pub(crate) mod outcome;
 pub(crate) mod own;
+mod stream;
 pub(crate) mod stubs;
 mod walk;
 
@@ -22,7 +23,7 @@ use crate::redact::walk::walk;
 use crate::schema::Eval;
 use crate::scrub::known::{secret_strings, KnownSecrets};
 use crate::tool::Mode;
-use crate::{CompiledTool, Error, ErrorCode, Format, Limits, Options, Outcome, Reason};
+use crate::{CompiledTool, Engine, Error, ErrorCode, Format, Limits, Options, Outcome, Reason};
 use collect::Collector;
 
 pub use crate::redact::stubs::HandleSource;
@@ -82,9 +83,11 @@ pub fn redact_with(
         own: false,
         eval: Eval::new(&options.limits),
         detections: Default::default(),
+        streamed: false,
     };
     let mut labels = Labels::observe(tool.model(), None);
     let result = run.result(raw_json, options, &mut labels);
+    let engine = if run.streamed { Engine::Streaming } else { Engine::Dom };
     let mut outcome = match result {
         Ok(_) if run.known.over_budget() => failed_outcome(learning_limit(options).for_tool(tool.name())),
         Ok(Some(agent)) => run.finish(agent),
@@ -97,6 +100,7 @@ pub fn redact_with(
             labels: Labels::default(),
             unchanged: true,
             learned: Vec::new(),
+            engine: Engine::Dom,
         },
         Err(e) => failed_outcome(e.for_tool(tool.name())),
     };
@@ -106,6 +110,7 @@ pub fn redact_with(
         known.written.record(tool.name(), &outcome.agent_json);
     }
     outcome.labels = labels;
+    outcome.engine = engine;
     outcome
 }
 
@@ -137,6 +142,7 @@ pub(crate) fn failed_outcome(error: Error) -> Outcome {
         labels: Labels::default(),
         unchanged: false,
         learned: Vec::new(),
+        engine: Engine::Dom,
     }
 }
 
@@ -150,6 +156,16 @@ fn parent(pointer: &str) -> &str {
         Some(i) if !pointer[i + 1..].bytes().all(|b| b.is_ascii_digit()) || i + 1 == pointer.len() => &pointer[..i],
         _ => pointer,
     }
+}
+
+/// The agent view in the making.
+enum Agent {
+    /// What the DOM engine built.
+    Value(Value),
+    /// A structured value the streaming engine read: the value as compact JSON, the text block
+    /// when value matching changed it (else the same text), and whether it is an object (the
+    /// `structuredContent`).
+    Structured { value: String, text: Option<String>, is_object: bool },
 }
 
 const UNTRUSTED_KEY: &str = "webmcp-redact/untrusted";
@@ -177,11 +193,24 @@ struct Run<'a> {
     /// one there is the detection itself, reported once.
     /// (A map of the same type as the known set's: no second instance of the hash table.)
     detections: std::collections::HashMap<String, Vec<String>>,
+    /// The streaming engine read the result.
+    streamed: bool,
 }
 
 impl Run<'_> {
-    /// The agent view as a value, or `None` when the raw text passes through unchanged.
-    fn result(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Value>, Error> {
+    /// The agent view, or `None` when the raw text passes through unchanged.
+    fn result(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Agent>, Error> {
+        let streaming = options.engine == Engine::Streaming;
+        if let Some(scanned) = streaming.then(|| self.stream(raw_json, options)).flatten() {
+            *labels = Labels::observe(self.tool.model(), None);
+            self.streamed = true;
+            return Ok(self.take_streamed(scanned));
+        }
+        self.dom(raw_json, options, labels).map(|agent| agent.map(Agent::Value))
+    }
+
+    /// The DOM engine: the result parsed whole, walked, and written again.
+    fn dom(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Value>, Error> {
         let raw = parse_result(raw_json, &options.limits)?;
         // Only text that could hold our parts is checked (the check re-serializes the value).
         self.own = (raw_json.contains("webmcp-redact/") || raw_json.contains("\"secret_reference\""))
@@ -284,6 +313,12 @@ impl Run<'_> {
     fn structured(&mut self, mut value: Value, allowlist: bool) -> Value {
         self.walk_into(&mut value, "", allowlist);
         self.detect(&value, "");
+        self.wrap_structured(value)
+    }
+
+    /// The rest of [`Run::structured`] after the walk and the detectors: value matching, and
+    /// the CallToolResult around what is left.
+    fn wrap_structured(&mut self, mut value: Value) -> Value {
         self.scrub(&mut value, "");
         if value.is_null() && !self.collect.is_empty() {
             return json!({ "content": [] }); // taken whole: the stub says it all

@@ -137,6 +137,8 @@ pub struct Outcome {
     pub unchanged: bool,
     /// What joined the redactor's known-secret set (filled in by `Redactor::redact`).
     pub learned: Vec<crate::scrub::known::Learned>,
+    /// Which engine read the result (the tests compare the two).
+    pub engine: crate::Engine,
 }
 
 impl Outcome {

@@ -272,6 +272,24 @@ impl Eval {
         Ok(state(to, self.enter(schema, ctx, resource)?))
     }
 
+    /// What applies to a value of `kind` when the subschemas of `start` do, for a reader that
+    /// has not seen the value's keys yet (the streaming engine): `None` for an object when some
+    /// subschema has `dependentSchemas`, which depend on them ([`Eval::apply`] reads them).
+    /// The same work as `apply` otherwise, step for step.
+    pub fn apply_kind(
+        &mut self,
+        schema: &Schema,
+        start: SetId,
+        kind: u8,
+    ) -> Result<Option<(AppliedId, Summary)>, Exhausted> {
+        let a = self.closure(schema, start, kind)?;
+        let applied = &self.applied[a as usize];
+        if Kinds::is_object(kind) && applied.dependents.is_some() {
+            return Ok(None);
+        }
+        Ok(Some((a, applied.summary)))
+    }
+
     /// Everything that applies to `value` when the subschemas of `start` do, and what it says.
     pub fn apply(&mut self, schema: &Schema, start: SetId, value: &Value) -> Result<(AppliedId, Summary), Exhausted> {
         let kind = Kinds::of(value);

@@ -19,7 +19,7 @@ mod uri;
 pub(crate) mod families;
 
 pub(crate) use agent::agent_schema;
-pub(crate) use apply::{Eval, Exhausted, SetId};
+pub(crate) use apply::{AppliedId, Eval, Exhausted, SetId};
 pub(crate) use compile::compile;
 #[cfg(feature = "lint")]
 pub(crate) use keywords::{is_mark, is_schema_keyword, keyword, MARK};
@@ -96,8 +96,27 @@ impl Kinds {
             Value::Object(_) => Self::OBJECT,
             Value::Array(_) => Self::ARRAY,
             Value::String(_) => Self::STRING,
-            Value::Number(n) if is_integer(n) => Self::INTEGER,
-            Value::Number(_) => Self::NUMBER,
+            Value::Number(n) => Self::of_number(n.as_str()),
+        }
+    }
+
+    /// The kind of a number written as `text`: integer or not.
+    pub fn of_number(text: &str) -> u8 {
+        if is_integer(text) {
+            Self::INTEGER
+        } else {
+            Self::NUMBER
+        }
+    }
+
+    /// The kind of the value whose JSON text starts with `first` (not a number).
+    pub fn of_first_byte(first: u8) -> u8 {
+        match first {
+            b'{' => Self::OBJECT,
+            b'[' => Self::ARRAY,
+            b'"' => Self::STRING,
+            b'n' => Self::NULL,
+            _ => Self::BOOLEAN,
         }
     }
 
@@ -107,12 +126,12 @@ impl Kinds {
 }
 
 /// JSON Schema's "integer": any number with a zero fractional part (`1.0` included).
-fn is_integer(n: &serde_json::Number) -> bool {
+fn is_integer(text: &str) -> bool {
     // arbitrary_precision keeps the number's text: read it rather than format it again.
-    if !n.as_str().contains(['.', 'e', 'E']) {
+    if !text.contains(['.', 'e', 'E']) {
         return true;
     }
-    n.as_f64().is_some_and(|f| f.is_finite() && f.fract() == 0.0)
+    text.parse::<f64>().is_ok_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 /// A `$dynamicRef` or `$recursiveRef` whose static target declares the anchor it names: which

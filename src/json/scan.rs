@@ -1,0 +1,285 @@
+//! The byte-level pieces of the streaming engine (`redact::stream`): each reads one JSON token
+//! of the text where it starts, checks it against the grammar, and says where it ends; and the
+//! writers of a string or number exactly as serde_json writes it back (the DOM engine's
+//! output), so that both engines give the same agent view byte for byte.
+//!
+//! The text is a `&str`, so it is valid UTF-8 already; what is left to check is JSON's own
+//! grammar. Every reader returns `None` for text that is not JSON: the streaming engine then
+//! leaves the result to the DOM engine, which reports the error.
+
+/// A string token: `start` is its opening quote, `end` just past its closing one.
+#[derive(Clone, Copy)]
+pub struct Str {
+    pub start: usize,
+    pub end: usize,
+    /// It holds a backslash escape: read it with [`decode`], write it with [`write_str`].
+    pub escaped: bool,
+}
+
+impl Str {
+    /// The characters between the quotes, as written.
+    pub fn raw<'t>(&self, text: &'t str) -> &'t str {
+        &text[self.start + 1..self.end - 1]
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Does any byte of `w` end or escape a string (`"`, `\`, or a control character)? Eight
+/// bytes at a time: a string's body is most of a result's bytes.
+fn special(w: u64) -> bool {
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let quote = zero(w ^ (ONES * b'"' as u64));
+    let backslash = zero(w ^ (ONES * b'\\' as u64));
+    let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+    quote | backslash | control != 0
+}
+
+/// The string token at `i` (which holds `"`).
+pub fn string(b: &[u8], i: usize) -> Option<Str> {
+    let mut j = i + 1;
+    let mut escaped = false;
+    loop {
+        while j + 8 <= b.len() && !special(u64::from_le_bytes(b[j..j + 8].try_into().ok()?)) {
+            j += 8;
+        }
+        match *b.get(j)? {
+            b'"' => return Some(Str { start: i, end: j + 1, escaped }),
+            b'\\' => {
+                escaped = true;
+                j += match *b.get(j + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => 2,
+                    b'u' if b.get(j + 2..j + 6)?.iter().all(u8::is_ascii_hexdigit) => 6,
+                    _ => return None,
+                };
+            }
+            c if c < 0x20 => return None,
+            _ => j += 1,
+        }
+    }
+}
+
+/// The number token at `i`: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; returns its end
+/// and whether it has an exponent.
+pub fn number(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    let digits = |j: usize| j + b[j..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut j = i + usize::from(b.get(i) == Some(&b'-'));
+    match b.get(j) {
+        Some(b'0') => j += 1,
+        Some(b'1'..=b'9') => j = digits(j),
+        _ => return None,
+    }
+    if b.get(j) == Some(&b'.') {
+        let end = digits(j + 1);
+        if end == j + 1 {
+            return None;
+        }
+        j = end;
+    }
+    let exponent = matches!(b.get(j), Some(b'e' | b'E'));
+    if exponent {
+        j += 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let end = digits(j);
+        if end == j {
+            return None;
+        }
+        j = end;
+    }
+    Some((j, exponent))
+}
+
+/// `true`, `false` or `null` at `i`: its end.
+pub fn literal(b: &[u8], i: usize) -> Option<usize> {
+    let word: &[u8] = match b.get(i)? {
+        b't' => b"true",
+        b'f' => b"false",
+        b'n' => b"null",
+        _ => return None,
+    };
+    (b.get(i..i + word.len())? == word).then_some(i + word.len())
+}
+
+/// The first byte at or after `i` that is not JSON whitespace.
+pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The characters of an escaped string (its raw body): what `JSON.parse` reads, except that a
+/// lone surrogate reads as U+FFFD, as the DOM engine's parser has it (`text.rs`).
+pub fn decode(raw: &str) -> String {
+    let b = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    let mut i = 0;
+    while i < b.len() {
+        let next = raw[i..].find('\\').map_or(b.len(), |k| i + k);
+        out.push_str(&raw[i..next]);
+        if next == b.len() {
+            break;
+        }
+        let (c, len) = match b[next + 1] {
+            b'b' => ('\u{8}', 2),
+            b'f' => ('\u{c}', 2),
+            b'n' => ('\n', 2),
+            b'r' => ('\r', 2),
+            b't' => ('\t', 2),
+            b'u' => unicode(b, next),
+            other => (other as char, 2),
+        };
+        out.push(c);
+        i = next + len;
+    }
+    out
+}
+
+/// The `\uXXXX` escape at `at` (and its low half, for a high surrogate followed by one).
+fn unicode(b: &[u8], at: usize) -> (char, usize) {
+    let unit = |k: usize| {
+        b.get(k..k + 6)
+            .filter(|e| e[0] == b'\\' && e[1] == b'u')
+            .and_then(|e| std::str::from_utf8(&e[2..]).ok())
+            .and_then(|h| u16::from_str_radix(h, 16).ok())
+    };
+    let Some(hi) = unit(at) else { return ('\u{fffd}', 6) };
+    match hi {
+        0xD800..=0xDBFF => match unit(at + 6) {
+            Some(lo @ 0xDC00..=0xDFFF) => {
+                let c = 0x10000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00);
+                (char::from_u32(c).unwrap_or('\u{fffd}'), 12)
+            }
+            _ => ('\u{fffd}', 6),
+        },
+        0xDC00..=0xDFFF => ('\u{fffd}', 6),
+        c => (char::from_u32(u32::from(c)).unwrap_or('\u{fffd}'), 6),
+    }
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it: `"`, `\` and control characters
+/// only (the short forms where JSON has them, else `\u00xx`); everything else as it is.
+pub fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut at = 0;
+    for (i, c) in s.bytes().enumerate() {
+        let short = match c {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[at..i]);
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(c >> 4)] as char);
+            out.push(HEX[usize::from(c & 15)] as char);
+        } else {
+            out.push_str(short);
+        }
+        at = i + 1;
+    }
+    out.push_str(&s[at..]);
+    out.push('"');
+}
+
+/// A number with an exponent as serde_json (`arbitrary_precision`) writes it back: the marker
+/// as `e`, and a `+` where the sign was left out (`1E5` is `1e+5`). Other numbers come back
+/// as written.
+pub fn write_exponent_number(out: &mut String, number: &str) {
+    let at = number.find(['e', 'E']).unwrap_or(number.len());
+    out.push_str(&number[..at]);
+    out.push('e');
+    let rest = number.get(at + 1..).unwrap_or("");
+    if !rest.starts_with(['+', '-']) {
+        out.push('+');
+    }
+    out.push_str(rest);
+}
+
+/// Is the number as written the way serde_json writes it back?
+pub fn exponent_is_canonical(number: &str) -> bool {
+    number.find('e').is_some_and(|at| number[at + 1..].starts_with(['+', '-']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn round_trip(text: &str) -> String {
+        let v: Value = serde_json::from_str(text).unwrap();
+        v.to_string()
+    }
+
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them() {
+        for text in [
+            r#""plain""#,
+            r#""\u00e9\/\u001f\u007f\ud83d\ude00\u2028""#,
+            r#""\"\\\b\f\n\r\t\u0000\u001F""#,
+            r#""caf\u00E9 \uD83D\uDE00""#,
+        ] {
+            let s = string(text.as_bytes(), 0).unwrap();
+            assert_eq!(s.end, text.len());
+            let mut out = String::new();
+            write_str(&mut out, &decode(s.raw(text)));
+            assert_eq!(out, round_trip(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn lone_surrogates_read_as_the_replacement_character() {
+        assert_eq!(decode(r"a\ud83db"), "a\u{fffd}b");
+        assert_eq!(decode(r"\ude00\ud83d"), "\u{fffd}\u{fffd}");
+    }
+
+    #[test]
+    fn numbers_follow_the_grammar_and_are_written_back_as_serde_json_writes_them() {
+        for text in [
+            "0",
+            "-0",
+            "1.50",
+            "1E5",
+            "1e5",
+            "1.5E-3",
+            "2e05",
+            "2E+05",
+            "-1e-0",
+            "1e400",
+            "0.1e1",
+            "12345678901234567890123",
+        ] {
+            let (end, exponent) = number(text.as_bytes(), 0).unwrap();
+            assert_eq!(end, text.len());
+            let mut out = String::new();
+            if exponent && !exponent_is_canonical(text) {
+                write_exponent_number(&mut out, text);
+            } else {
+                out.push_str(text);
+            }
+            assert_eq!(out, round_trip(text), "{text}");
+        }
+        for bad in ["01", "-", "1.", ".5", "1e", "1e+", "+1", "-a"] {
+            assert!(number(bad.as_bytes(), 0).is_none_or(|(end, _)| end != bad.len()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn strings_that_are_not_json_are_refused() {
+        for bad in ["\"abc", "\"a\\x\"", "\"\\u12\"", "\"a\u{1}b\"", "\"long enough to use words \\q\""] {
+            assert!(string(bad.as_bytes(), 0).is_none(), "{bad:?}");
+        }
+        let long = format!("\"{}\"", "x".repeat(100));
+        assert_eq!(string(long.as_bytes(), 0).map(|s| s.end), Some(long.len()));
+    }
+}

@@ -1,0 +1,493 @@
+//! The streaming engine: one pass over the bytes of a plain structured result (issue 9).
+//!
+//! It reads the JSON text once, checks it, and asks the same [`Eval`] the DOM walk asks, call
+//! for call and in the same order (so the work count, the marks and the labels are the same),
+//! which subschemas apply where. What stays is copied to the agent's copy of the value in byte
+//! ranges; only what must change is written: a taken member is left out, a taken element is
+//! `null`, whitespace goes, and a string with escapes or a number with an exponent is written as
+//! serde_json writes it. The result is the DOM engine's text byte for byte: the tests hold the
+//! two engines to that.
+//!
+//! It covers what most results are, and declines the rest, leaving them to the DOM engine
+//! before anything has changed: a CallToolResult or anything that may be one (a `content`,
+//! `_meta` or `annotations` member at the top), text that is not JSON or breaks a limit,
+//! repeated keys, a root that is not an object or array or is taken whole, `dependentSchemas`,
+//! `contentSchema`, secret property names, and a credential the detectors find. A result that
+//! runs out of work declines too; the DOM engine then reaches the same limit and withholds it.
+
+use super::{Agent, Run};
+use crate::json::scan::{self, Str};
+use crate::json::{parse_json, push_token};
+use crate::schema::{AppliedId, Eval, Kinds, Schema, SetId};
+use crate::scrub::detect::Detect;
+use crate::scrub::known::secret_strings;
+use crate::scrub::{detected, Needles};
+use crate::{Format, Reason};
+
+/// A value the walk took: where its text is, and what the report says of it.
+pub(super) struct TakenSpan {
+    pub pointer: String,
+    pub reason: Reason,
+    pub label: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A structured value read in one pass.
+pub(super) struct Scanned {
+    /// The value as the agent gets it, as compact JSON.
+    pub text: String,
+    /// What the walk took, in document order, and each value read.
+    pub taken: Vec<TakenSpan>,
+    pub values: Vec<serde_json::Value>,
+    pub is_object: bool,
+}
+
+/// What happens to a value.
+#[derive(Clone, Copy, PartialEq)]
+enum Plan {
+    /// The schema goes on below it: its members are decided one by one.
+    Walk(AppliedId),
+    /// It stays as it is (nothing below it can be marked).
+    Keep,
+    /// It goes to the vault (or is inside a value that does).
+    Take,
+}
+
+/// An object or array being read.
+struct Frame {
+    object: bool,
+    plan: Plan,
+    /// The nearest property name, for the labels of its elements.
+    name: Option<String>,
+    /// Members or elements read so far.
+    count: usize,
+    /// Some member of it is in the agent's copy.
+    emitted: bool,
+    /// The member before the next comma was left out as the first: the comma goes too.
+    drop_comma: bool,
+    /// The pointer's length at this container.
+    pointer_len: usize,
+    /// The key hashes of this object start here in `Scanner::keys`.
+    keys_from: usize,
+    /// This container is a taken value: its entry in `taken`.
+    taken: Option<usize>,
+}
+
+/// Above this many keys, an object's repeated keys are looked for by hash set, not by scan.
+const SCAN_KEYS: usize = 16;
+
+struct Scanner<'t, 'e> {
+    text: &'t str,
+    b: &'t [u8],
+    schema: Option<&'t Schema>,
+    eval: &'e mut Eval,
+    detect: Detect,
+    max_depth: usize,
+    out: String,
+    /// The text is copied to `out` up to here.
+    copied: usize,
+    stack: Vec<Frame>,
+    pointer: String,
+    keys: Vec<u64>,
+    big_keys: Vec<std::collections::HashSet<u64>>,
+    taken: Vec<TakenSpan>,
+    detect_work: u64,
+}
+
+/// Reads `text` in one pass; `None` leaves it to the DOM engine (see the module documentation).
+pub(super) fn scan(
+    text: &str,
+    schema: Option<&Schema>,
+    eval: &mut Eval,
+    detect: Detect,
+    max_depth: usize,
+) -> Option<Scanned> {
+    let b = text.as_bytes();
+    let start = scan::skip_ws(b, 0);
+    let is_object = match b.get(start) {
+        Some(b'{') => true,
+        Some(b'[') => false,
+        _ => return None,
+    };
+    let mut s = Scanner {
+        text,
+        b,
+        schema,
+        eval,
+        detect,
+        max_depth,
+        out: String::with_capacity(text.len()),
+        copied: start,
+        stack: Vec::new(),
+        pointer: String::new(),
+        keys: Vec::new(),
+        big_keys: Vec::new(),
+        taken: Vec::new(),
+        detect_work: 0,
+    };
+    let plan = match schema {
+        Some(schema) => {
+            let root = s.eval.root(schema).ok()?;
+            s.visit(start, root, None)?
+        }
+        None => Plan::Keep,
+    };
+    if plan == Plan::Take {
+        return None; // taken whole: the DOM engine writes that result
+    }
+    let end = s.run(start, plan)?;
+    if scan::skip_ws(b, end) != b.len() {
+        return None;
+    }
+    s.flush(end);
+    Some(Scanned { text: s.out, taken: s.taken, values: Vec::new(), is_object })
+}
+
+impl Scanner<'_, '_> {
+    fn suppressed(&self) -> bool {
+        self.stack.last().is_some_and(|f| f.plan == Plan::Take)
+    }
+
+    /// Copies the text up to `to` into the agent's copy.
+    fn flush(&mut self, to: usize) {
+        if to > self.copied {
+            self.out.push_str(&self.text[self.copied..to]);
+            self.copied = to;
+        }
+    }
+
+    /// Whitespace from `i`: left out of the copy.
+    fn ws(&mut self, i: usize) -> usize {
+        let end = scan::skip_ws(self.b, i);
+        if end > i && !self.suppressed() {
+            self.flush(i);
+            self.copied = end;
+        }
+        end
+    }
+
+    /// Reads the whole value at `start` (decided `plan`) and everything in it.
+    fn run(&mut self, start: usize, plan: Plan) -> Option<usize> {
+        let mut i = self.value(start, plan, false, None)?;
+        while let Some(top) = self.stack.last() {
+            let (object, count) = (top.object, top.count);
+            i = self.ws(i);
+            let close = if object { b'}' } else { b']' };
+            let c = *self.b.get(i)?;
+            if c == close {
+                i = self.close(i + 1);
+                continue;
+            }
+            if count > 0 {
+                if c != b',' {
+                    return None;
+                }
+                let top = self.stack.last_mut()?;
+                if std::mem::take(&mut top.drop_comma) {
+                    self.flush(i);
+                    self.copied = i + 1;
+                }
+                i = self.ws(i + 1);
+            }
+            i = if object { self.member(i)? } else { self.element(i)? };
+        }
+        Some(i)
+    }
+
+    /// The end of a container at `end`.
+    fn close(&mut self, end: usize) -> usize {
+        let frame = self.stack.pop().expect("a container is open");
+        self.keys.truncate(frame.keys_from);
+        if frame.object && frame.count > SCAN_KEYS {
+            self.big_keys.pop();
+        }
+        if let Some(t) = frame.taken {
+            self.taken[t].end = end;
+            self.copied = end;
+        }
+        end
+    }
+
+    /// One member of the object on top, its key at `i`.
+    fn member(&mut self, i: usize) -> Option<usize> {
+        if self.b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_token = scan::string(self.b, i)?;
+        let key_owned = key_token.escaped.then(|| scan::decode(key_token.raw(self.text)));
+        let key = key_owned.as_deref().unwrap_or(key_token.raw(self.text));
+        self.note_key(key)?;
+        if self.stack.len() == 1 && matches!(key, "content" | "_meta" | "annotations") {
+            return None; // a CallToolResult, or a result with claims of its own
+        }
+        let colon = scan::skip_ws(self.b, key_token.end);
+        if self.b.get(colon) != Some(&b':') {
+            return None;
+        }
+        let at = scan::skip_ws(self.b, colon + 1);
+        let top = self.stack.last()?;
+        let (parent, emitted, pointer_len) = (top.plan, top.emitted, top.pointer_len);
+        let plan = match parent {
+            Plan::Walk(applied) => {
+                let schema = self.schema?;
+                let (nodes, _) = self.eval.property(schema, applied, key).ok()?;
+                self.pointer.truncate(pointer_len);
+                push_token(&mut self.pointer, key);
+                self.decide(at, nodes, Some(key))?
+            }
+            other => other,
+        };
+        if plan == Plan::Take && parent != Plan::Take {
+            // Left out with its key; a comma before it goes with it, or the one after it does.
+            self.flush(key_token.start);
+            if emitted {
+                let comma = self.out.pop();
+                debug_assert_eq!(comma, Some(','));
+            } else {
+                self.stack.last_mut()?.drop_comma = true;
+            }
+        } else if plan != Plan::Take {
+            self.kept_string(key_token, key)?;
+            self.ws(key_token.end);
+            self.ws(colon + 1);
+            self.stack.last_mut()?.emitted = true;
+        }
+        self.stack.last_mut()?.count += 1;
+        let fresh = plan == Plan::Take && parent != Plan::Take;
+        self.value(at, plan, fresh, Some(key))
+    }
+
+    /// One element of the array on top, at `i`.
+    fn element(&mut self, i: usize) -> Option<usize> {
+        let top = self.stack.last()?;
+        let (parent, index, pointer_len) = (top.plan, top.count, top.pointer_len);
+        let plan = match parent {
+            Plan::Walk(applied) => {
+                let schema = self.schema?;
+                let (nodes, _) = self.eval.item(schema, applied, index).ok()?;
+                self.pointer.truncate(pointer_len);
+                push_token(&mut self.pointer, &index.to_string());
+                self.decide(i, nodes, None)?
+            }
+            other => other,
+        };
+        let top = self.stack.last_mut()?;
+        top.count += 1;
+        top.emitted = true;
+        // An array in an array: its elements' labels fall back to the same name.
+        let name = if self.b.get(i) == Some(&b'[') { top.name.clone() } else { None };
+        let fresh = plan == Plan::Take && parent != Plan::Take;
+        if fresh {
+            self.flush(i);
+            self.out.push_str("null"); // the slot stays, so that indexes keep their meaning
+        }
+        self.value(i, plan, fresh, name.as_deref())
+    }
+
+    /// The walk's `decide`: what happens to the child at `at` whose subschemas are `nodes`.
+    /// `name` is the member's key; an element's label falls back to its array's name.
+    fn decide(&mut self, at: usize, nodes: SetId, name: Option<&str>) -> Option<Plan> {
+        let schema = self.schema?;
+        if self.eval.is_empty(nodes) || !self.eval.any_marks(schema, nodes).ok()? {
+            return Some(Plan::Keep);
+        }
+        let plan = self.visit(at, nodes, name)?;
+        if plan == Plan::Take {
+            self.eval.spend(1 + self.pointer.len() as u64 / 16).ok()?;
+        }
+        Some(plan)
+    }
+
+    /// The walk's `visit`, up to the descent: what the subschemas of `start` say of the value
+    /// at `at`. A taken value is recorded here (its end comes when it has been read).
+    fn visit(&mut self, at: usize, start: SetId, name: Option<&str>) -> Option<Plan> {
+        let schema = self.schema?;
+        let first = *self.b.get(at)?;
+        let kind = match first {
+            b'n' => return Some(Plan::Keep), // nothing to hide in a null
+            b'-' | b'0'..=b'9' => Kinds::of_number(&self.text[at..scan::number(self.b, at)?.0]),
+            other => Kinds::of_first_byte(other),
+        };
+        let (applied, summary) = self.eval.apply_kind(schema, start, kind).ok()??;
+        if summary.names_secret || summary.content.is_some() {
+            return None;
+        }
+        if summary.marked || summary.mismatch {
+            let title = summary.title.and_then(|n| schema.node_title(n));
+            let array_name = || self.stack.last().and_then(|f| f.name.as_deref());
+            let label = title.or(name).or_else(array_name).unwrap_or("value").to_string();
+            let reason = if summary.marked { Reason::XSensitive } else { Reason::SchemaMismatch };
+            let pointer = self.pointer.clone();
+            self.taken.push(TakenSpan { pointer, reason, label, start: at, end: at });
+            return Some(Plan::Take);
+        }
+        Some(if matches!(first, b'{' | b'[') { Plan::Walk(applied) } else { Plan::Keep })
+    }
+
+    /// Reads the value at `i` under `plan`: a scalar whole, a container's opening (its frame
+    /// then reads the rest). `fresh`: the walk has just taken it (the last entry of `taken`),
+    /// and the copy resumes after it. `name`: the nearest property name.
+    fn value(&mut self, i: usize, plan: Plan, fresh: bool, name: Option<&str>) -> Option<usize> {
+        let taken = fresh.then(|| self.taken.len() - 1);
+        let c = *self.b.get(i)?;
+        if c == b'{' || c == b'[' {
+            if self.stack.len() >= self.max_depth {
+                return None;
+            }
+            let object = c == b'{';
+            self.stack.push(Frame {
+                object,
+                plan,
+                name: if object { None } else { name.map(str::to_string) },
+                count: 0,
+                emitted: false,
+                drop_comma: false,
+                pointer_len: self.pointer.len(),
+                keys_from: self.keys.len(),
+                taken,
+            });
+            return Some(i + 1);
+        }
+        let end = match c {
+            b'"' => {
+                let s = scan::string(self.b, i)?;
+                if plan != Plan::Take {
+                    let owned = s.escaped.then(|| scan::decode(s.raw(self.text)));
+                    self.kept_string(s, owned.as_deref().unwrap_or(s.raw(self.text)))?;
+                }
+                s.end
+            }
+            b'-' | b'0'..=b'9' => {
+                let (end, exponent) = scan::number(self.b, i)?;
+                let number = &self.text[i..end];
+                if exponent && plan != Plan::Take && !self.suppressed() && !scan::exponent_is_canonical(number) {
+                    self.flush(i);
+                    scan::write_exponent_number(&mut self.out, number);
+                    self.copied = end;
+                }
+                end
+            }
+            _ => scan::literal(self.b, i)?,
+        };
+        if let Some(t) = taken {
+            self.taken[t].end = end;
+            self.copied = end;
+        }
+        Some(end)
+    }
+
+    /// A string (value or key) that stays: the detectors read it, and one with escapes is
+    /// written as serde_json writes it.
+    fn kept_string(&mut self, token: Str, chars: &str) -> Option<()> {
+        if self.suppressed() {
+            return Some(());
+        }
+        if !self.detect.is_none() && !detected(chars, self.detect, &mut self.detect_work).is_empty() {
+            return None; // a credential: the DOM engine takes it (its order, its pointers)
+        }
+        if token.escaped {
+            self.flush(token.start);
+            scan::write_str(&mut self.out, chars);
+            self.copied = token.end;
+        }
+        Some(())
+    }
+
+    /// A key of the object on top: a repeated one declines (the DOM engine withholds it).
+    fn note_key(&mut self, key: &str) -> Option<()> {
+        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let top = self.stack.last()?;
+        let (from, count) = (top.keys_from, top.count);
+        if count < SCAN_KEYS {
+            if self.keys[from..].contains(&hash) {
+                return None;
+            }
+            self.keys.push(hash);
+            return Some(());
+        }
+        if count == SCAN_KEYS {
+            self.big_keys.push(self.keys[from..].iter().copied().collect());
+        }
+        self.big_keys.last_mut()?.insert(hash).then_some(())
+    }
+}
+
+impl Run<'_> {
+    /// The streaming engine's reading of a plain structured result, when it takes the result
+    /// on (see the module documentation).
+    pub(super) fn stream(&mut self, raw_json: &str, options: &crate::Options) -> Option<Scanned> {
+        let limits = &options.limits;
+        if raw_json.len() > limits.max_input_bytes
+            || self.tool.is_untrusted()
+            || self.tool.mode_for(crate::model::Level::None) != crate::tool::Mode::Denylist
+            || raw_json.contains("webmcp-redact/")
+            || raw_json.contains("\"secret_reference\"")
+        {
+            return None;
+        }
+        let max_depth = limits.max_depth.min(crate::Limits::DEPTH_CEILING);
+        let mut eval = Eval::new(limits);
+        let mut scanned = scan(raw_json, self.tool.schema(), &mut eval, self.tool.detect(), max_depth)?;
+        let values = scanned.taken.iter().map(|t| parse_json(&raw_json[t.start..t.end]).ok());
+        scanned.values = values.collect::<Option<_>>()?;
+        self.eval = eval;
+        Some(scanned)
+    }
+
+    /// What the DOM engine's `structured` does with a value, for one the streaming engine read:
+    /// the same takes in the same order, then value matching; where that finds something, the
+    /// rest is the DOM engine's (rare: a known value in a result that stays).
+    pub(super) fn take_streamed(&mut self, scanned: Scanned) -> Option<Agent> {
+        let Scanned { text: value, taken, values, is_object } = scanned;
+        for (t, v) in taken.into_iter().zip(values) {
+            let strings = secret_strings(&v, false);
+            self.take_with(t.pointer, t.reason, t.label, v, strings);
+        }
+        let needles = self.known.needles();
+        let wraps = self.format == Format::Mcp;
+        let agent = if needles.is_empty() {
+            Agent::Structured { value, text: None, is_object }
+        } else if any_match(needles, &value) {
+            let parsed = parse_json(&value).expect("the streaming engine writes JSON");
+            Agent::Value(self.wrap_structured(parsed))
+        } else if needles.scrub(&value).is_some() {
+            let mut text = serde_json::Value::String(value.clone());
+            self.scrub(&mut text, "");
+            let serde_json::Value::String(text) = text else { unreachable!("scrub keeps a string a string") };
+            Agent::Structured { value, text: Some(text), is_object }
+        } else {
+            Agent::Structured { value, text: None, is_object }
+        };
+        (!self.collect.is_empty() || wraps).then_some(agent)
+    }
+}
+
+/// Would value matching change any string, key or number of this compact JSON (the DOM
+/// engine's `scrub_value` on the value it stands for)?
+fn any_match(needles: &Needles, compact: &str) -> bool {
+    let b = compact.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let Some(s) = scan::string(b, i) else { return true };
+                let raw = s.raw(compact);
+                let hit = if s.escaped { needles.scrub(&scan::decode(raw)) } else { needles.scrub(raw) };
+                if hit.is_some() {
+                    return true;
+                }
+                i = s.end;
+            }
+            b'-' | b'0'..=b'9' => {
+                let Some((end, _)) = scan::number(b, i) else { return true };
+                if needles.scrub(&compact[i..end]).is_some() {
+                    return true;
+                }
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}

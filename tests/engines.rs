@@ -1,0 +1,285 @@
+//! The streaming engine against the oracle (issue 9): on every generated case, redacting with
+//! `Engine::Streaming` and with `Engine::Dom` gives the same outcome, field for field and the
+//! agent view byte for byte, and the same known-secret set afterwards. The cases are the
+//! property suite's (`tests/props/`), half of them moved to a plain structured value (what the
+//! streaming engine reads), and the same results written out with odd but valid JSON
+//! (whitespace, escapes, exponents) that only the streaming engine sees as text. Each property
+//! also counts the cases the streaming engine did read, so that it cannot pass by declining.
+//!
+//! `WEBMCP_PROPTEST_CASES` / `WEBMCP_PROPTEST_SEED` as for `tests/properties.rs`.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod props;
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use serde_json::{json, Value};
+use webmcp_redact::{redact_with, CompiledTool, Engine, Format, KnownSecrets, Limits, Options, Outcome};
+
+use props::echo::{Envelope, CLAIMED_FORMS, CLAIMED_SITES};
+use props::shape::Canaries;
+use props::{case, Case, Counter};
+
+/// One result through both engines, each with its own known set (`prior` results first): the
+/// outcomes and the sets must agree. Returns whether the streaming engine read it.
+fn agree(tool: &str, prior: &[&str], raw: &str, format: Format, limits: Limits) -> Result<bool, TestCaseError> {
+    let compiled = match CompiledTool::compile(tool, &limits) {
+        Ok(t) => t,
+        Err(_) => return Ok(false),
+    };
+    let run = |engine: Engine| {
+        let options = Options { format, limits, engine };
+        let mut known = KnownSecrets::default();
+        let mut handles = Counter(0);
+        for p in prior {
+            redact_with(&compiled, p, &options, &mut handles, &mut known);
+        }
+        let outcome = redact_with(&compiled, raw, &options, &mut handles, &mut known);
+        (outcome, known.drain())
+    };
+    let (stream, stream_known) = run(Engine::Streaming);
+    let (dom, dom_known) = run(Engine::Dom);
+    let context = || format!("\ntool: {tool}\nraw: {raw}\nformat: {format:?}");
+    prop_assert_eq!(&stream.agent_json, &dom.agent_json, "agent views differ{}", context());
+    prop_assert_eq!(same(&stream), same(&dom), "outcomes differ{}", context());
+    prop_assert_eq!(stream_known, dom_known, "known sets differ{}", context());
+    prop_assert_eq!(dom.engine, Engine::Dom);
+    Ok(stream.engine == Engine::Streaming)
+}
+
+/// An outcome's fields but the engine.
+fn same(o: &Outcome) -> String {
+    format!(
+        "{:?} {:?} {} {:?} {:?} {}",
+        o.redactions,
+        o.secrets,
+        o.withheld,
+        o.error.as_ref().map(|e| (e.code, &e.pointer)),
+        o.labels,
+        o.unchanged
+    )
+}
+
+fn built(c: &Case, plain: bool) -> props::Built {
+    let mut c = c.clone();
+    if plain {
+        c.plan.envelope = Envelope::Plain;
+    }
+    c.build(&mut Canaries::default())
+}
+
+/// Counts of (cases, cases the streaming engine read) per property.
+struct Tally(AtomicUsize, AtomicUsize);
+
+impl Tally {
+    const fn new() -> Tally {
+        Tally(AtomicUsize::new(0), AtomicUsize::new(0))
+    }
+
+    fn count(&self, streamed: bool) {
+        let all = self.0.fetch_add(1, Relaxed) + 1;
+        let read = self.1.load(Relaxed) + usize::from(streamed);
+        self.1.store(read, Relaxed);
+        // Past a few dozen cases, at least a quarter must have been read by the streaming engine.
+        assert!(all < 64 || read * 4 >= all, "the streaming engine read only {read} of {all} cases");
+    }
+}
+
+static PLAIN: Tally = Tally::new();
+static ODD: Tally = Tally::new();
+
+property! {
+    /// The property suite's cases, half of them as plain structured values.
+    fn the_engines_agree_on_generated_results(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 6), any::<bool>())) {
+        let (c, plain) = t;
+        let b = built(&c, plain);
+        let streamed = agree(&b.tool, &[], &b.raw, c.format, Limits::default())?;
+        PLAIN.count(streamed || !plain);
+        Ok(())
+    }
+}
+
+property! {
+    /// The same values written with odd but valid JSON: whitespace anywhere, strings with
+    /// escapes (`\uXXXX` of any character, `\/`, a surrogate pair, a lone surrogate), numbers
+    /// with exponents, and keys written two ways.
+    fn the_engines_agree_on_odd_json(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 4), vec(any::<u8>(), 64..256))) {
+        let (c, choices) = t;
+        let b = built(&c, true);
+        let value: Value = serde_json::from_str(&b.raw).expect("generated JSON");
+        let mut odd = Odd { choices: &choices, at: 0, out: String::new() };
+        odd.write(&value);
+        let streamed = agree(&b.tool, &[], &odd.out, c.format, Limits::default())?;
+        ODD.count(streamed);
+        Ok(())
+    }
+}
+
+property! {
+    /// A result after another whose values the redactor learned: value matching in the
+    /// streaming engine's output.
+    fn the_engines_agree_after_earlier_results(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 4), case(CLAIMED_SITES, CLAIMED_FORMS, 4))) {
+        let (first, c) = t;
+        let mut counter = Canaries::default();
+        let mut earlier = first.clone();
+        earlier.plan.envelope = Envelope::Plain;
+        let a = earlier.build(&mut counter);
+        let mut later = c.clone();
+        later.root = first.root.clone();
+        later.plan.envelope = Envelope::Plain;
+        let b = later.build(&mut counter);
+        // The second result echoes the first one's canaries in its plain strings.
+        let mut raw: Value = serde_json::from_str(&b.raw).expect("generated JSON");
+        if let Value::Object(map) = &mut raw {
+            map.insert("echo".into(), json!(a.canaries.join(" ")));
+        }
+        agree(&a.tool, &[&a.raw], &raw.to_string(), c.format, Limits::default())?;
+        Ok(())
+    }
+}
+
+/// Writes a value as valid JSON in an odd way, choice by choice.
+struct Odd<'c> {
+    choices: &'c [u8],
+    at: usize,
+    out: String,
+}
+
+impl Odd<'_> {
+    fn next(&mut self) -> u8 {
+        let c = self.choices[self.at % self.choices.len()];
+        self.at += 1;
+        c
+    }
+
+    fn ws(&mut self) {
+        let spaces = [" ", "\n", "\t ", "\r\n  ", ""];
+        let c = self.next() as usize;
+        if c % 3 == 0 {
+            self.out.push_str(spaces[c / 3 % spaces.len()]);
+        }
+    }
+
+    fn write(&mut self, v: &Value) {
+        self.ws();
+        match v {
+            Value::Object(map) => {
+                self.out.push('{');
+                for (i, (k, v)) in map.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.ws();
+                    self.string(k);
+                    self.ws();
+                    self.out.push(':');
+                    self.write(v);
+                }
+                self.ws();
+                self.out.push('}');
+            }
+            Value::Array(items) => {
+                self.out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.write(v);
+                }
+                self.ws();
+                self.out.push(']');
+            }
+            Value::String(s) => self.string(s),
+            Value::Number(n) => {
+                let text = n.to_string();
+                match self.next() % 4 {
+                    0 if !text.contains(['e', 'E', '.']) => self.out.push_str(&format!("{text}E0")),
+                    1 if !text.contains(['e', 'E']) => self.out.push_str(&format!("{text}e+00")),
+                    _ => self.out.push_str(&text),
+                }
+            }
+            other => self.out.push_str(&other.to_string()),
+        }
+        self.ws();
+    }
+
+    fn string(&mut self, s: &str) {
+        self.out.push('"');
+        for ch in s.chars() {
+            let c = self.next();
+            match ch {
+                '"' => self.out.push_str("\\\""),
+                '\\' => self.out.push_str("\\\\"),
+                '/' if c % 2 == 0 => self.out.push_str("\\/"),
+                ch if (ch as u32) < 0x20 || c % 5 == 0 => {
+                    let mut units = [0u16; 2];
+                    for u in ch.encode_utf16(&mut units) {
+                        self.out.push_str(&if c % 10 == 0 { format!("\\u{u:04X}") } else { format!("\\u{u:04x}") });
+                    }
+                }
+                ch => self.out.push(ch),
+            }
+        }
+        if self.next() % 17 == 0 {
+            self.out.push_str("\\ud83d"); // a lone surrogate, as JSON.stringify writes a cut emoji
+        }
+        self.out.push('"');
+    }
+}
+
+/// The tools the bench measures, with hand-written results that reach each decline and each
+/// writing rule once: the engines agree, and the streaming engine reads what it should.
+#[test]
+fn the_engines_agree_on_each_rule() {
+    let keys = json!({ "name": "k", "outputSchema": { "type": "object", "properties": {
+        "keys": { "type": "array", "items": { "type": "object", "properties": {
+            "id": { "type": "string" }, "secret": { "type": "string", "x-sensitive": true } } } },
+        "n": { "type": "integer" } } } })
+    .to_string();
+    let cases: &[(&str, bool)] = &[
+        (r#"{"keys":[{"id":"a","secret":"S1"},{"secret":"S2","id":"b"},{"secret":"S3"}],"n":1}"#, true),
+        (" {\n \"keys\" : [ { \"secret\" : \"S1\" , \"id\" : \"a\" } ] , \"n\" : 1E2 } \n", true),
+        (r#"{"keys":[{"id":"\u0041\/\ud83d\ude00\ud83d","secret":"S\u0031"}]}"#, true),
+        (r#"{"k\u0065ys":[{"id":"a","s\u0065cret":"S1"}]}"#, true),
+        (r#"{"keys":[{"secret":{"nested":["S1",2,null]},"id":"a"}],"n":"not an integer"}"#, true),
+        (r#"{"keys":[1,"x",null,[{"secret":"S1"}]],"n":-0.5e-3}"#, true),
+        (r#"{"keys":[],"n":1}"#, true),
+        (r#"{"keys":[{"secret":"S1","secret":"S2"}]}"#, false),
+        (r#"{"keys":[{"secret":"S1"}],"_meta":{"x":1}}"#, false),
+        (r#"{"content":[{"type":"text","text":"hi"}],"keys":[]}"#, false),
+        (r#"{"keys":[{"secret":"S1"}],"note":"AKIAFAKE2EXAMPLE7KEY"}"#, false),
+        (r#"{"keys":[{"secret":"S1"}],"note":"webmcp-redact/x"}"#, false),
+        (r#"{"keys":[{"secret":"S1"}]"#, false),
+        (r#"{"keys":[{"secret":"S1"}]} x"#, false),
+        (r#"[{"secret":"S1"}]"#, false), // the root's type is contradicted: taken whole
+        (r#"{"keys":[{"secret":"S1"}],"more":{"a":[1,2,{"b":"c"}]}}"#, true),
+        ("\"just a string\"", false),
+    ];
+    for format in Format::ALL {
+        for &(raw, streams) in cases {
+            let streamed = agree(&keys, &[], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(streamed, streams, "{raw} ({format:?})");
+        }
+    }
+}
+
+/// Past the depth limit, the size limit or the work limit the streaming engine declines, and
+/// the DOM engine withholds the result as before.
+#[test]
+fn limits_are_the_dom_engines() {
+    let tree = json!({ "name": "t", "outputSchema": { "$defs": { "n": { "type": "object", "properties": {
+        "token": { "type": "string", "x-sensitive": true }, "c": { "$ref": "#/$defs/n" } } } }, "$ref": "#/$defs/n" } })
+    .to_string();
+    let deep = |n: usize| format!("{}null{}", r#"{"token":"T","c":"#.repeat(n), "}".repeat(n));
+    let small = Limits { max_depth: 8, ..Limits::default() };
+    assert!(agree(&tree, &[], &deep(8), Format::Webmcp, small).unwrap());
+    assert!(!agree(&tree, &[], &deep(9), Format::Webmcp, small).unwrap());
+    let tiny = Limits { max_input_bytes: 40, ..Limits::default() };
+    assert!(!agree(&tree, &[], &deep(3), Format::Webmcp, tiny).unwrap());
+    let little_work = Limits { max_work: 200, ..Limits::default() };
+    assert!(!agree(&tree, &[], &deep(60), Format::Webmcp, little_work).unwrap());
+}
