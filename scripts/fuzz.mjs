@@ -8,7 +8,8 @@
 //
 // Targets (fuzz/fuzz_targets/): compile (tool definitions), redact (tool + raw result, both
 // formats), redact_json (the door's path: options, tool, raw, session), check (pre-call checks
-// after a result). Inputs are UTF-8 parts separated by NUL bytes (see fuzz/src/lib.rs). The
+// after a result), engines (tool + raw result through the streaming engine and the DOM engine,
+// which must agree). Inputs are UTF-8 parts separated by NUL bytes (see fuzz/src/lib.rs). The
 // corpora grow in fuzz/corpus/<target>/ (not committed); a crash is saved by libFuzzer in
 // fuzz/artifacts/<target>/ and this script prints how to reproduce it, then exits 1 once every
 // target has run. WEBMCP_FUZZ_SEED fixes libFuzzer's seed (else it picks one and prints it).
@@ -22,7 +23,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const FUZZ = join(root, "fuzz");
 const TOOLS = join(root, ".tools");
 const CARGO_FUZZ_VERSION = "0.13.2";
-const TARGETS = ["compile", "redact", "redact_json", "check"];
+const TARGETS = ["compile", "redact", "redact_json", "check", "engines"];
 
 function log(msg) {
   console.error(`[fuzz] ${msg}`);
@@ -85,6 +86,7 @@ function writeSeeds() {
     const args = JSON.stringify(v.raw?.structuredContent ?? v.raw ?? {});
     put("compile", name, [tool]);
     put("redact", name, [tool, raw]);
+    put("engines", name, [tool, raw]);
     put("redact_json", name, [options, tool, raw]);
     put("check", name, [tool, args, raw]);
     n++;
