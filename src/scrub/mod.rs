@@ -150,11 +150,15 @@ impl Needles {
         if chars < MIN_SHORT {
             return 0;
         }
-        let next = self.labels.len();
-        let index = *self.label_index.entry(label.to_string()).or_insert(next);
-        if index == next {
-            self.labels.push(label.to_string());
-        }
+        // Most values of a result share a few labels: the label is copied only when new.
+        let index = match self.label_index.get(label) {
+            Some(&index) => index,
+            None => {
+                self.label_index.insert(label.to_string(), self.labels.len());
+                self.labels.push(label.to_string());
+                self.labels.len() - 1
+            }
+        };
         self.push(value, index, chars < MIN_LEN);
         value.len()
     }
