@@ -89,7 +89,11 @@ mod tests {
         }
     }
 
-    fn case() -> impl Strategy<Value = (Vec<(String, usize)>, usize, Vec<(usize, usize, String)>)> {
+    /// Values with their label, how many of them are removed again, and the text's pieces
+    /// (which value, which form, filler).
+    type Case = (Vec<(String, usize)>, usize, Vec<(usize, usize, String)>);
+
+    fn case() -> impl Strategy<Value = Case> {
         let values = prop::collection::vec((word(2..12), 0..LABELS.len()), 1..8);
         let pieces = prop::collection::vec((0..64usize, 0..64usize, word(0..5)), 0..10);
         (values, 0..4usize, pieces)
