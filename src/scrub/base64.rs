@@ -142,23 +142,23 @@ pub(super) fn decode_for_tests(chars: &[u8], out: &mut Vec<u8>) {
     decode(chars, out);
 }
 
-/// Decodes base64 characters (all valid) into `out`: whole groups, then 2 or 3 characters of
-/// a last partial one; a lone last character carries no whole byte and is left out. Written
-/// over slices of fixed steps: the decoding of every long run goes through here.
+/// Decodes base64 characters (all valid) into `out`: 6 bits per character, a byte per 8 bits
+/// (whole groups, then 2 or 3 characters of a last partial one; a lone last character carries
+/// no whole byte and is left out). Into a slice sized first: the decoding of every long run
+/// goes through here, and a push per byte cost most of it.
 fn decode(chars: &[u8], out: &mut Vec<u8>) {
-    let value = |c: &u8| u32::from(DECODE[usize::from(*c)]);
-    let groups = chars.chunks_exact(4);
-    let tail = groups.remainder();
     out.clear();
-    out.resize(chars.len() / 4 * 3 + (tail.len() * 6) / 8, 0);
-    let (whole, rest) = out.split_at_mut(chars.len() / 4 * 3);
-    for (g, o) in groups.zip(whole.chunks_exact_mut(3)) {
-        let n = value(&g[0]) << 18 | value(&g[1]) << 12 | value(&g[2]) << 6 | value(&g[3]);
-        o.copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
-    }
-    let n = tail.iter().enumerate().fold(0u32, |n, (k, c)| n | value(c) << (18 - 6 * k));
-    for (k, o) in rest.iter_mut().enumerate() {
-        *o = (n >> (16 - 8 * k)) as u8;
+    out.resize(chars.len() * 6 / 8, 0);
+    let out = &mut out[..];
+    let (mut bits, mut held, mut j) = (0u32, 0, 0);
+    for &c in chars {
+        bits = bits << 6 | u32::from(DECODE[usize::from(c)]);
+        held += 6;
+        if held >= 8 {
+            held -= 8;
+            out[j] = (bits >> held) as u8;
+            j += 1;
+        }
     }
 }
 
