@@ -45,7 +45,10 @@ const DECODE: [u8; 256] = {
 /// One decoding of a run: its bytes, and where each of its characters is in the text.
 pub(super) struct View<'a> {
     pub bytes: &'a [u8],
+    /// Where each character is, for a run wrapped at line breaks; empty for a run all in one
+    /// piece (most of them), whose characters are at `start`, `start + 1`...
     at: &'a [u32],
+    start: usize,
 }
 
 impl View<'_> {
@@ -54,7 +57,14 @@ impl View<'_> {
     /// line breaks between them.
     pub fn span(&self, a: usize, b: usize) -> (usize, usize) {
         let char_of = |byte: usize| 4 * (byte / 3) + byte % 3;
-        (self.at[char_of(a)] as usize, self.at[char_of(b - 1) + 1] as usize + 1)
+        (self.char_at(char_of(a)), self.char_at(char_of(b - 1) + 1) + 1)
+    }
+
+    fn char_at(&self, k: usize) -> usize {
+        match self.at {
+            [] => self.start + k,
+            at => at[k] as usize,
+        }
     }
 
     /// Is a match of `a..b` one to act on: long enough to be no accident, or encoded on its own
@@ -87,7 +97,7 @@ pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&Vi
             i += 1;
             continue;
         }
-        // Measure the run first: most runs (words, ids) are too short to be copied at all.
+        // Measure the run first: most runs (words, ids) are too short to be decoded at all.
         let (start, mut count) = (i, 0);
         loop {
             if i < text.len() && DECODE[text[i] as usize] != NO {
@@ -102,21 +112,27 @@ pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&Vi
         if count < MIN_RUN || count * 3 / 4 < min_bytes {
             continue;
         }
-        chars.clear();
-        at.clear();
-        for (j, &c) in (start..).zip(&text[start..i]) {
-            if DECODE[c as usize] != NO {
-                chars.push(c);
-                at.push(j as u32);
+        // A run in one piece is decoded where it stands; a wrapped one is gathered first.
+        let whole = count == i - start;
+        if !whole {
+            chars.clear();
+            at.clear();
+            for (j, &c) in (start..).zip(&text[start..i]) {
+                if DECODE[c as usize] != NO {
+                    chars.push(c);
+                    at.push(j as u32);
+                }
             }
         }
-        for from in 0..4.min(chars.len()) {
-            let left = chars.len() - from;
+        let run: &[u8] = if whole { &text[start..i] } else { &chars };
+        for from in 0..4.min(run.len()) {
+            let left = run.len() - from;
             if left < MIN_RUN || left * 3 / 4 < min_bytes {
                 break;
             }
-            decode(&chars[from..], &mut buf);
-            f(&View { bytes: &buf, at: &at[from..] });
+            decode(&run[from..], &mut buf);
+            let at: &[u32] = if whole { &[] } else { &at[from..] };
+            f(&View { bytes: &buf, at, start: start + from });
         }
     }
 }
@@ -126,9 +142,29 @@ pub(super) fn decode_for_tests(chars: &[u8], out: &mut Vec<u8>) {
     decode(chars, out);
 }
 
-/// Decodes base64 characters (all valid) into `out`: whole groups, then 2 or 3 characters of
-/// a last partial one; a lone last character carries no whole byte and is left out.
+/// Decodes base64 characters (all valid) into `out`: 6 bits per character, a byte per 8 bits
+/// (whole groups, then 2 or 3 characters of a last partial one; a lone last character carries
+/// no whole byte and is left out). Into a slice sized first: the decoding of every long run
+/// goes through here, and a push per byte cost most of it.
 fn decode(chars: &[u8], out: &mut Vec<u8>) {
+    out.clear();
+    out.resize(chars.len() * 6 / 8, 0);
+    let out = &mut out[..];
+    let (mut bits, mut held, mut j) = (0u32, 0, 0);
+    for &c in chars {
+        bits = bits << 6 | u32::from(DECODE[usize::from(c)]);
+        held += 6;
+        if held >= 8 {
+            held -= 8;
+            out[j] = (bits >> held) as u8;
+            j += 1;
+        }
+    }
+}
+
+/// `decode` before issue 9, byte by byte: the oracle of the property test below.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+fn decode_before(chars: &[u8], out: &mut Vec<u8>) {
     out.clear();
     for group in chars.chunks(4) {
         let n = group.iter().enumerate().fold(0u32, |n, (k, &c)| n | u32::from(DECODE[c as usize]) << (18 - 6 * k));
@@ -147,7 +183,7 @@ mod tests {
 
     fn views_of(text: &str, min_bytes: usize) -> Vec<(Vec<u8>, usize)> {
         let mut out = Vec::new();
-        for_each_view(text.as_bytes(), min_bytes, &mut |v| out.push((v.bytes.to_vec(), v.at[0] as usize)));
+        for_each_view(text.as_bytes(), min_bytes, &mut |v| out.push((v.bytes.to_vec(), v.char_at(0))));
         out
     }
 
@@ -175,7 +211,7 @@ mod tests {
         assert!(views_of("x Zm9vYmFy=, abc", 7).is_empty());
         // Spans map back to the characters carrying each byte.
         let at: Vec<u32> = (2..10).collect();
-        let view = View { bytes: b"foobar", at: &at };
+        let view = View { bytes: b"foobar", at: &at, start: 0 };
         assert_eq!(view.span(0, 6), (2, 10));
         assert_eq!(view.span(1, 2), (3, 5));
         assert_eq!(view.span(3, 5), (6, 9));
@@ -189,7 +225,7 @@ mod tests {
         let v = views(text);
         assert_eq!(v[0].0, b"foobarfoobar");
         let at: Vec<u32> = vec![2, 3, 4, 5, 7, 8, 9, 10, 13, 14, 15, 16, 17, 18, 19, 20];
-        let view = View { bytes: b"foobarfoobar", at: &at };
+        let view = View { bytes: b"foobarfoobar", at: &at, start: 0 };
         assert_eq!(view.span(0, 12), (2, 21), "the line breaks inside go with the value");
         assert_eq!(view.span(3, 4), (7, 9));
         // A blank line ends the run.
@@ -202,5 +238,78 @@ mod tests {
         let mut decoded = 0;
         for_each_view(text.as_bytes(), 0, &mut |v| decoded += v.bytes.len());
         assert!(decoded <= 3 * text.len(), "{decoded}");
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// `for_each_view` before issue 9: every run gathered into a copy with a table of
+    /// positions, then decoded byte by byte. Each view as (bytes, position of each character).
+    fn views_before(text: &[u8], min_bytes: usize) -> Vec<(Vec<u8>, Vec<u32>)> {
+        let (mut out, mut buf, mut chars, mut at) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut i = 0;
+        while i < text.len() {
+            if DECODE[text[i] as usize] == NO {
+                i += 1;
+                continue;
+            }
+            let (start, mut count) = (i, 0);
+            loop {
+                if i < text.len() && DECODE[text[i] as usize] != NO {
+                    count += 1;
+                    i += 1;
+                } else if let Some(len) = wrap_at(text, i) {
+                    i += len;
+                } else {
+                    break;
+                }
+            }
+            if count < MIN_RUN || count * 3 / 4 < min_bytes {
+                continue;
+            }
+            chars.clear();
+            at.clear();
+            for (j, &c) in (start..).zip(&text[start..i]) {
+                if DECODE[c as usize] != NO {
+                    chars.push(c);
+                    at.push(j as u32);
+                }
+            }
+            for from in 0..4.min(chars.len()) {
+                let left = chars.len() - from;
+                if left < MIN_RUN || left * 3 / 4 < min_bytes {
+                    break;
+                }
+                decode_before(&chars[from..], &mut buf);
+                out.push((buf.clone(), at[from..].to_vec()));
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+        /// Runs decoded in place and the faster decoding give the views, and the positions of
+        /// their characters, that the code before them gave: runs of every length, in one
+        /// piece or wrapped at `\n` and `\r\n`, between other characters.
+        #[test]
+        fn views_are_what_they_were(
+            pieces in prop::collection::vec(prop::sample::select(&["A", "z", "9", "+", "/", "-", "_", "=", " ", "\n", "\r\n", "\n\n", "é", "%"][..]), 0..80),
+            min_bytes in 0..12usize,
+        ) {
+            let text: String = pieces.concat();
+            let before = views_before(text.as_bytes(), min_bytes);
+            let mut now = Vec::new();
+            for_each_view(text.as_bytes(), min_bytes, &mut |v| {
+                let chars = before.get(now.len()).map_or(0, |(_, at)| at.len());
+                now.push((v.bytes.to_vec(), (0..chars).map(|k| v.char_at(k) as u32).collect::<Vec<_>>()));
+            });
+            prop_assert_eq!(now, before);
+        }
     }
 }

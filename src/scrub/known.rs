@@ -73,7 +73,11 @@ impl KnownSecrets {
         let known = self.values.get_mut(value).expect("noted above");
         if !known.owners.iter().any(|h| h == handle) {
             known.owners.push(handle.to_string());
-            self.owned.entry(handle.to_string()).or_default().push(value.to_string());
+            // One handle often holds many values (the overflow stub's): its name is copied once.
+            match self.owned.get_mut(handle) {
+                Some(values) => values.push(value.to_string()),
+                None => drop(self.owned.insert(handle.to_string(), vec![value.to_string()])),
+            }
             let learned =
                 Learned { handle: Some(handle.to_string()), label: label.to_string(), value: value.to_string() };
             self.log.push(learned);

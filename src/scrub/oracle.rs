@@ -1,0 +1,128 @@
+//! The matcher's code before issue 9's speed-up, kept for tests only: the property tests
+//! (`mod.rs`) compare what it finds with what the faster code finds, on generated needles and
+//! texts.
+
+use super::{merge, one_per_end, retain_outside, unescape, Needles};
+
+impl Needles {
+    /// `find` as it was: every list gathered, allocated and merged, matching or not.
+    pub(super) fn find_before(&self, s: &str) -> Vec<(usize, usize, usize)> {
+        let mut lists: Vec<Vec<(usize, usize, usize)>> = self.matches(s).into();
+        let mut encoded = Vec::new();
+        self.base64_matches(s.as_bytes(), &mut |m| encoded.push(m));
+        unescape::for_each_view(s, &mut |view, spans| {
+            let raw = |(a, b, label): (usize, usize, usize)| (spans[a].0 as usize, spans[b - 1].1 as usize, label);
+            lists.extend(
+                self.matches(view).map(|list| list.into_iter().map(raw).filter(|m| m.0 < m.1).collect::<Vec<_>>()),
+            );
+            self.base64_matches(view.as_bytes(), &mut |m| encoded.extend(Some(raw(m)).filter(|m| m.0 < m.1)));
+        });
+        lists.push(one_per_end(encoded));
+        lists.retain(|l| !l.is_empty());
+        if lists.iter().any(|l| !l.is_empty()) {
+            let markers = self.markers(s);
+            if !markers.is_empty() {
+                for list in &mut lists {
+                    retain_outside(list, &markers);
+                }
+            }
+        }
+        let mut work = self.work.get();
+        let groups = merge(&lists, &mut work);
+        self.work.set(work);
+        groups
+    }
+}
+
+impl Needles {
+    /// `holds_value` as it was: every string scanned, however short.
+    pub(super) fn holds_value_before(&self, s: &str) -> bool {
+        let found = |text: &str| {
+            let mut any = self.matches(text).iter().any(|l| !l.is_empty());
+            self.base64_matches(text.as_bytes(), &mut |_| any = true);
+            any
+        };
+        let mut any = found(s);
+        unescape::for_each_view(s, &mut |view, _| any = any || found(view));
+        any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::forms::{base64, escape_json, escape_unicode, html_forms, percent, COMPONENT};
+    use super::Needles;
+
+    /// Characters that make needles overlap and share prefixes, and that every decoder reads.
+    const ALPHABET: &[char] = &['a', 'b', '1', ' ', 'é', '/', '&', '<', '%', '+', '"', '\\', '~', '😀'];
+    const LABELS: &[&str] = &["secret", "ab", "key", "redacted", "value", "aab"];
+
+    fn word(len: std::ops::Range<usize>) -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(ALPHABET), len).prop_map(|c| c.into_iter().collect())
+    }
+
+    /// A piece of text: plain characters, or a value as written or in a form the matcher reads
+    /// (`form` picks which), or one of our markers.
+    fn piece(values: &[String], pick: usize, form: usize, filler: &str) -> String {
+        let v = &values[pick % values.len()];
+        let b64 = |skip: usize, url: bool, pad: bool| {
+            let framed: Vec<u8> = filler.bytes().take(skip).chain(v.bytes()).chain(filler.bytes()).collect();
+            let alphabet = if url {
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+            } else {
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+            };
+            base64(&framed, alphabet, pad)
+        };
+        match form % 12 {
+            0 => filler.to_string(),
+            1 | 2 => v.clone(),
+            3 => escape_json(v),
+            4 => escape_unicode(&escape_json(v), true),
+            5 => percent(v, COMPONENT, pick % 2 == 0),
+            6 => html_forms(v).get(pick % 8).cloned().unwrap_or_else(|| v.clone()),
+            7..=9 => b64(form % 3, pick % 2 == 0, pick % 3 == 0),
+            10 => format!("[redacted: {}]", LABELS[pick % LABELS.len()]),
+            _ => format!(" {} ", &v[..v.char_indices().nth(2).map_or(v.len(), |(i, _)| i)]),
+        }
+    }
+
+    /// Values with their label, how many of them are removed again, and the text's pieces
+    /// (which value, which form, filler).
+    type Case = (Vec<(String, usize)>, usize, Vec<(usize, usize, String)>);
+
+    fn case() -> impl Strategy<Value = Case> {
+        let values = prop::collection::vec((word(2..12), 0..LABELS.len()), 1..8);
+        let pieces = prop::collection::vec((0..64usize, 0..64usize, word(0..5)), 0..10);
+        (values, 0..4usize, pieces)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        /// The faster `find` and `holds_value` find exactly what the code before them found,
+        /// with short values, tombstones (removed values), and texts that hold the values
+        /// verbatim, escaped, percent- and HTML-encoded and in base64 at every alignment.
+        #[test]
+        fn the_faster_matcher_finds_what_the_old_one_did((values, removed, pieces) in case()) {
+            let mut n = Needles::default();
+            for (v, label) in &values {
+                n.add(v, LABELS[*label]);
+            }
+            for (v, _) in values.iter().take(removed.min(values.len() - 1)) {
+                n.remove(v);
+            }
+            let texts: Vec<String> = values.iter().map(|(v, _)| v.clone()).collect();
+            let text: String = pieces.iter().map(|(pick, form, filler)| piece(&texts, *pick, *form, filler)).collect();
+            // The whole text, and each piece alone (most of them short).
+            let mut cases = vec![text];
+            cases.extend(pieces.iter().map(|(pick, form, filler)| piece(&texts, *pick, *form, filler)));
+            for t in &cases {
+                prop_assert_eq!(n.find(t), n.find_before(t), "{:?}", t);
+                prop_assert_eq!(n.holds_value(t), n.holds_value_before(t), "{:?}", t);
+            }
+        }
+    }
+}
