@@ -251,7 +251,7 @@ mod tests {
         let specials = ["\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{7f}", "é", "😀", "\t"];
         for special in specials {
             for at in 0..20 {
-                let s = format!("{}{special}{}", "abcdefghijklmnopqrst"[..at].to_string(), "x".repeat(20 - at));
+                let s = format!("{}{special}{}", &"abcdefghijklmnopqrst"[..at], "x".repeat(20 - at));
                 let mut out = String::new();
                 write_str(&mut out, &s);
                 assert_eq!(out, serde_json::to_string(&s).unwrap(), "{s:?}");
