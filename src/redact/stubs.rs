@@ -3,6 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::json::write::object;
 use crate::Format;
 
 pub(crate) const META_PREFIX: &str = "webmcp-redact/";
@@ -19,6 +20,9 @@ pub trait HandleSource {
     /// A redaction starts: a source that draws randomness in batches starts a new batch, so
     /// that no call uses bytes drawn for another.
     fn new_call(&mut self) {}
+    /// `count` handles are about to be drawn: a source that draws in batches can draw them at
+    /// once (one crossing into JS for all the handles of a result, not one per few).
+    fn reserve(&mut self, _count: usize) {}
 }
 
 /// A new handle: 32 lowercase hex digits, whatever the value it stands for.
@@ -44,6 +48,23 @@ pub(crate) fn stub(format: Format, label: &str, handle: &str) -> Value {
     }
 }
 
+/// [`stub`] written as JSON text into `out`, byte for byte as serde_json writes that value.
+pub(crate) fn write_stub(out: &mut String, format: Format, label: &str, handle: &str) {
+    object(out, |o| match format {
+        Format::Webmcp => {
+            o.str("type", "secret_reference").str("label", label).str("handle", handle);
+        }
+        Format::Mcp => {
+            o.str("type", "text").str("text", &format!("{}{label}{}", STUB_TEXT.0, STUB_TEXT.1));
+            object(o.key("_meta"), |m| {
+                object(m.key(SECRET_KEY), |s| {
+                    s.str("label", label).str("handle", handle);
+                });
+            });
+        }
+    });
+}
+
 /// The wording of the notice, as (before the label list, after it), singular then plural. The
 /// label lists and counts are the only parts that come from data (see [`wording_spans`]).
 const WITHHELD: [(&str, &str); 2] = [
@@ -64,7 +85,22 @@ const STUB_TEXT: (&str, &str) = ("[secret withheld: ", "]");
 
 /// The last text block of a redacted result: what was withheld (the user can reveal it) and
 /// what was only removed or masked (nothing to reveal).
+#[cfg(test)]
 pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
+    json!({ "type": "text", "text": notice_text(withheld, other), "_meta": { NOTICE_KEY: true } })
+}
+
+/// [`notice`] written as JSON text into `out`, byte for byte as serde_json writes that value.
+pub(crate) fn write_notice(out: &mut String, withheld: &[&str], other: &[&str]) {
+    object(out, |o| {
+        o.str("type", "text").str("text", &notice_text(withheld, other));
+        object(o.key("_meta"), |m| {
+            m.bool(NOTICE_KEY, true);
+        });
+    });
+}
+
+fn notice_text(withheld: &[&str], other: &[&str]) -> String {
     let mut parts = Vec::new();
     for (labels, wording) in [(withheld, WITHHELD), (other, OTHER)] {
         if !labels.is_empty() {
@@ -72,7 +108,7 @@ pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
             parts.push(format!("{}{open}{}{close}", labels.len(), names(labels)));
         }
     }
-    json!({ "type": "text", "text": parts.join(" "), "_meta": { NOTICE_KEY: true } })
+    parts.join(" ")
 }
 
 /// Where this library's own fixed wording stands in a text it writes (a notice, or an mcp
@@ -134,18 +170,27 @@ fn notice_part(text: &str, at: usize, wording: &[(&str, &str); 2], last: bool) -
     })
 }
 
-/// Distinct labels, the first ten of them.
+/// Distinct labels, the first ten of them. Counted by sorting, not by a scan of those seen so far
+/// per label: a result can carry thousands of labels, many of them distinct.
 fn names(labels: &[&str]) -> String {
     const SHOWN: usize = 10;
-    let mut distinct: Vec<&str> = Vec::new();
+    let mut shown: Vec<&str> = Vec::new();
     for l in labels {
-        if !distinct.contains(l) {
-            distinct.push(l);
+        if shown.len() == SHOWN {
+            break;
+        }
+        if !shown.contains(l) {
+            shown.push(l);
         }
     }
-    let mut out = distinct.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
-    if distinct.len() > SHOWN {
-        out.push_str(&format!(" and {} more", distinct.len() - SHOWN));
+    let mut out = shown.join(", ");
+    if shown.len() == SHOWN {
+        let mut distinct = labels.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() > SHOWN {
+            out.push_str(&format!(" and {} more", distinct.len() - SHOWN));
+        }
     }
     out
 }

@@ -4,7 +4,6 @@
 //! the vocabulary JS mirrors in its types.
 
 mod records;
-mod write;
 
 pub use records::{check_json, labels_json, settings_json, side_json, unreadable_arguments_json, vocabulary_json};
 

@@ -1,6 +1,6 @@
-//! What goes back to JS, one function per record, written directly (see `write.rs`).
+//! What goes back to JS, one function per record, written directly (see `json/write.rs`).
 
-use super::write::{array, object, string, Obj};
+use crate::json::write::{array, object, string, Obj};
 use super::{Settings, COUNT_CEILING};
 use crate::model::{Class, Level};
 use crate::policy::check::CheckResult;

@@ -1,6 +1,8 @@
-//! A direct JSON writer for the records that go back to JS. They are small, fixed shapes read
-//! once by `JSON.parse`; writing them by hand instead of through serde derives keeps ~3 KiB
-//! (gzip) of monomorphized serializer code out of the module (measured with this commit).
+//! A direct JSON writer: the records that go back to JS (small, fixed shapes read once by
+//! `JSON.parse`; by hand instead of serde derives keeps ~3 KiB gzip of monomorphized serializer
+//! code out of the module), and what a redaction adds to the agent view (stubs, the notice, the
+//! report), written once as text instead of built as `Value`s and serialized (measured: about
+//! a third of a dense redaction went there).
 
 use serde_json::Value;
 
@@ -29,30 +31,62 @@ pub fn array<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut item: 
     out.push(']');
 }
 
-/// A JSON string literal, escaped as JSON requires.
+/// A JSON string literal, escaped byte for byte as serde_json escapes it (the agent view mixes
+/// this writer's text with serde_json's, and a second pass compares them): `\"`, `\\`, the
+/// short forms `\b \f \n \r \t`, other control characters as `\u00xx`. Runs of plain bytes
+/// are copied whole: the text is scanned once.
 pub fn string(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
     out.push('"');
     let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let escape = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            c if (c as u32) < 0x20 => "",
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let short = match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            0x08 => 'b',
+            0x0c => 'f',
+            b'\n' => 'n',
+            b'\r' => 'r',
+            b'\t' => 't',
+            0..=0x1f => 'u',
             _ => continue,
         };
+        // Every escaped byte is ASCII, so `i` and `i + 1` are character boundaries.
         out.push_str(&s[start..i]);
-        if escape.is_empty() {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push_str(escape);
+        out.push('\\');
+        out.push(short);
+        if short == 'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
         }
-        start = i + c.len_utf8();
+        start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// Any JSON value, written as `serde_json::to_string` writes it (compact, keys in their
+/// order, numbers as they were read): byte for byte, without serde's serializer in between.
+pub fn value(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(n.as_str()),
+        Value::String(s) => string(out, s),
+        Value::Array(items) => array(out, items, value),
+        Value::Object(map) => members(out, map.iter()),
+    }
+}
+
+/// A JSON object of already-held members, values written by [`value`].
+pub fn members<'a>(out: &mut String, items: impl IntoIterator<Item = (&'a String, &'a Value)>) {
+    object(out, |o| {
+        for (k, v) in items {
+            value(o.key(k), v);
+        }
+    });
 }
 
 impl Obj<'_> {
@@ -90,9 +124,9 @@ impl Obj<'_> {
         self
     }
 
-    pub fn value(&mut self, key: &str, value: &Value) -> &mut Self {
-        let text = value.to_string();
-        self.raw(key, &text)
+    pub fn value(&mut self, key: &str, v: &Value) -> &mut Self {
+        value(self.key(key), v);
+        self
     }
 
     pub fn strs<S: AsRef<str>>(&mut self, key: &str, items: &[S]) -> &mut Self {
