@@ -38,30 +38,35 @@ pub fn array<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut item: 
 pub fn string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
-    let mut start = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
+    let bytes = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    // An indexed loop: at opt-level "z" the slice iterator's steps are not inlined (perf).
+    while i < bytes.len() {
+        let b = bytes[i];
+        i += 1;
+        if b >= 0x20 && b != b'"' && b != b'\\' {
+            continue;
+        }
+        // Every escaped byte is ASCII, so `i - 1` and `i` are character boundaries.
+        out.push_str(&s[start..i - 1]);
+        start = i;
         let short = match b {
-            b'"' => '"',
-            b'\\' => '\\',
-            0x08 => 'b',
-            0x0c => 'f',
-            b'\n' => 'n',
-            b'\r' => 'r',
-            b'\t' => 't',
-            0..=0x1f => 'u',
-            _ => continue,
+            0x08 => b'b',
+            0x0c => b'f',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0..=0x1f => b'u',
+            _ => b, // '"' and '\\'
         };
-        // Every escaped byte is ASCII, so `i` and `i + 1` are character boundaries.
-        out.push_str(&s[start..i]);
         out.push('\\');
-        out.push(short);
-        if short == 'u' {
+        out.push(char::from(short));
+        if short == b'u' {
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.push_str("00");
             out.push(char::from(HEX[usize::from(b >> 4)]));
             out.push(char::from(HEX[usize::from(b & 0xf)]));
         }
-        start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');

@@ -1,7 +1,7 @@
 //! What goes back to JS, one function per record, written directly (see `json/write.rs`).
 
-use crate::json::write::{array, object, string, Obj};
 use super::{Settings, COUNT_CEILING};
+use crate::json::write::{array, object, string, Obj};
 use crate::model::{Class, Level};
 use crate::policy::check::CheckResult;
 use crate::policy::session::Labels;
