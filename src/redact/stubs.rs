@@ -1,6 +1,8 @@
 //! What the library adds to a result (secret stubs, the notice, `webmcp-redact/*` `_meta`
 //! keys) and how it recognises them again, so that a second pass leaves them alone.
 
+use std::collections::HashMap;
+
 use serde_json::{json, Map, Value};
 
 use crate::json::write::object;
@@ -170,27 +172,24 @@ fn notice_part(text: &str, at: usize, wording: &[(&str, &str); 2], last: bool) -
     })
 }
 
-/// Distinct labels, the first ten of them. Counted by sorting, not by a scan of those seen so far
-/// per label: a result can carry thousands of labels, many of them distinct.
+/// Distinct labels, the first ten of them. Counted in a map, not by a scan of those seen so far
+/// per label: a result can carry thousands of labels, many of them distinct. (The map is of
+/// the type `Run::detections` already uses: no second instance of the hash table's code.)
 fn names(labels: &[&str]) -> String {
     const SHOWN: usize = 10;
     let mut shown: Vec<&str> = Vec::new();
+    let mut seen: HashMap<String, Vec<String>> = HashMap::new();
     for l in labels {
-        if shown.len() == SHOWN {
-            break;
-        }
-        if !shown.contains(l) {
-            shown.push(l);
+        if !seen.contains_key(*l) {
+            seen.insert(l.to_string(), Vec::new());
+            if shown.len() < SHOWN {
+                shown.push(l);
+            }
         }
     }
     let mut out = shown.join(", ");
-    if shown.len() == SHOWN {
-        let mut distinct = labels.to_vec();
-        distinct.sort_unstable();
-        distinct.dedup();
-        if distinct.len() > SHOWN {
-            out.push_str(&format!(" and {} more", distinct.len() - SHOWN));
-        }
+    if seen.len() > SHOWN {
+        out.push_str(&format!(" and {} more", seen.len() - SHOWN));
     }
     out
 }
@@ -258,6 +257,30 @@ mod tests {
         ] {
             assert_eq!(wording_spans(forged), None, "{forged}");
         }
+    }
+
+    #[test]
+    fn the_notice_names_the_first_ten_distinct_labels_and_counts_the_rest() {
+        let labels: Vec<String> = (0..40).map(|i| format!("l{}", i % 25)).collect();
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        assert_eq!(names(&labels), "l0, l1, l2, l3, l4, l5, l6, l7, l8, l9 and 15 more");
+        assert_eq!(names(&["b", "a", "b"]), "b, a");
+        let ten: Vec<String> = (0..10).map(|i| format!("x{i}")).collect();
+        let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
+        assert_eq!(names(&ten), ten.join(", "), "exactly ten: none more");
+    }
+
+    #[test]
+    fn written_stubs_and_notices_are_the_values_serialized() {
+        let h = "0a".repeat(16);
+        for format in [Format::Webmcp, Format::Mcp] {
+            let mut out = String::new();
+            write_stub(&mut out, format, "k\"\u{1}é", &h);
+            assert_eq!(out, stub(format, "k\"\u{1}é", &h).to_string());
+        }
+        let mut out = String::new();
+        write_notice(&mut out, &["a\n"], &["b", "c"]);
+        assert_eq!(out, notice(&["a\n"], &["b", "c"]).to_string());
     }
 
     struct Counter(u8);
