@@ -38,19 +38,16 @@ fn is_handle(s: &str) -> bool {
     s.len() == 32 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// The agent's view of a withheld value.
+/// The agent's view of a withheld value, read back from [`write_stub`]'s text: one definition of
+/// its shape, and no second builder of it in the module (the JSON reader is there anyway).
 pub(crate) fn stub(format: Format, label: &str, handle: &str) -> Value {
-    match format {
-        Format::Webmcp => json!({ "type": "secret_reference", "label": label, "handle": handle }),
-        Format::Mcp => json!({
-            "type": "text",
-            "text": format!("{}{label}{}", STUB_TEXT.0, STUB_TEXT.1),
-            "_meta": { SECRET_KEY: { "label": label, "handle": handle } },
-        }),
-    }
+    let mut text = String::new();
+    write_stub(&mut text, format, label, handle);
+    // What write_stub writes is always valid JSON without repeated keys.
+    crate::json::parse_json(&text).unwrap_or_default()
 }
 
-/// [`stub`] written as JSON text into `out`, byte for byte as serde_json writes that value.
+/// The agent's view of a withheld value, written as JSON text into `out`.
 pub(crate) fn write_stub(out: &mut String, format: Format, label: &str, handle: &str) {
     object(out, |o| match format {
         Format::Webmcp => {
@@ -273,10 +270,16 @@ mod tests {
     #[test]
     fn written_stubs_and_notices_are_the_values_serialized() {
         let h = "0a".repeat(16);
-        for format in [Format::Webmcp, Format::Mcp] {
+        let label = "k\"\u{1}é";
+        let mcp = json!({ "type": "text", "text": format!("[secret withheld: {label}]"),
+            "_meta": { SECRET_KEY: { "label": label, "handle": h } } });
+        for (format, value) in
+            [(Format::Webmcp, json!({ "type": "secret_reference", "label": label, "handle": h })), (Format::Mcp, mcp)]
+        {
             let mut out = String::new();
-            write_stub(&mut out, format, "k\"\u{1}é", &h);
-            assert_eq!(out, stub(format, "k\"\u{1}é", &h).to_string());
+            write_stub(&mut out, format, label, &h);
+            assert_eq!(out, value.to_string());
+            assert_eq!(stub(format, label, &h), value);
         }
         let mut out = String::new();
         write_notice(&mut out, &["a\n"], &["b", "c"]);
