@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::json::write::object;
 use crate::Format;
@@ -86,7 +86,7 @@ const STUB_TEXT: (&str, &str) = ("[secret withheld: ", "]");
 /// what was only removed or masked (nothing to reveal).
 #[cfg(test)]
 pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
-    json!({ "type": "text", "text": notice_text(withheld, other), "_meta": { NOTICE_KEY: true } })
+    serde_json::json!({ "type": "text", "text": notice_text(withheld, other), "_meta": { NOTICE_KEY: true } })
 }
 
 /// [`notice`] written as JSON text into `out`, byte for byte as serde_json writes that value.
@@ -229,6 +229,8 @@ pub(crate) fn is_library_key(key: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
