@@ -47,7 +47,10 @@ fn write_tail(stubs: &[StubSpec], report: &[Redaction], format: Format) -> Tail 
         if r.handle.is_some() { &mut withheld } else { &mut other }.push(r.label.as_str());
     }
     write_notice(&mut blocks, &withheld, &other);
-    let mut entries = String::with_capacity(report.len() * 64);
+    // Sized to what the entries take unescaped: a doubling past that would leave a larger hole
+    // in the module's memory, which only grows.
+    let size = report.iter().map(|r| r.pointer.len() + r.reason.as_str().len() + r.label.len() + 37).sum();
+    let mut entries = String::with_capacity(size);
     for (i, r) in report.iter().enumerate() {
         if i > 0 {
             entries.push(',');
@@ -63,7 +66,7 @@ fn write_tail(stubs: &[StubSpec], report: &[Redaction], format: Format) -> Tail 
 /// entries end `_meta`'s report (after the entries of one that is there), which is added, with
 /// `_meta` itself, where missing. Exactly what appending to the value and serializing it gave.
 pub(crate) fn place(agent: &Value, tail: &Tail) -> String {
-    let mut out = String::with_capacity(tail.blocks.len() + tail.entries.len() + 4096);
+    let mut out = String::new();
     let Value::Object(top) = agent else {
         write::value(&mut out, agent);
         return out;
