@@ -165,9 +165,12 @@ class Redactor {
       resultId = newResultId();
       this.#vault.add(side.secrets, resultId);
     }
-    for (const { handle, label, value } of side.known ?? []) {
-      if (handle === undefined) this.#pinned.push({ label, value });
-      else this.#journalAdd(handle, { label, value });
+    // Runs of one handle and label (src/wire/records.rs).
+    for (const { handle, label, values } of side.known ?? []) {
+      for (const value of values) {
+        if (handle === undefined) this.#pinned.push({ label, value });
+        else this.#journalAdd(handle, { label, value });
+      }
     }
     return resultId;
   }

@@ -1,4 +1,5 @@
-//! JSON text in, `Value` out, under the size and depth limits; and JSON Pointer helpers.
+//! JSON text in, `Value` out, under the size and depth limits; JSON text out, written directly
+//! (`write.rs`); and JSON Pointer helpers.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -6,6 +7,7 @@ use serde_json::Value;
 mod pointer;
 pub(crate) mod scan;
 mod text;
+pub(crate) mod write;
 
 pub use pointer::{child, push_token};
 

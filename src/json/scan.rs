@@ -1,7 +1,7 @@
 //! The byte-level pieces of the streaming engine (`redact::stream`): each reads one JSON token
 //! of the text where it starts, checks it against the grammar, and says where it ends; and the
-//! writers of a string or number exactly as serde_json writes it back (the DOM engine's
-//! output), so that both engines give the same agent view byte for byte.
+//! writer of a number exactly as serde_json writes it back (strings: `json::write::string`),
+//! so that both engines give the same agent view byte for byte.
 //!
 //! The text is a `&str`, so it is valid UTF-8 already; what is left to check is JSON's own
 //! grammar. Every reader returns `None` for text that is not JSON: the streaming engine then
@@ -12,7 +12,7 @@
 pub struct Str {
     pub start: usize,
     pub end: usize,
-    /// It holds a backslash escape: read it with [`decode`], write it with [`write_str`].
+    /// It holds a backslash escape: read it with [`decode`], write it with `json::write::string`.
     pub escaped: bool,
 }
 
@@ -28,7 +28,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// Does any byte of `w` end or escape a string (`"`, `\`, or a control character)? Eight
 /// bytes at a time: a string's body is most of a result's bytes.
-fn special(w: u64) -> bool {
+pub(crate) fn special(w: u64) -> bool {
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let quote = zero(w ^ (ONES * b'"' as u64));
     let backslash = zero(w ^ (ONES * b'\\' as u64));
@@ -160,47 +160,6 @@ fn unicode(b: &[u8], at: usize) -> (char, usize) {
     }
 }
 
-/// `s` as a JSON string, escaped as serde_json escapes it: `"`, `\` and control characters
-/// only (the short forms where JSON has them, else `\u00xx`); everything else as it is.
-pub fn write_str(out: &mut String, s: &str) {
-    out.push('"');
-    let b = s.as_bytes();
-    let mut at = 0;
-    let mut i = 0;
-    while i < b.len() {
-        // Eight bytes at a time past those that need no escape: most of a long text.
-        if i + 8 <= b.len() && !special(u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"))) {
-            i += 8;
-            continue;
-        }
-        let c = b[i];
-        i += 1;
-        let short = match c {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&s[at..i - 1]);
-        if short.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(c >> 4)] as char);
-            out.push(HEX[usize::from(c & 15)] as char);
-        } else {
-            out.push_str(short);
-        }
-        at = i;
-    }
-    out.push_str(&s[at..]);
-    out.push('"');
-}
-
 /// A number with an exponent as serde_json (`arbitrary_precision`) writes it back: the marker
 /// as `e`, and a `+` where the sign was left out (`1E5` is `1e+5`). Other numbers come back
 /// as written.
@@ -241,7 +200,7 @@ mod tests {
             let s = string(text.as_bytes(), 0).unwrap();
             assert_eq!(s.end, text.len());
             let mut out = String::new();
-            write_str(&mut out, &decode(s.raw(text)));
+            crate::json::write::string(&mut out, &decode(s.raw(text)));
             assert_eq!(out, round_trip(text), "{text}");
         }
     }
@@ -253,7 +212,7 @@ mod tests {
             for at in 0..20 {
                 let s = format!("{}{special}{}", &"abcdefghijklmnopqrst"[..at], "x".repeat(20 - at));
                 let mut out = String::new();
-                write_str(&mut out, &s);
+                crate::json::write::string(&mut out, &s);
                 assert_eq!(out, serde_json::to_string(&s).unwrap(), "{s:?}");
             }
         }

@@ -113,7 +113,9 @@ impl Collector {
         let pending = std::mem::take(&mut self.pending);
         let values = pending.iter().filter(|p| !p.user_only).count();
         let overflow = values > MAX_STUBS + 1;
-        let mut stubs = Vec::new();
+        let user_only = pending.len() - values;
+        handles.reserve(if overflow { user_only + MAX_STUBS + 1 } else { pending.len() });
+        let mut stubs = Vec::with_capacity(pending.len().min(user_only + MAX_STUBS + 1));
         let mut rest = Vec::new();
         let mut n = 0;
         for p in pending {

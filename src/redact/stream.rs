@@ -17,6 +17,7 @@
 
 use super::{Agent, Run};
 use crate::json::scan::{self, Str};
+use crate::json::write;
 use crate::json::{parse_json, push_token};
 use crate::schema::{AppliedId, Eval, Kinds, Schema, SetId};
 use crate::scrub::detect::Detect;
@@ -388,7 +389,7 @@ impl Scanner<'_, '_> {
         }
         if token.escaped {
             self.flush(token.start);
-            scan::write_str(&mut self.out, chars);
+            write::string(&mut self.out, chars);
             self.copied = token.end;
         }
         Some(())

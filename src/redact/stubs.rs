@@ -1,8 +1,11 @@
 //! What the library adds to a result (secret stubs, the notice, `webmcp-redact/*` `_meta`
 //! keys) and how it recognises them again, so that a second pass leaves them alone.
 
-use serde_json::{json, Map, Value};
+use std::collections::HashMap;
 
+use serde_json::{Map, Value};
+
+use crate::json::write::object;
 use crate::Format;
 
 pub(crate) const META_PREFIX: &str = "webmcp-redact/";
@@ -19,6 +22,9 @@ pub trait HandleSource {
     /// A redaction starts: a source that draws randomness in batches starts a new batch, so
     /// that no call uses bytes drawn for another.
     fn new_call(&mut self) {}
+    /// `count` handles are about to be drawn: a source that draws in batches can draw them at
+    /// once (one crossing into JS for all the handles of a result, not one per few).
+    fn reserve(&mut self, _count: usize) {}
 }
 
 /// A new handle: 32 lowercase hex digits, whatever the value it stands for.
@@ -32,16 +38,30 @@ fn is_handle(s: &str) -> bool {
     s.len() == 32 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// The agent's view of a withheld value.
+/// The agent's view of a withheld value, read back from [`write_stub`]'s text: one definition of
+/// its shape, and no second builder of it in the module (the JSON reader is there anyway).
 pub(crate) fn stub(format: Format, label: &str, handle: &str) -> Value {
-    match format {
-        Format::Webmcp => json!({ "type": "secret_reference", "label": label, "handle": handle }),
-        Format::Mcp => json!({
-            "type": "text",
-            "text": format!("{}{label}{}", STUB_TEXT.0, STUB_TEXT.1),
-            "_meta": { SECRET_KEY: { "label": label, "handle": handle } },
-        }),
-    }
+    let mut text = String::new();
+    write_stub(&mut text, format, label, handle);
+    // What write_stub writes is always valid JSON without repeated keys.
+    crate::json::parse_json(&text).unwrap_or_default()
+}
+
+/// The agent's view of a withheld value, written as JSON text into `out`.
+pub(crate) fn write_stub(out: &mut String, format: Format, label: &str, handle: &str) {
+    object(out, |o| match format {
+        Format::Webmcp => {
+            o.str("type", "secret_reference").str("label", label).str("handle", handle);
+        }
+        Format::Mcp => {
+            o.str("type", "text").str("text", &format!("{}{label}{}", STUB_TEXT.0, STUB_TEXT.1));
+            object(o.key("_meta"), |m| {
+                object(m.key(SECRET_KEY), |s| {
+                    s.str("label", label).str("handle", handle);
+                });
+            });
+        }
+    });
 }
 
 /// The wording of the notice, as (before the label list, after it), singular then plural. The
@@ -64,7 +84,22 @@ const STUB_TEXT: (&str, &str) = ("[secret withheld: ", "]");
 
 /// The last text block of a redacted result: what was withheld (the user can reveal it) and
 /// what was only removed or masked (nothing to reveal).
+#[cfg(test)]
 pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
+    serde_json::json!({ "type": "text", "text": notice_text(withheld, other), "_meta": { NOTICE_KEY: true } })
+}
+
+/// [`notice`] written as JSON text into `out`, byte for byte as serde_json writes that value.
+pub(crate) fn write_notice(out: &mut String, withheld: &[&str], other: &[&str]) {
+    object(out, |o| {
+        o.str("type", "text").str("text", &notice_text(withheld, other));
+        object(o.key("_meta"), |m| {
+            m.bool(NOTICE_KEY, true);
+        });
+    });
+}
+
+fn notice_text(withheld: &[&str], other: &[&str]) -> String {
     let mut parts = Vec::new();
     for (labels, wording) in [(withheld, WITHHELD), (other, OTHER)] {
         if !labels.is_empty() {
@@ -72,7 +107,7 @@ pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
             parts.push(format!("{}{open}{}{close}", labels.len(), names(labels)));
         }
     }
-    json!({ "type": "text", "text": parts.join(" "), "_meta": { NOTICE_KEY: true } })
+    parts.join(" ")
 }
 
 /// Where this library's own fixed wording stands in a text it writes (a notice, or an mcp
@@ -134,18 +169,24 @@ fn notice_part(text: &str, at: usize, wording: &[(&str, &str); 2], last: bool) -
     })
 }
 
-/// Distinct labels, the first ten of them.
+/// Distinct labels, the first ten of them. Counted in a map, not by a scan of those seen so far
+/// per label: a result can carry thousands of labels, many of them distinct. (The map is of
+/// the type `Run::detections` already uses: no second instance of the hash table's code.)
 fn names(labels: &[&str]) -> String {
     const SHOWN: usize = 10;
-    let mut distinct: Vec<&str> = Vec::new();
+    let mut shown: Vec<&str> = Vec::new();
+    let mut seen: HashMap<String, Vec<String>> = HashMap::new();
     for l in labels {
-        if !distinct.contains(l) {
-            distinct.push(l);
+        if !seen.contains_key(*l) {
+            seen.insert(l.to_string(), Vec::new());
+            if shown.len() < SHOWN {
+                shown.push(l);
+            }
         }
     }
-    let mut out = distinct.iter().take(SHOWN).copied().collect::<Vec<_>>().join(", ");
-    if distinct.len() > SHOWN {
-        out.push_str(&format!(" and {} more", distinct.len() - SHOWN));
+    let mut out = shown.join(", ");
+    if seen.len() > SHOWN {
+        out.push_str(&format!(" and {} more", seen.len() - SHOWN));
     }
     out
 }
@@ -188,6 +229,8 @@ pub(crate) fn is_library_key(key: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -213,6 +256,36 @@ mod tests {
         ] {
             assert_eq!(wording_spans(forged), None, "{forged}");
         }
+    }
+
+    #[test]
+    fn the_notice_names_the_first_ten_distinct_labels_and_counts_the_rest() {
+        let labels: Vec<String> = (0..40).map(|i| format!("l{}", i % 25)).collect();
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        assert_eq!(names(&labels), "l0, l1, l2, l3, l4, l5, l6, l7, l8, l9 and 15 more");
+        assert_eq!(names(&["b", "a", "b"]), "b, a");
+        let ten: Vec<String> = (0..10).map(|i| format!("x{i}")).collect();
+        let ten: Vec<&str> = ten.iter().map(String::as_str).collect();
+        assert_eq!(names(&ten), ten.join(", "), "exactly ten: none more");
+    }
+
+    #[test]
+    fn written_stubs_and_notices_are_the_values_serialized() {
+        let h = "0a".repeat(16);
+        let label = "k\"\u{1}é";
+        let mcp = json!({ "type": "text", "text": format!("[secret withheld: {label}]"),
+            "_meta": { SECRET_KEY: { "label": label, "handle": h } } });
+        for (format, value) in
+            [(Format::Webmcp, json!({ "type": "secret_reference", "label": label, "handle": h })), (Format::Mcp, mcp)]
+        {
+            let mut out = String::new();
+            write_stub(&mut out, format, label, &h);
+            assert_eq!(out, value.to_string());
+            assert_eq!(stub(format, label, &h), value);
+        }
+        let mut out = String::new();
+        write_notice(&mut out, &["a\n"], &["b", "c"]);
+        assert_eq!(out, notice(&["a\n"], &["b", "c"]).to_string());
     }
 
     struct Counter(u8);

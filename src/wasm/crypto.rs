@@ -15,38 +15,55 @@ extern "C" {
     static CRYPTO: web_sys::Crypto;
 }
 
-/// Handles drawn from one `getRandomValues` call per redaction (and per 16 handles within
-/// one): each call crosses into JS and costs microseconds, and a result often needs several
-/// handles. Each redaction starts with a fresh draw, and handed-out bytes are wiped.
+/// Handles drawn from one `getRandomValues` call per redaction: each call crosses into JS and
+/// costs microseconds, and a result often needs many handles, so the collector says how many it
+/// will draw ([`HandleSource::reserve`]) and they come in one fill (split only at Web Crypto's
+/// 65,536-byte limit per call). A draw past that (a tool's own reference) refills 16 at a time.
+/// Each redaction starts with a fresh draw, and handed-out bytes are wiped.
 pub struct CryptoHandles {
-    pool: [u8; POOL],
-    /// Bytes handed out; `POOL` means the pool is spent (or was never filled).
+    pool: Vec<u8>,
+    /// Bytes handed out; `pool.len()` means the pool is spent (or was never filled).
     used: usize,
 }
 
-const POOL: usize = 16 * 16;
+/// Web Crypto's limit on one `getRandomValues` call, in bytes.
+const MAX_FILL: usize = 65_536;
+/// Handles drawn when one is needed and none was reserved.
+const BATCH: usize = 16;
 
 impl CryptoHandles {
     pub const fn new() -> CryptoHandles {
-        CryptoHandles { pool: [0; POOL], used: POOL }
+        CryptoHandles { pool: Vec::new(), used: 0 }
     }
 }
 
 impl HandleSource for CryptoHandles {
     fn new_call(&mut self) {
         self.pool.fill(0);
-        self.used = POOL;
+        self.pool.clear();
+        self.used = 0;
+    }
+
+    fn reserve(&mut self, count: usize) {
+        if self.pool.len() - self.used >= count * 16 {
+            return;
+        }
+        self.new_call(); // what is left unused is wiped, not carried into the new draw
+        self.pool.resize(count * 16, 0);
+        for chunk in self.pool.chunks_mut(MAX_FILL) {
+            if !CRYPTO.with(|c| c.get_random_values_with_u8_array(chunk).is_ok()) {
+                panic!("crypto.getRandomValues failed");
+            }
+        }
     }
 
     fn fill(&mut self, bytes: &mut [u8; 16]) {
-        if self.used == POOL {
-            if !CRYPTO.with(|c| c.get_random_values_with_u8_array(&mut self.pool).is_ok()) {
-                panic!("crypto.getRandomValues failed");
-            }
-            self.used = 0;
+        if self.used == self.pool.len() {
+            self.reserve(BATCH);
         }
-        bytes.copy_from_slice(&self.pool[self.used..self.used + 16]);
-        self.pool[self.used..self.used + 16].fill(0); // a handed-out handle is not kept here
+        let handle = &mut self.pool[self.used..self.used + 16];
+        bytes.copy_from_slice(handle);
+        handle.fill(0); // a handed-out handle is not kept here
         self.used += 16;
     }
 }

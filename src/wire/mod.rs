@@ -4,7 +4,6 @@
 //! the vocabulary JS mirrors in its types.
 
 mod records;
-mod write;
 
 pub use records::{check_json, labels_json, settings_json, side_json, unreadable_arguments_json, vocabulary_json};
 
@@ -229,7 +228,23 @@ mod tests {
                     "withheld": false,
                     "secrets": [{ "handle": "07".repeat(16), "label": "s", "kind": "value", "value": "sk_live_1" }],
                     "labels": { "sensitivity": "none", "private": false, "openWorld": false, "malicious": false, "attribution": [] },
-                    "known": [{ "handle": "07".repeat(16), "label": "s", "value": "sk_live_1" }] })
+                    "known": [{ "handle": "07".repeat(16), "label": "s", "values": ["sk_live_1"] }] })
+        );
+    }
+
+    #[test]
+    fn known_values_come_in_runs_of_one_handle_and_label() {
+        let mut r = crate::Redactor::new(Config::default(), Box::new(Fixed));
+        let tool = r#"{"name":"k","outputSchema":{"properties":{"s":{"x-sensitive":true},"t":{"x-sensitive":true}}}}"#;
+        let out = r.redact(tool, r#"{"s":["sk_live_1","sk_live_2"],"t":"tok_live_3"}"#, None);
+        let mut side: Value = serde_json::from_str(&side_json(&out, None)).unwrap();
+        let h = "07".repeat(16);
+        // In the order they were learned; sorted here, as that order is none of this test's business.
+        side["known"][0]["values"].as_array_mut().unwrap().sort_by(|a, b| a.as_str().cmp(&b.as_str()));
+        assert_eq!(
+            side["known"],
+            json!([{ "handle": h, "label": "s", "values": ["sk_live_1", "sk_live_2"] },
+                   { "handle": h, "label": "t", "values": ["tok_live_3"] }])
         );
     }
 

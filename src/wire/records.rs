@@ -1,7 +1,7 @@
-//! What goes back to JS, one function per record, written directly (see `write.rs`).
+//! What goes back to JS, one function per record, written directly (see `json/write.rs`).
 
-use super::write::{array, object, string, Obj};
 use super::{Settings, COUNT_CEILING};
+use crate::json::write::{array, object, string, Obj};
 use crate::model::{Class, Level};
 use crate::policy::check::CheckResult;
 use crate::policy::session::Labels;
@@ -11,8 +11,10 @@ use crate::{ErrorCode, Format, Limits, Outcome, Reason, Redaction, Secret, Secre
 
 /// The caller's side of a redaction:
 /// `{ redactions: [{ pointer, reason, label, handle? }], withheld, secrets: [...], labels,
-/// sessionLabels?, known?: [{ handle?, label, value }] }`. `secrets` hold raw values; `known` is
-/// what joined the known-secret set, for JS's journal (replayed after a trap).
+/// sessionLabels?, known?: [{ handle?, label, values: [...] }] }`. `secrets` hold raw values;
+/// `known` is what joined the known-secret set, for JS's journal (replayed after a trap), in
+/// runs of one handle and label: a dense result's thousands of values share both, and writing
+/// them once per value made the record a fifth longer (and JS's parse of it with it).
 pub fn side_json(outcome: &Outcome, session: Option<&Labels>) -> String {
     let mut out = String::new();
     object(&mut out, |o| {
@@ -24,9 +26,11 @@ pub fn side_json(outcome: &Outcome, session: Option<&Labels>) -> String {
             labels(o.key("sessionLabels"), l);
         }
         if !outcome.learned.is_empty() {
-            array(o.key("known"), &outcome.learned, |out, l| {
+            let runs = outcome.learned.chunk_by(|a, b| a.handle == b.handle && a.label == b.label);
+            array(o.key("known"), runs, |out, run| {
                 object(out, |o| {
-                    o.opt_str("handle", l.handle.as_deref()).str("label", &l.label).str("value", &l.value);
+                    o.opt_str("handle", run[0].handle.as_deref()).str("label", &run[0].label);
+                    array(o.key("values"), run, |out, l| string(out, &l.value));
                 });
             });
         }

@@ -1,0 +1,170 @@
+//! A direct JSON writer: the records that go back to JS (small, fixed shapes read once by
+//! `JSON.parse`; by hand instead of serde derives keeps ~3 KiB gzip of monomorphized serializer
+//! code out of the module), and what a redaction adds to the agent view (stubs, the notice, the
+//! report), written once as text instead of built as `Value`s and serialized (measured: about
+//! a third of a dense redaction went there).
+
+use serde_json::Value;
+
+/// An object being written into `out`; members are separated as they come.
+pub struct Obj<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+/// Writes one JSON object, its members written by `members`.
+pub fn object(out: &mut String, members: impl FnOnce(&mut Obj)) {
+    out.push('{');
+    members(&mut Obj { out, first: true });
+    out.push('}');
+}
+
+/// Writes a JSON array of `items`, each written by `item`.
+pub fn array<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut item: impl FnMut(&mut String, T)) {
+    out.push('[');
+    for (i, t) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        item(out, t);
+    }
+    out.push(']');
+}
+
+/// A JSON string literal, escaped byte for byte as serde_json escapes it (the agent view mixes
+/// this writer's text with serde_json's, and a second pass compares them): `\"`, `\\`, the
+/// short forms `\b \f \n \r \t`, other control characters as `\u00xx`. Runs of plain bytes
+/// are copied whole: the text is scanned once.
+pub fn string(out: &mut String, s: &str) {
+    // No reserve for `s` here: growing by doubling alone leaves the buffer at a power of two,
+    // and a reserve of one long string's length made it grow twice past that (measured: wasm
+    // memory peak of a dense 1 MB redaction).
+    out.push('"');
+    let bytes = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    // An indexed loop: at opt-level "z" the slice iterator's steps are not inlined (perf).
+    while i < bytes.len() {
+        // Eight bytes at a time past those that need no escape: most of a long text.
+        if let Some(word) = bytes.get(i..i + 8) {
+            if !super::scan::special(u64::from_le_bytes(word.try_into().expect("eight bytes"))) {
+                i += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        i += 1;
+        if b >= 0x20 && b != b'"' && b != b'\\' {
+            continue;
+        }
+        // Every escaped byte is ASCII, so `i - 1` and `i` are character boundaries.
+        out.push_str(&s[start..i - 1]);
+        start = i;
+        let short = match b {
+            0x08 => b'b',
+            0x0c => b'f',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0..=0x1f => b'u',
+            _ => b, // '"' and '\\'
+        };
+        out.push('\\');
+        out.push(char::from(short));
+        if short == b'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        }
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Any JSON value, written as `serde_json::to_string` writes it (compact, keys in their
+/// order, numbers as they were read): byte for byte, without serde's serializer in between.
+pub fn value(out: &mut String, v: &Value) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(n.as_str()),
+        Value::String(s) => string(out, s),
+        Value::Array(items) => array(out, items, value),
+        Value::Object(map) => members(out, map.iter()),
+    }
+}
+
+/// A JSON object of already-held members, values written by [`value`].
+pub fn members<'a>(out: &mut String, items: impl IntoIterator<Item = (&'a String, &'a Value)>) {
+    object(out, |o| {
+        for (k, v) in items {
+            value(o.key(k), v);
+        }
+    });
+}
+
+impl Obj<'_> {
+    /// Starts a member; its value is written next, into the returned text.
+    pub fn key(&mut self, key: &str) -> &mut String {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        string(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    pub fn str(&mut self, key: &str, value: &str) -> &mut Self {
+        string(self.key(key), value);
+        self
+    }
+
+    pub fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+        if let Some(v) = value {
+            self.str(key, v);
+        }
+        self
+    }
+
+    pub fn bool(&mut self, key: &str, value: bool) -> &mut Self {
+        self.key(key).push_str(if value { "true" } else { "false" });
+        self
+    }
+
+    /// A number or other literal already in JSON form.
+    pub fn raw(&mut self, key: &str, json: &str) -> &mut Self {
+        self.key(key).push_str(json);
+        self
+    }
+
+    pub fn value(&mut self, key: &str, v: &Value) -> &mut Self {
+        value(self.key(key), v);
+        self
+    }
+
+    pub fn strs<S: AsRef<str>>(&mut self, key: &str, items: &[S]) -> &mut Self {
+        array(self.key(key), items, |out, s| string(out, s.as_ref()));
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_it_writes_reads_back_as_the_same_data() {
+        let tricky = "q\"b\\s/\n\r\t\u{1}\u{1f}é😀\u{2028}";
+        let mut out = String::new();
+        object(&mut out, |o| {
+            o.str("s", tricky).opt_str("none", None).bool("t", true).raw("n", "12.5").strs("l", &["a", tricky]);
+            o.value("v", &serde_json::json!({ "x": [1, null] }));
+        });
+        let back: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            back,
+            serde_json::json!({ "s": tricky, "t": true, "n": 12.5, "l": ["a", tricky], "v": { "x": [1, null] } })
+        );
+    }
+}
