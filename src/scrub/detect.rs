@@ -90,8 +90,9 @@ impl Kind {
         }
     }
 
+    /// Its place in `ALL`, which lists the kinds in the order they are declared.
     fn bit(self) -> u16 {
-        1 << Kind::ALL.iter().position(|k| *k == self).unwrap_or(0)
+        1 << self as u16
     }
 }
 
@@ -159,18 +160,28 @@ pub struct Found {
 /// Every credential of the kinds in `on` in `text`, in no particular order. Linear in the
 /// length of `text`; `work` counts the steps.
 pub fn detect(text: &str, on: Detect, work: &mut u64) -> Vec<Found> {
+    detect_scanned(text, on, scan(text), work)
+}
+
+/// `detect`, given the `scan` of `text`: each scanner runs only where the scan saw what it
+/// needs to find anything, so that a string with no credential costs the scan alone (and no
+/// allocation).
+pub fn detect_scanned(text: &str, on: Detect, seen: Scan, work: &mut u64) -> Vec<Found> {
     let mut out = Vec::new();
     if on.is_none() {
         return out;
     }
-    runs(text, on, &mut out, work);
-    if on.has(Kind::AwsSecretAccessKey) {
+    *work += text.len() as u64;
+    if seen.has(Scan::TOKEN_PREFIX) {
+        runs(text, on, &mut out, work);
+    }
+    if on.has(Kind::AwsSecretAccessKey) && seen.has(Scan::B64_40) {
         aws_secrets(text, &mut out, work);
     }
-    if on.has(Kind::PrivateKey) {
+    if on.has(Kind::PrivateKey) && seen.has(Scan::PEM) {
         private_keys(text, &mut out, work);
     }
-    if on.has(Kind::SlackWebhook) {
+    if on.has(Kind::SlackWebhook) && seen.has(Scan::WEBHOOK) {
         slack_webhooks(text, &mut out, work);
     }
     out.retain(|f| on.has(f.kind));
@@ -180,19 +191,129 @@ pub fn detect(text: &str, on: Detect, work: &mut u64) -> Vec<Found> {
 /// Could `text` hold, once decoded, a credential of a kind with characters other than token
 /// ones (a PEM block, a webhook URL, an AWS secret key, found beside an id or a label)?
 pub fn needs_views(text: &str, on: Detect) -> bool {
-    let aws = on.has(Kind::AwsSecretAccessKey)
-        && (text.contains("AKIA") || text.contains("ASIA") || text.contains("ecret") || text.contains("ECRET"));
-    (on.has(Kind::PrivateKey) && text.contains("-----BEGIN"))
-        || (on.has(Kind::SlackWebhook) && text.contains("hooks.slack.com"))
-        || aws
+    scan(text).needs_views(on)
 }
 
+/// What one pass over a text saw that a scanner needs to find anything: a necessary
+/// condition for each, never a sufficient one (the scanners then decide, as before).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scan(u8);
+
+impl Scan {
+    /// A token kind's or a JWT's prefix (`token`'s arms) where `runs` reads one: at the start
+    /// of a run of token characters, or anywhere in a run that follows `%` or `\` (an escape
+    /// `escaped` may skip).
+    const TOKEN_PREFIX: u8 = 1;
+    /// A run of exactly 40 base64 characters (`aws_secrets` takes no other).
+    const B64_40: u8 = 2;
+    const PEM: u8 = 4; // `-----BEGIN `
+    const WEBHOOK: u8 = 8; // `hooks.slack.com/services/`
+    const PEM_VIEW: u8 = 16; // `-----BEGIN`
+    const WEBHOOK_VIEW: u8 = 32; // `hooks.slack.com`
+    const AWS_VIEW: u8 = 64; // `AKIA`, `ASIA`, `ecret`, `ECRET`
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// `needs_views`: the words it looks for are those of the kinds whose characters an
+    /// encoder escapes.
+    pub fn needs_views(self, on: Detect) -> bool {
+        (on.has(Kind::PrivateKey) && self.has(Scan::PEM_VIEW))
+            || (on.has(Kind::SlackWebhook) && self.has(Scan::WEBHOOK_VIEW))
+            || (on.has(Kind::AwsSecretAccessKey) && self.has(Scan::AWS_VIEW))
+    }
+
+    /// Might `detect_scanned` find anything, or the views be read?
+    pub fn any(self) -> bool {
+        self.0 != 0
+    }
+}
+
+/// One pass over `text`: a table lookup per byte, and a few byte comparisons where a byte can
+/// start one of the words (`ANCHOR`). Hand-written: one loop costs less than the `str::find`
+/// per word it replaces (each builds a searcher, per string), measured.
+pub fn scan(text: &str) -> Scan {
+    let b = text.as_bytes();
+    let mut seen = 0u8;
+    let mut b64_run = 0usize;
+    let mut after_escape = false;
+    let mut prev = 0u8;
+    for (i, &byte) in b.iter().enumerate() {
+        let c = CLASS[byte as usize];
+        if c & B64 != 0 {
+            b64_run += 1;
+        } else {
+            seen |= if b64_run == 40 { Scan::B64_40 } else { 0 };
+            b64_run = 0;
+        }
+        let run_start = c & TOKEN != 0 && prev & TOKEN == 0;
+        if run_start {
+            after_escape = i > 0 && matches!(b[i - 1], b'%' | b'\\');
+        }
+        if c & ANCHOR != 0 {
+            seen |= anchored(&b[i..], run_start || after_escape);
+        }
+        prev = c;
+    }
+    seen |= if b64_run == 40 { Scan::B64_40 } else { 0 };
+    Scan(seen)
+}
+
+/// The words that start at `rest[0]`; token prefixes only where `runs` may read one.
+fn anchored(rest: &[u8], token_start: bool) -> u8 {
+    let at = |word: &[u8]| rest.len() >= word.len() && rest.iter().zip(word).all(|(a, b)| a == b);
+    let token_prefix = matches!(
+        rest,
+        [b'A', b'K' | b'S', b'I', b'A', ..]
+            | [b'A', b'I', b'z', b'a', ..]
+            | [b'g', b'h', b'p' | b'o' | b'u' | b's' | b'r', b'_', ..]
+            | [b'g', b'i', b't', b'h', b'u', b'b', b'_', b'p', b'a', b't', b'_', ..]
+            | [b'n', b'p', b'm', b'_', ..]
+            | [b'g', b'l', b'p', b'a', b't', b'-', ..]
+            | [b'x', b'o', b'x', ..]
+            | [b's' | b'r', b'k', b'_', ..]
+            | [b's', b'k', b'-', ..]
+            | [b'e', b'y', b'J', ..]
+    );
+    let mut seen = if token_start && token_prefix { Scan::TOKEN_PREFIX } else { 0 };
+    if matches!(rest, [b'A', b'K' | b'S', b'I', b'A', ..]) || at(b"ecret") || at(b"ECRET") {
+        seen |= Scan::AWS_VIEW;
+    }
+    if at(b"-----BEGIN") {
+        seen |= Scan::PEM_VIEW | if rest.get(10) == Some(&b' ') { Scan::PEM } else { 0 };
+    }
+    if at(b"hooks.slack.com") {
+        seen |= Scan::WEBHOOK_VIEW | if at(b"hooks.slack.com/services/") { Scan::WEBHOOK } else { 0 };
+    }
+    seen
+}
+
+const TOKEN: u8 = 1;
+const B64: u8 = 2;
+const ANCHOR: u8 = 4;
+
+/// Each byte's classes: 256 bytes of table, read once per byte by `scan` and the scanners.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let alnum = c.is_ascii_alphanumeric();
+        t[i] = if alnum || c == b'_' || c == b'-' { TOKEN } else { 0 }
+            | if alnum || c == b'+' || c == b'/' { B64 } else { 0 }
+            | if matches!(c, b'A' | b'g' | b'n' | b'x' | b's' | b'r' | b'e' | b'E' | b'-' | b'h') { ANCHOR } else { 0 };
+        i += 1;
+    }
+    t
+};
+
 fn is_token(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    CLASS[b as usize] & TOKEN != 0
 }
 
 fn is_b64(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+    CLASS[b as usize] & B64 != 0
 }
 
 fn all(s: &[u8], f: impl Fn(u8) -> bool) -> bool {
@@ -612,6 +733,40 @@ fn slack_webhooks(text: &str, out: &mut Vec<Found>, work: &mut u64) {
     }
 }
 
+/// The algorithm before `scan` (every scanner on every text, and `str::contains` for
+/// `needs_views`): the oracle the property tests compare `detect` and `needs_views` with.
+#[cfg(test)]
+pub(crate) mod oracle {
+    use super::*;
+
+    pub(crate) fn detect(text: &str, on: Detect, work: &mut u64) -> Vec<Found> {
+        let mut out = Vec::new();
+        if on.is_none() {
+            return out;
+        }
+        runs(text, on, &mut out, work);
+        if on.has(Kind::AwsSecretAccessKey) {
+            aws_secrets(text, &mut out, work);
+        }
+        if on.has(Kind::PrivateKey) {
+            private_keys(text, &mut out, work);
+        }
+        if on.has(Kind::SlackWebhook) {
+            slack_webhooks(text, &mut out, work);
+        }
+        out.retain(|f| on.has(f.kind));
+        out
+    }
+
+    pub(crate) fn needs_views(text: &str, on: Detect) -> bool {
+        let aws = on.has(Kind::AwsSecretAccessKey)
+            && (text.contains("AKIA") || text.contains("ASIA") || text.contains("ecret") || text.contains("ECRET"));
+        (on.has(Kind::PrivateKey) && text.contains("-----BEGIN"))
+            || (on.has(Kind::SlackWebhook) && text.contains("hooks.slack.com"))
+            || aws
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -820,6 +975,151 @@ mod tests {
             detect(&large, Detect::ALL, &mut w2);
             assert!(w2 as f64 <= 2.2 * w1 as f64, "{name}: {w1} then {w2}");
             assert!(w2 <= 12 * large.len() as u64, "{name}: {w2} steps for {} bytes", large.len());
+        }
+    }
+
+    #[test]
+    fn the_class_table_and_bits_are_the_predicates() {
+        for c in 0..=255u8 {
+            let token = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+            let b64 = c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+            assert_eq!((is_token(c), is_b64(c)), (token, b64), "byte {c}");
+        }
+        for (i, kind) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.bit(), 1 << i, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_text_without_a_candidate_skips_every_scanner() {
+        // The scan alone: one step per byte, where the scanners would add theirs.
+        let text = "The quick brown fox, 42 times; git, npm and a SHA-1 da39a3ee5e6b4b0d. ".repeat(100);
+        let (mut fast, mut slow) = (0, 0);
+        assert!(detect(&text, Detect::ALL, &mut fast).is_empty());
+        assert!(oracle::detect(&text, Detect::ALL, &mut slow).is_empty());
+        assert_eq!(fast, text.len() as u64);
+        assert!(slow > 3 * fast, "{slow}");
+        assert!(!scan(&text).any());
+    }
+}
+
+/// `detect`, `needs_views` and `scrub::detected` against the oracle, on texts built from every
+/// kind's prefixes and pieces at wrong lengths and alphabets, glued together, behind escapes,
+/// next to non-ASCII: the scan must never skip a scanner that would have found something.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props {
+    use super::tests::with_crc;
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "AKIA",
+        "ASIA",
+        "AKIA2OGYBAH6STMMNXNN",
+        "ASIAY34FZKBOKMUTVV7A",
+        "AKIAIOSFODNN7EXAMPLE",
+        "AIza",
+        "ghp_",
+        "gho_",
+        "ghx_",
+        "github_pat_",
+        "git",
+        "npm_",
+        "glpat-",
+        "xoxb-",
+        "xoxp-2781934562-",
+        "xox",
+        "sk_live_",
+        "rk_test_",
+        "pk_live_",
+        "sk_",
+        "sk-",
+        "sk-ant-api03-",
+        "sk-proj-",
+        "T3BlbkFJ",
+        "AA",
+        "eyJ",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ",
+        "-----BEGIN ",
+        "-----BEGIN",
+        "PRIVATE KEY-----",
+        "-----END PRIVATE KEY-----",
+        "-----BEGIN RSA PRIVATE KEY-----\n",
+        "-----END RSA PRIVATE KEY-----",
+        "Proc-Type: 4,ENCRYPTED\n",
+        "hooks.slack.com/services/",
+        "hooks.slack.com",
+        "https://",
+        "T024BE7LD/",
+        "B08KQ3V2N1M/",
+        "Xk3v9QmZ2pLr8sTw1YbnQ7vH",
+        "aws_secret_access_key = ",
+        "\"SecretAccessKey\": \"",
+        "ecret",
+        "ECRET",
+        "EXAMPLEKEY",
+        "q8Vb3Xk/7Jd+Ls2Nw9Pz4Rt6Hy1Gf5Mc0Ae8UiKo",
+        "%22",
+        "%2522",
+        "%",
+        "\\n",
+        "\\u0022",
+        "\\x22",
+        "\\",
+        "\n",
+        " ",
+        ".",
+        "_",
+        "-",
+        "/",
+        "+",
+        "=",
+        "\"",
+        "<br>",
+        "é",
+        "—",
+        "日",
+    ];
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => prop::sample::select(PIECES).prop_map(str::to_string),
+            3 => "[A-Za-z0-9]{1,45}",
+            1 => "[A-Za-z0-9+/]{40}",
+            1 => "[A-Za-z0-9_-]{20,60}",
+            1 => "[a-z0-9]{30}".prop_map(|r| with_crc("ghp_", &r)),
+            1 => "[A-Za-z0-9]{30}".prop_map(|r| with_crc("npm_", &r)),
+            1 => "[ -~éü]{1,8}",
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(piece(), 0..24).prop_map(|pieces| pieces.concat())
+    }
+
+    fn kinds() -> impl Strategy<Value = Detect> {
+        prop_oneof![
+            2 => Just(Detect::ALL),
+            1 => any::<u16>().prop_map(|bits| {
+                let mut d = Detect::NONE;
+                for (i, kind) in Kind::ALL.into_iter().enumerate() {
+                    d.set(kind, bits & (1 << i) != 0);
+                }
+                d
+            }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn detect_agrees_with_the_oracle(text in text(), on in kinds()) {
+            let (mut fast, mut slow) = (0, 0);
+            prop_assert_eq!(detect(&text, on, &mut fast), oracle::detect(&text, on, &mut slow));
+            prop_assert_eq!(needs_views(&text, on), oracle::needs_views(&text, on));
+            prop_assert!(fast <= slow + text.len() as u64);
         }
     }
 }
