@@ -260,10 +260,28 @@ pub fn scan(text: &str) -> Scan {
     Scan(seen)
 }
 
-/// The words that start at `rest[0]`; token prefixes only where `runs` may read one.
+/// The words that start at `rest[0]`; token prefixes only where `runs` may read one. Each
+/// word is compared only where its first byte stands.
 fn anchored(rest: &[u8], token_start: bool) -> u8 {
-    let at = |word: &[u8]| rest.len() >= word.len() && rest.iter().zip(word).all(|(a, b)| a == b);
-    let token_prefix = matches!(
+    let mut seen = if token_start && token_prefix(rest) { Scan::TOKEN_PREFIX } else { 0 };
+    match rest {
+        [b'A', b'K' | b'S', b'I', b'A', ..] => seen |= Scan::AWS_VIEW,
+        [b'e', b'c', ..] if starts(rest, b"ecret") => seen |= Scan::AWS_VIEW,
+        [b'E', b'C', ..] if starts(rest, b"ECRET") => seen |= Scan::AWS_VIEW,
+        [b'-', b'-', ..] if starts(rest, b"-----BEGIN") => {
+            seen |= Scan::PEM_VIEW | if rest.get(10) == Some(&b' ') { Scan::PEM } else { 0 };
+        }
+        [b'h', b'o', ..] if starts(rest, b"hooks.slack.com") => {
+            seen |= Scan::WEBHOOK_VIEW | if starts(rest, b"hooks.slack.com/services/") { Scan::WEBHOOK } else { 0 };
+        }
+        _ => {}
+    }
+    seen
+}
+
+/// Does `rest` start with one of the prefixes `token` and the JWT arm of `runs` dispatch on?
+fn token_prefix(rest: &[u8]) -> bool {
+    matches!(
         rest,
         [b'A', b'K' | b'S', b'I', b'A', ..]
             | [b'A', b'I', b'z', b'a', ..]
@@ -275,18 +293,11 @@ fn anchored(rest: &[u8], token_start: bool) -> u8 {
             | [b's' | b'r', b'k', b'_', ..]
             | [b's', b'k', b'-', ..]
             | [b'e', b'y', b'J', ..]
-    );
-    let mut seen = if token_start && token_prefix { Scan::TOKEN_PREFIX } else { 0 };
-    if matches!(rest, [b'A', b'K' | b'S', b'I', b'A', ..]) || at(b"ecret") || at(b"ECRET") {
-        seen |= Scan::AWS_VIEW;
-    }
-    if at(b"-----BEGIN") {
-        seen |= Scan::PEM_VIEW | if rest.get(10) == Some(&b' ') { Scan::PEM } else { 0 };
-    }
-    if at(b"hooks.slack.com") {
-        seen |= Scan::WEBHOOK_VIEW | if at(b"hooks.slack.com/services/") { Scan::WEBHOOK } else { 0 };
-    }
-    seen
+    )
+}
+
+fn starts(rest: &[u8], word: &[u8]) -> bool {
+    rest.get(..word.len()) == Some(word)
 }
 
 const TOKEN: u8 = 1;
@@ -324,16 +335,22 @@ fn all(s: &[u8], f: impl Fn(u8) -> bool) -> bool {
 /// `abcdefgh…`)? At least two of upper case, lower case and digits, and many distinct
 /// characters. Random base62 of 20 characters or more fails this with odds below 10^-7.
 fn random(s: &[u8]) -> bool {
-    let classes = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
-        .iter()
-        .filter(|f| s.iter().any(**f))
-        .count();
-    classes >= 2 && distinct(s) >= (s.len() / 2).min(12)
+    // One pass: a bit per class seen.
+    let classes = s.iter().fold(0u8, |seen, c| {
+        seen | u8::from(c.is_ascii_uppercase())
+            | u8::from(c.is_ascii_lowercase()) << 1
+            | u8::from(c.is_ascii_digit()) << 2
+    });
+    classes.count_ones() >= 2 && distinct(s) >= (s.len() / 2).min(12)
 }
 
+/// How many distinct bytes `s` holds: a 256-bit set, cheaper to clear per call than a table.
 fn distinct(s: &[u8]) -> usize {
-    let mut seen = [false; 256];
-    s.iter().filter(|&&b| !std::mem::replace(&mut seen[b as usize], true)).count()
+    let mut seen = [0u64; 4];
+    for &b in s {
+        seen[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+    seen.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 /// The maximal runs of token characters, each checked at its start. A JWT continues over two
