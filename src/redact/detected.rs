@@ -26,18 +26,6 @@ impl Run<'_> {
         }
     }
 
-    /// Detection on one text at the pointer `at` builds, for a hit only.
-    fn detect_text(&mut self, text: &str, at: impl FnOnce() -> String) {
-        let on = self.tool.detect();
-        let hits = if on.is_none() { Vec::new() } else { detected(text, on, &mut 0) };
-        if !hits.is_empty() {
-            let at = at();
-            for (kind, secret) in hits {
-                self.detected(at.clone(), kind, secret);
-            }
-        }
-    }
-
     /// Detection on a block's content fields: what value matching reads in it.
     pub(super) fn detect_block(&mut self, block: &Value, pointer: &str) {
         let Value::Object(fields) = block else { return };
@@ -55,7 +43,7 @@ impl Run<'_> {
         // The fields never rewritten: a hit there becomes known, and the block then goes as a
         // value match, as for any known value in them.
         for (at, text) in fixed_texts(block) {
-            self.detect_text(&text, || format!("{pointer}{at}"));
+            self.detect(&Value::String(text), &format!("{pointer}{at}"));
         }
     }
 
