@@ -231,8 +231,9 @@ impl Scan {
 }
 
 /// One pass over `text`: a table lookup per byte, and a few byte comparisons where a byte can
-/// start one of the words (`ANCHOR`). Hand-written: one loop costs less than the `str::find`
-/// per word it replaces (each builds a searcher, per string), measured.
+/// start a token prefix at a run's start (`PREFIX`) or one of the other words (`WORD`).
+/// Hand-written: one loop costs less than the `str::find` per word it replaces (each builds a
+/// searcher, per string), measured.
 pub fn scan(text: &str) -> Scan {
     let b = text.as_bytes();
     let mut seen = 0u8;
@@ -251,8 +252,11 @@ pub fn scan(text: &str) -> Scan {
         if run_start {
             after_escape = i > 0 && matches!(b[i - 1], b'%' | b'\\');
         }
-        if c & ANCHOR != 0 {
-            seen |= anchored(&b[i..], run_start || after_escape);
+        if c & PREFIX != 0 && (run_start || after_escape) && token_prefix(&b[i..]) {
+            seen |= Scan::TOKEN_PREFIX;
+        }
+        if c & WORD != 0 {
+            seen |= word(&b[i..]);
         }
         prev = c;
     }
@@ -260,55 +264,51 @@ pub fn scan(text: &str) -> Scan {
     Scan(seen)
 }
 
-/// The words that start at `rest[0]`; token prefixes only where `runs` may read one. A word
-/// is compared only where its first byte stands. (Lists, not a `match` on slice patterns:
-/// the same speed here, and less code in the `.wasm`, measured.)
-fn anchored(rest: &[u8], token_start: bool) -> u8 {
-    let mut seen = 0;
-    let lists = [(token_start, TOKEN_PREFIXES), (true, VIEW_WORDS)];
-    for (word, bits) in lists.iter().filter(|(on, _)| *on).flat_map(|(_, list)| list.iter()) {
-        if word[0] == rest[0] && rest.starts_with(word) {
-            seen |= bits;
-        }
-    }
-    seen
+/// Does `rest` start with one of the prefixes `token` and the JWT arm of `runs` dispatch on,
+/// as far as they check it?
+fn token_prefix(rest: &[u8]) -> bool {
+    matches!(
+        rest,
+        [b'A', b'K' | b'S' | b'I', ..] if starts(rest, b"AKIA") || starts(rest, b"ASIA") || starts(rest, b"AIza")
+    ) || matches!(
+        rest,
+        [b'g', b'h', b'p' | b'o' | b'u' | b's' | b'r', b'_', ..]
+            | [b'n', b'p', b'm', b'_', ..]
+            | [b'x', b'o', b'x', ..]
+            | [b's' | b'r', b'k', b'_', ..]
+            | [b's', b'k', b'-', ..]
+            | [b'e', b'y', b'J', ..]
+    ) || starts(rest, b"github_pat_")
+        || starts(rest, b"glpat-")
 }
 
-/// The prefixes `token` and the JWT arm of `runs` dispatch on, each as far as they check it.
-const TOKEN_PREFIXES: &[(&[u8], u8)] = &[
-    (b"AKIA", Scan::TOKEN_PREFIX),
-    (b"ASIA", Scan::TOKEN_PREFIX),
-    (b"AIza", Scan::TOKEN_PREFIX),
-    (b"ghp_", Scan::TOKEN_PREFIX),
-    (b"gho_", Scan::TOKEN_PREFIX),
-    (b"ghu_", Scan::TOKEN_PREFIX),
-    (b"ghs_", Scan::TOKEN_PREFIX),
-    (b"ghr_", Scan::TOKEN_PREFIX),
-    (b"github_pat_", Scan::TOKEN_PREFIX),
-    (b"npm_", Scan::TOKEN_PREFIX),
-    (b"glpat-", Scan::TOKEN_PREFIX),
-    (b"xox", Scan::TOKEN_PREFIX),
-    (b"sk_", Scan::TOKEN_PREFIX),
-    (b"rk_", Scan::TOKEN_PREFIX),
-    (b"sk-", Scan::TOKEN_PREFIX),
-    (b"eyJ", Scan::TOKEN_PREFIX),
-];
+/// The words of the scanners that look for more than token characters, and of `needs_views`,
+/// that start at `rest[0]`. Each is compared only where its first two bytes stand.
+fn word(rest: &[u8]) -> u8 {
+    match rest {
+        [b'A', b'K' | b'S', b'I', b'A', ..] => Scan::AWS_VIEW,
+        [b'e', b'c', ..] if starts(rest, b"ecret") => Scan::AWS_VIEW,
+        [b'E', b'C', ..] if starts(rest, b"ECRET") => Scan::AWS_VIEW,
+        [b'-', b'-', ..] if starts(rest, b"-----BEGIN") => {
+            Scan::PEM_VIEW | if rest.get(10) == Some(&b' ') { Scan::PEM } else { 0 }
+        }
+        [b'h', b'o', ..] if starts(rest, b"hooks.slack.com") => {
+            Scan::WEBHOOK_VIEW | if starts(rest, b"hooks.slack.com/services/") { Scan::WEBHOOK } else { 0 }
+        }
+        _ => 0,
+    }
+}
 
-/// The words of the scanners that look for more than token characters, and of `needs_views`.
-const VIEW_WORDS: &[(&[u8], u8)] = &[
-    (b"AKIA", Scan::AWS_VIEW),
-    (b"ASIA", Scan::AWS_VIEW),
-    (b"ecret", Scan::AWS_VIEW),
-    (b"ECRET", Scan::AWS_VIEW),
-    (b"-----BEGIN", Scan::PEM_VIEW),
-    (b"-----BEGIN ", Scan::PEM),
-    (b"hooks.slack.com", Scan::WEBHOOK_VIEW),
-    (b"hooks.slack.com/services/", Scan::WEBHOOK),
-];
+fn starts(rest: &[u8], word: &[u8]) -> bool {
+    rest.get(..word.len()) == Some(word)
+}
 
 const TOKEN: u8 = 1;
 const B64: u8 = 2;
-const ANCHOR: u8 = 4;
+/// The first byte of a token prefix (`token_prefix`).
+const PREFIX: u8 = 4;
+/// The first byte of another word (`word`).
+const WORD: u8 = 8;
 
 /// Each byte's classes: 256 bytes of table, read once per byte by `scan` and the scanners.
 const CLASS: [u8; 256] = {
@@ -319,7 +319,8 @@ const CLASS: [u8; 256] = {
         let alnum = c.is_ascii_alphanumeric();
         t[i] = if alnum || c == b'_' || c == b'-' { TOKEN } else { 0 }
             | if alnum || c == b'+' || c == b'/' { B64 } else { 0 }
-            | if matches!(c, b'A' | b'g' | b'n' | b'x' | b's' | b'r' | b'e' | b'E' | b'-' | b'h') { ANCHOR } else { 0 };
+            | if matches!(c, b'A' | b'g' | b'n' | b'x' | b's' | b'r' | b'e') { PREFIX } else { 0 }
+            | if matches!(c, b'A' | b'e' | b'E' | b'-' | b'h') { WORD } else { 0 };
         i += 1;
     }
     t
