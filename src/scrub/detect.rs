@@ -3,7 +3,10 @@
 //! that ordinary text and code (hashes, ids, base64 media) does not match (docs/detectors.md
 //! lists each kind, how it is validated, and what a scan of 100 MB of ordinary files found).
 //!
-//! No regular expressions: one linear pass over the maximal runs of token characters
+//! No regular expressions. First one pass over the bytes (`scan`) notes what each scanner
+//! needs to find anything, so that a text holding no format's prefix or word costs that pass
+//! alone; then only the scanners it calls for run, each exact: one linear pass over the maximal
+//! runs of token characters
 //! (`[A-Za-z0-9_-]`, so that a hit can only be a whole run: never part of a longer token),
 //! dispatched on the run's first bytes; one pass over base64 runs for AWS secret keys (only
 //! beside an access key id or a label naming one); and a `find` loop each for PEM private key
