@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::blocks::STRUCTURAL;
 use super::fields::fixed_texts;
 use super::Run;
-use crate::json::child;
-use crate::scrub::detect::Kind;
+use crate::json::{child, push_token};
+use crate::scrub::detect::{Detect, Kind};
 use crate::scrub::detected;
 use crate::Reason;
 
@@ -21,25 +21,7 @@ impl Run<'_> {
         if on.is_none() {
             return;
         }
-        let mut found = Vec::new();
-        let mut stack = vec![(value, pointer.to_string())];
-        let mut work = 0;
-        while let Some((v, at)) = stack.pop() {
-            match v {
-                Value::String(s) => found.extend(detected(s, on, &mut work).into_iter().map(|h| (at.clone(), h))),
-                Value::Array(items) => {
-                    stack.extend(items.iter().enumerate().map(|(i, v)| (v, child(&at, &i.to_string()))))
-                }
-                Value::Object(map) => {
-                    for (key, v) in map {
-                        found.extend(detected(key, on, &mut work).into_iter().map(|h| (at.clone(), h)));
-                        stack.push((v, child(&at, key)));
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (at, (kind, secret)) in found {
+        for (at, (kind, secret)) in detections(value, pointer, on) {
             self.detected(at, kind, secret);
         }
     }
@@ -68,16 +50,21 @@ impl Run<'_> {
     /// The report's labels and pointers are copied from tool data (a dropped block's `type`, a
     /// key), and the notice repeats the labels: the detectors read them too, so that a credential
     /// there is taken, and the label and pointer holding it are then rewritten like any that holds
-    /// a known value. (Labels from the library's own words hold nothing to find.)
+    /// a known value. (Labels from the library's own words hold nothing to find.) The hits are
+    /// gathered first, then taken in the same order: detection reads nothing that taking changes.
     pub(super) fn detect_in_report(&mut self) {
-        let texts: Vec<(String, String)> = self
-            .collect
-            .report()
-            .iter()
-            .flat_map(|r| [r.label.clone(), r.pointer.clone()].map(|t| (r.pointer.clone(), t)))
-            .collect();
-        for (at, text) in texts {
-            self.detect(&Value::String(text), &at);
+        let on = self.tool.detect();
+        if on.is_none() {
+            return;
+        }
+        let mut found = Vec::new();
+        for r in self.collect.report() {
+            for text in [&r.label, &r.pointer] {
+                found.extend(detected(text, on, &mut 0).into_iter().map(|h| (r.pointer.clone(), h)));
+            }
+        }
+        for (at, (kind, secret)) in found {
+            self.detected(at, kind, secret);
         }
     }
 
@@ -89,5 +76,146 @@ impl Run<'_> {
         }
         self.detections.entry(pointer.clone()).or_default().push(kind.label().to_string());
         self.take(pointer, Reason::Detected(kind), kind.label().to_string(), Value::String(secret));
+    }
+}
+
+/// The hits in `value` (at `pointer`), with the pointer of each. The values are visited in the
+/// order of a stack (an array's last item first), and a pointer is built only for a hit: each
+/// container visited leaves its place (its parent's, and its token) in `places`.
+fn detections(value: &Value, pointer: &str, on: Detect) -> Vec<(String, (Kind, String))> {
+    let mut found = Vec::new();
+    let mut places: Vec<(usize, Token)> = Vec::new();
+    // Each value with its place: its container's (`ROOT` for `value`'s) and its token.
+    let mut stack: Vec<(&Value, usize, Option<Token>)> = vec![(value, ROOT, None)];
+    let mut work = 0;
+    while let Some((v, parent, token)) = stack.pop() {
+        match v {
+            Value::String(s) => {
+                let hits = detected(s, on, &mut work);
+                if !hits.is_empty() {
+                    let at = pointer_of(pointer, &places, parent, token);
+                    found.extend(hits.into_iter().map(|h| (at.clone(), h)));
+                }
+            }
+            Value::Array(items) => {
+                let me = place(&mut places, parent, token);
+                stack.extend(items.iter().enumerate().map(|(i, v)| (v, me, Some(Token::Index(i)))));
+            }
+            Value::Object(map) => {
+                let me = place(&mut places, parent, token);
+                for (key, v) in map {
+                    let hits = detected(key, on, &mut work);
+                    if !hits.is_empty() {
+                        let at = pointer_of(pointer, &places, me, None);
+                        found.extend(hits.into_iter().map(|h| (at.clone(), h)));
+                    }
+                    stack.push((v, me, Some(Token::Key(key))));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The place of `detect`'s `value` itself: its pointer is the one given.
+const ROOT: usize = usize::MAX;
+
+/// A reference token of a pointer below `detect`'s, kept unescaped until a hit needs it.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// A container's place: `ROOT` for `detect`'s value, else a new entry of `places`.
+fn place<'a>(places: &mut Vec<(usize, Token<'a>)>, parent: usize, token: Option<Token<'a>>) -> usize {
+    match token {
+        None => parent,
+        Some(token) => {
+            places.push((parent, token));
+            places.len() - 1
+        }
+    }
+}
+
+/// The pointer of the value with this container and token (`None`: the container's own).
+fn pointer_of(root: &str, places: &[(usize, Token)], mut parent: usize, token: Option<Token>) -> String {
+    let mut tokens: Vec<Token> = token.into_iter().collect();
+    while parent != ROOT {
+        let (up, token) = places[parent];
+        tokens.push(token);
+        parent = up;
+    }
+    let mut pointer = root.to_string();
+    for token in tokens.iter().rev() {
+        match *token {
+            Token::Key(key) => push_token(&mut pointer, key),
+            Token::Index(i) => push_token(&mut pointer, &i.to_string()),
+        }
+    }
+    pointer
+}
+
+/// `detections` against the traversal it replaced, which built every value's pointer as it
+/// went: the same hits, pointers and order, on generated documents whose keys need escaping.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn eager(value: &Value, pointer: &str, on: Detect) -> Vec<(String, (Kind, String))> {
+        let mut found = Vec::new();
+        let mut stack = vec![(value, pointer.to_string())];
+        let mut work = 0;
+        while let Some((v, at)) = stack.pop() {
+            match v {
+                Value::String(s) => found.extend(detected(s, on, &mut work).into_iter().map(|h| (at.clone(), h))),
+                Value::Array(items) => {
+                    stack.extend(items.iter().enumerate().map(|(i, v)| (v, child(&at, &i.to_string()))))
+                }
+                Value::Object(map) => {
+                    for (key, v) in map {
+                        found.extend(detected(key, on, &mut work).into_iter().map(|h| (at.clone(), h)));
+                        stack.push((v, child(&at, key)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
+    const JWT: &str = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.\
+                       c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n";
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => "[a-z~/é]{0,6}",
+            1 => Just("AKIA2OGYBAH6STMMNXNN".to_string()),
+            1 => Just(JWT.to_string()),
+            1 => Just(format!("a/b~{JWT}")),
+        ]
+    }
+
+    fn document() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![text().prop_map(Value::String), any::<i32>().prop_map(Value::from), Just(Value::Null)];
+        leaf.prop_recursive(4, 48, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                prop::collection::vec((text(), inner), 0..5)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        #[test]
+        fn lazy_pointers_agree_with_eager_ones(doc in document(), root in "(/[a-z~]{0,3}){0,2}") {
+            let lazy = detections(&doc, &root, Detect::ALL);
+            prop_assert_eq!(&lazy, &eager(&doc, &root, Detect::ALL));
+        }
     }
 }

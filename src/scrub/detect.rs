@@ -3,7 +3,10 @@
 //! that ordinary text and code (hashes, ids, base64 media) does not match (docs/detectors.md
 //! lists each kind, how it is validated, and what a scan of 100 MB of ordinary files found).
 //!
-//! No regular expressions: one linear pass over the maximal runs of token characters
+//! No regular expressions. First one pass over the bytes (`scan`) notes what each scanner
+//! needs to find anything, so that a text holding no format's prefix or word costs that pass
+//! alone; then only the scanners it calls for run, each exact: one linear pass over the maximal
+//! runs of token characters
 //! (`[A-Za-z0-9_-]`, so that a hit can only be a whole run: never part of a longer token),
 //! dispatched on the run's first bytes; one pass over base64 runs for AWS secret keys (only
 //! beside an access key id or a label naming one); and a `find` loop each for PEM private key
@@ -90,8 +93,9 @@ impl Kind {
         }
     }
 
+    /// Its place in `ALL`, which lists the kinds in the order they are declared.
     fn bit(self) -> u16 {
-        1 << Kind::ALL.iter().position(|k| *k == self).unwrap_or(0)
+        1 << self as u16
     }
 }
 
@@ -157,42 +161,180 @@ pub struct Found {
 }
 
 /// Every credential of the kinds in `on` in `text`, in no particular order. Linear in the
-/// length of `text`; `work` counts the steps.
+/// length of `text`; `work` counts the steps. (`scrub::detected` calls the two halves, as it
+/// reuses the scan.)
+#[cfg(test)]
 pub fn detect(text: &str, on: Detect, work: &mut u64) -> Vec<Found> {
+    if on.is_none() {
+        return Vec::new();
+    }
+    *work += text.len() as u64;
+    detect_scanned(text, on, scan(text), work)
+}
+
+/// `detect`, given the `scan` of `text` (the caller counts it in `work`): each scanner runs
+/// only where the scan saw what it needs to find anything, so that a string with no
+/// credential costs the scan alone (and no allocation).
+pub fn detect_scanned(text: &str, on: Detect, seen: Scan, work: &mut u64) -> Vec<Found> {
     let mut out = Vec::new();
     if on.is_none() {
         return out;
     }
-    runs(text, on, &mut out, work);
-    if on.has(Kind::AwsSecretAccessKey) {
+    if seen.has(Scan::TOKEN_PREFIX) {
+        runs(text, on, &mut out, work);
+    }
+    if on.has(Kind::AwsSecretAccessKey) && seen.has(Scan::B64_40) {
         aws_secrets(text, &mut out, work);
     }
-    if on.has(Kind::PrivateKey) {
+    if on.has(Kind::PrivateKey) && seen.has(Scan::PEM) {
         private_keys(text, &mut out, work);
     }
-    if on.has(Kind::SlackWebhook) {
+    if on.has(Kind::SlackWebhook) && seen.has(Scan::WEBHOOK) {
         slack_webhooks(text, &mut out, work);
     }
     out.retain(|f| on.has(f.kind));
     out
 }
 
-/// Could `text` hold, once decoded, a credential of a kind with characters other than token
-/// ones (a PEM block, a webhook URL, an AWS secret key, found beside an id or a label)?
-pub fn needs_views(text: &str, on: Detect) -> bool {
-    let aws = on.has(Kind::AwsSecretAccessKey)
-        && (text.contains("AKIA") || text.contains("ASIA") || text.contains("ecret") || text.contains("ECRET"));
-    (on.has(Kind::PrivateKey) && text.contains("-----BEGIN"))
-        || (on.has(Kind::SlackWebhook) && text.contains("hooks.slack.com"))
-        || aws
+/// What one pass over a text saw that a scanner needs to find anything: a necessary
+/// condition for each, never a sufficient one (the scanners then decide, as before).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scan(u8);
+
+impl Scan {
+    /// A token kind's or a JWT's prefix (`token`'s arms) where `runs` reads one: at the start
+    /// of a run of token characters, or anywhere in a run that follows `%` or `\` (an escape
+    /// `escaped` may skip).
+    const TOKEN_PREFIX: u8 = 1;
+    /// A run of exactly 40 base64 characters (`aws_secrets` takes no other).
+    const B64_40: u8 = 2;
+    const PEM: u8 = 4; // `-----BEGIN `
+    const WEBHOOK: u8 = 8; // `hooks.slack.com/services/`
+    const PEM_VIEW: u8 = 16; // `-----BEGIN`
+    const WEBHOOK_VIEW: u8 = 32; // `hooks.slack.com`
+    const AWS_VIEW: u8 = 64; // `AKIA`, `ASIA`, `ecret`, `ECRET`
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// Could the text hold, once decoded, a credential of a kind with characters other than
+    /// token ones (a PEM block, a webhook URL, an AWS secret key, found beside an id or a
+    /// label)? The words looked for are those of the kinds whose characters an encoder escapes.
+    pub fn needs_views(self, on: Detect) -> bool {
+        (on.has(Kind::PrivateKey) && self.has(Scan::PEM_VIEW))
+            || (on.has(Kind::SlackWebhook) && self.has(Scan::WEBHOOK_VIEW))
+            || (on.has(Kind::AwsSecretAccessKey) && self.has(Scan::AWS_VIEW))
+    }
+
+    /// Might `detect_scanned` find anything, or the views be read?
+    pub fn any(self) -> bool {
+        self.0 != 0
+    }
 }
 
+/// One pass over `text`: a table lookup per byte, and a few byte comparisons where a byte can
+/// start a token prefix at a run's start (`PREFIX`) or one of the other words (`WORD`).
+/// Hand-written: one loop costs less than the `str::find` per word it replaces (each builds a
+/// searcher, per string), measured.
+pub fn scan(text: &str) -> Scan {
+    let b = text.as_bytes();
+    let mut seen = 0u8;
+    let mut b64_run = 0usize;
+    let mut after_escape = false;
+    let mut prev = 0u8;
+    for (i, &byte) in b.iter().enumerate() {
+        let c = CLASS[byte as usize];
+        if c & B64 != 0 {
+            b64_run += 1;
+        } else {
+            seen |= if b64_run == 40 { Scan::B64_40 } else { 0 };
+            b64_run = 0;
+        }
+        let run_start = c & TOKEN != 0 && prev & TOKEN == 0;
+        if run_start {
+            after_escape = i > 0 && matches!(b[i - 1], b'%' | b'\\');
+        }
+        if c & PREFIX != 0 && (run_start || after_escape) && token_prefix(&b[i..]) {
+            seen |= Scan::TOKEN_PREFIX;
+        }
+        if c & WORD != 0 {
+            seen |= word(&b[i..]);
+        }
+        prev = c;
+    }
+    seen |= if b64_run == 40 { Scan::B64_40 } else { 0 };
+    Scan(seen)
+}
+
+/// Does `rest` start with one of the prefixes `token` and the JWT arm of `runs` dispatch on,
+/// as far as they check it?
+fn token_prefix(rest: &[u8]) -> bool {
+    matches!(
+        rest,
+        [b'A', b'K' | b'S' | b'I', ..] if starts(rest, b"AKIA") || starts(rest, b"ASIA") || starts(rest, b"AIza")
+    ) || matches!(
+        rest,
+        [b'g', b'h', b'p' | b'o' | b'u' | b's' | b'r', b'_', ..]
+            | [b'n', b'p', b'm', b'_', ..]
+            | [b'x', b'o', b'x', ..]
+            | [b's' | b'r', b'k', b'_', ..]
+            | [b's', b'k', b'-', ..]
+            | [b'e', b'y', b'J', ..]
+    ) || starts(rest, b"github_pat_")
+        || starts(rest, b"glpat-")
+}
+
+/// The words of the scanners that look for more than token characters, and of `needs_views`,
+/// that start at `rest[0]`. Each is compared only where its first two bytes stand.
+fn word(rest: &[u8]) -> u8 {
+    match rest {
+        [b'A', b'K' | b'S', b'I', b'A', ..] => Scan::AWS_VIEW,
+        [b'e', b'c', ..] if starts(rest, b"ecret") => Scan::AWS_VIEW,
+        [b'E', b'C', ..] if starts(rest, b"ECRET") => Scan::AWS_VIEW,
+        [b'-', b'-', ..] if starts(rest, b"-----BEGIN") => {
+            Scan::PEM_VIEW | if rest.get(10) == Some(&b' ') { Scan::PEM } else { 0 }
+        }
+        [b'h', b'o', ..] if starts(rest, b"hooks.slack.com") => {
+            Scan::WEBHOOK_VIEW | if starts(rest, b"hooks.slack.com/services/") { Scan::WEBHOOK } else { 0 }
+        }
+        _ => 0,
+    }
+}
+
+fn starts(rest: &[u8], word: &[u8]) -> bool {
+    rest.get(..word.len()) == Some(word)
+}
+
+const TOKEN: u8 = 1;
+const B64: u8 = 2;
+/// The first byte of a token prefix (`token_prefix`).
+const PREFIX: u8 = 4;
+/// The first byte of another word (`word`).
+const WORD: u8 = 8;
+
+/// Each byte's classes: 256 bytes of table, read once per byte by `scan` and the scanners.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        let alnum = c.is_ascii_alphanumeric();
+        t[i] = if alnum || c == b'_' || c == b'-' { TOKEN } else { 0 }
+            | if alnum || c == b'+' || c == b'/' { B64 } else { 0 }
+            | if matches!(c, b'A' | b'g' | b'n' | b'x' | b's' | b'r' | b'e') { PREFIX } else { 0 }
+            | if matches!(c, b'A' | b'e' | b'E' | b'-' | b'h') { WORD } else { 0 };
+        i += 1;
+    }
+    t
+};
+
 fn is_token(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    CLASS[b as usize] & TOKEN != 0
 }
 
 fn is_b64(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+    CLASS[b as usize] & B64 != 0
 }
 
 fn all(s: &[u8], f: impl Fn(u8) -> bool) -> bool {
@@ -203,16 +345,22 @@ fn all(s: &[u8], f: impl Fn(u8) -> bool) -> bool {
 /// `abcdefgh…`)? At least two of upper case, lower case and digits, and many distinct
 /// characters. Random base62 of 20 characters or more fails this with odds below 10^-7.
 fn random(s: &[u8]) -> bool {
-    let classes = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
-        .iter()
-        .filter(|f| s.iter().any(**f))
-        .count();
-    classes >= 2 && distinct(s) >= (s.len() / 2).min(12)
+    // One pass: a bit per class seen.
+    let classes = s.iter().fold(0u8, |seen, c| {
+        seen | u8::from(c.is_ascii_uppercase())
+            | u8::from(c.is_ascii_lowercase()) << 1
+            | u8::from(c.is_ascii_digit()) << 2
+    });
+    classes.count_ones() >= 2 && distinct(s) >= (s.len() / 2).min(12)
 }
 
+/// How many distinct bytes `s` holds: a 256-bit set, cheaper to clear per call than a table.
 fn distinct(s: &[u8]) -> usize {
-    let mut seen = [false; 256];
-    s.iter().filter(|&&b| !std::mem::replace(&mut seen[b as usize], true)).count()
+    let mut seen = [0u64; 4];
+    for &b in s {
+        seen[usize::from(b >> 6)] |= 1 << (b & 63);
+    }
+    seen.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 /// The maximal runs of token characters, each checked at its start. A JWT continues over two
@@ -612,6 +760,40 @@ fn slack_webhooks(text: &str, out: &mut Vec<Found>, work: &mut u64) {
     }
 }
 
+/// The algorithm before `scan` (every scanner on every text, and `str::contains` for
+/// `needs_views`): the oracle the property tests compare `detect` and `needs_views` with.
+#[cfg(test)]
+pub(crate) mod oracle {
+    use super::*;
+
+    pub(crate) fn detect(text: &str, on: Detect, work: &mut u64) -> Vec<Found> {
+        let mut out = Vec::new();
+        if on.is_none() {
+            return out;
+        }
+        runs(text, on, &mut out, work);
+        if on.has(Kind::AwsSecretAccessKey) {
+            aws_secrets(text, &mut out, work);
+        }
+        if on.has(Kind::PrivateKey) {
+            private_keys(text, &mut out, work);
+        }
+        if on.has(Kind::SlackWebhook) {
+            slack_webhooks(text, &mut out, work);
+        }
+        out.retain(|f| on.has(f.kind));
+        out
+    }
+
+    pub(crate) fn needs_views(text: &str, on: Detect) -> bool {
+        let aws = on.has(Kind::AwsSecretAccessKey)
+            && (text.contains("AKIA") || text.contains("ASIA") || text.contains("ecret") || text.contains("ECRET"));
+        (on.has(Kind::PrivateKey) && text.contains("-----BEGIN"))
+            || (on.has(Kind::SlackWebhook) && text.contains("hooks.slack.com"))
+            || aws
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -820,6 +1002,167 @@ mod tests {
             detect(&large, Detect::ALL, &mut w2);
             assert!(w2 as f64 <= 2.2 * w1 as f64, "{name}: {w1} then {w2}");
             assert!(w2 <= 12 * large.len() as u64, "{name}: {w2} steps for {} bytes", large.len());
+        }
+    }
+
+    #[test]
+    fn the_class_table_and_bits_are_the_predicates() {
+        for c in 0..=255u8 {
+            let token = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+            let b64 = c.is_ascii_alphanumeric() || c == b'+' || c == b'/';
+            assert_eq!((is_token(c), is_b64(c)), (token, b64), "byte {c}");
+        }
+        for (i, kind) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.bit(), 1 << i, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_text_without_a_candidate_skips_every_scanner() {
+        // The scan alone: one step per byte, where the scanners would add theirs.
+        let text = "The quick brown fox, 42 times; git, npm and a SHA-1 da39a3ee5e6b4b0d. ".repeat(100);
+        let (mut fast, mut slow) = (0, 0);
+        assert!(detect(&text, Detect::ALL, &mut fast).is_empty());
+        assert!(oracle::detect(&text, Detect::ALL, &mut slow).is_empty());
+        assert_eq!(fast, text.len() as u64);
+        assert!(slow > 3 * fast, "{slow}");
+        assert!(!scan(&text).any() && !oracle::needs_views(&text, Detect::ALL));
+    }
+}
+
+/// `detect`, `needs_views` and `scrub::detected` against the oracle, on texts built from every
+/// kind's prefixes and pieces at wrong lengths and alphabets, glued together, behind escapes,
+/// next to non-ASCII: the scan must never skip a scanner that would have found something.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props {
+    use super::tests::with_crc;
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "AKIA",
+        "ASIA",
+        "AKIA2OGYBAH6STMMNXNN",
+        "ASIAY34FZKBOKMUTVV7A",
+        "AKIAIOSFODNN7EXAMPLE",
+        "AIza",
+        "ghp_",
+        "gho_",
+        "ghx_",
+        "github_pat_",
+        "git",
+        "npm_",
+        "glpat-",
+        "xoxb-",
+        "xoxp-2781934562-",
+        "xox",
+        "sk_live_",
+        "rk_test_",
+        "pk_live_",
+        "sk_",
+        "sk-",
+        "sk-ant-api03-",
+        "sk-proj-",
+        "T3BlbkFJ",
+        "AA",
+        "eyJ",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ",
+        "-----BEGIN ",
+        "-----BEGIN",
+        "PRIVATE KEY-----",
+        "-----END PRIVATE KEY-----",
+        "-----BEGIN RSA PRIVATE KEY-----\n",
+        "-----END RSA PRIVATE KEY-----",
+        "Proc-Type: 4,ENCRYPTED\n",
+        "hooks.slack.com/services/",
+        "hooks.slack.com",
+        "https://",
+        "T024BE7LD/",
+        "B08KQ3V2N1M/",
+        "Xk3v9QmZ2pLr8sTw1YbnQ7vH",
+        "aws_secret_access_key = ",
+        "\"SecretAccessKey\": \"",
+        "ecret",
+        "ECRET",
+        "EXAMPLEKEY",
+        "q8Vb3Xk/7Jd+Ls2Nw9Pz4Rt6Hy1Gf5Mc0Ae8UiKo",
+        "%22",
+        "%2522",
+        "%",
+        "\\n",
+        "\\u0022",
+        "\\x22",
+        "\\",
+        "\n",
+        " ",
+        ".",
+        "_",
+        "-",
+        "/",
+        "+",
+        "=",
+        "\"",
+        "<br>",
+        "é",
+        "—",
+        "日",
+    ];
+
+    fn piece() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => prop::sample::select(PIECES).prop_map(str::to_string),
+            3 => "[A-Za-z0-9]{1,45}",
+            1 => "[A-Za-z0-9+/]{40}",
+            1 => "[A-Za-z0-9_-]{20,60}",
+            1 => "[a-z0-9]{30}".prop_map(|r| with_crc("ghp_", &r)),
+            1 => "[A-Za-z0-9]{30}".prop_map(|r| with_crc("npm_", &r)),
+            1 => "[ -~éü]{1,8}",
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec(piece(), 0..24).prop_map(|pieces| pieces.concat())
+    }
+
+    fn kinds() -> impl Strategy<Value = Detect> {
+        prop_oneof![
+            2 => Just(Detect::ALL),
+            1 => any::<u16>().prop_map(|bits| {
+                let mut d = Detect::NONE;
+                for (i, kind) in Kind::ALL.into_iter().enumerate() {
+                    d.set(kind, bits & (1 << i) != 0);
+                }
+                d
+            }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn detect_agrees_with_the_oracle(text in text(), on in kinds()) {
+            let (mut fast, mut slow) = (0, 0);
+            prop_assert_eq!(detect(&text, on, &mut fast), oracle::detect(&text, on, &mut slow));
+            prop_assert_eq!(scan(&text).needs_views(on), oracle::needs_views(&text, on));
+            prop_assert!(fast <= slow + text.len() as u64);
+        }
+
+        #[test]
+        fn detected_agrees_with_the_oracle(text in text(), on in kinds()) {
+            // `scrub::detected` as it was: the oracle on the text, and on its decoded views
+            // where the oracle's `needs_views` says so.
+            let mut want = Vec::new();
+            let mut found = |t: &str| {
+                let hits = oracle::detect(t, on, &mut 0);
+                want.extend(hits.into_iter().map(|f| (f.kind, t[f.start..f.end].to_string())));
+            };
+            found(&text);
+            if oracle::needs_views(&text, on) {
+                crate::scrub::unescape::for_each_view(&text, &mut |view, _| found(view));
+            }
+            prop_assert_eq!(crate::scrub::detected(&text, on, &mut 0), want);
         }
     }
 }

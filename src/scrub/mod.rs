@@ -596,14 +596,29 @@ impl Needles {
 /// line breaks in JSON text, a webhook URL written with `\/`, an AWS secret key's `/` and `+`
 /// percent-encoded), but only in a string that names one of them: the views cost as much as
 /// value matching, and most strings name none.
+///
+/// One `scan` of `s` decides both: a string with nothing to find costs that pass, and
+/// allocates nothing.
 pub(crate) fn detected(s: &str, on: detect::Detect, work: &mut u64) -> Vec<(detect::Kind, String)> {
     let mut out: Vec<(detect::Kind, String)> = Vec::new();
-    let mut found = |text: &str, work: &mut u64| {
-        out.extend(detect::detect(text, on, work).into_iter().map(|f| (f.kind, text[f.start..f.end].to_string())));
+    if on.is_none() {
+        return out;
+    }
+    let seen = detect::scan(s);
+    *work += s.len() as u64;
+    if !seen.any() {
+        return out;
+    }
+    let mut found = |text: &str, seen: detect::Scan, work: &mut u64| {
+        let hits = detect::detect_scanned(text, on, seen, work);
+        out.extend(hits.into_iter().map(|f| (f.kind, text[f.start..f.end].to_string())));
     };
-    found(s, work);
-    if detect::needs_views(s, on) {
-        unescape::for_each_view(s, &mut |view, _| found(view, work));
+    found(s, seen, work);
+    if seen.needs_views(on) {
+        unescape::for_each_view(s, &mut |view, _| {
+            *work += view.len() as u64;
+            found(view, detect::scan(view), work)
+        });
     }
     out
 }
