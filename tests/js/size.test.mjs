@@ -21,9 +21,12 @@ import { gzipSync } from "node:zlib";
 // Issue 11 together (detectors, wire forms, user-only entries, secret references), measured:
 // 516.4 KiB raw, 227.4 KiB gzip; with the fixes of the two reviews of it (escapes before tokens,
 // PEM with <br>, references looked up by hash, the report's text searched) 520.5 KiB raw, 229.2
-// KiB gzip. The streaming engine (issue 9) is where this comes down.
-const BUDGET_RAW = 523 * 1024;
-const BUDGET_GZIP = 232 * 1024;
+// KiB gzip. Issue 9's first steps: the streaming engine (src/redact/stream.rs, src/json/scan.rs)
+// beside the DOM engine, which stays as its fallback and oracle, and the faster detectors,
+// matcher and writers, measured: 535.6 KiB raw, 236.7 KiB gzip (from 521.4 / 229.6). Removing
+// the DOM engine is where this comes down.
+const BUDGET_RAW = 538 * 1024;
+const BUDGET_GZIP = 239 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
