@@ -28,6 +28,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// Does any byte of `w` end or escape a string (`"`, `\`, or a control character)? Eight
 /// bytes at a time: a string's body is most of a result's bytes.
+#[inline(always)]
 pub(crate) fn special(w: u64) -> bool {
     let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
     let quote = zero(w ^ (ONES * b'"' as u64));
