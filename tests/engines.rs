@@ -93,11 +93,15 @@ static PLAIN: Tally = Tally::new();
 static ODD: Tally = Tally::new();
 
 property! {
-    /// The property suite's cases, half of them as plain structured values.
-    fn the_engines_agree_on_generated_results(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 6), any::<bool>())) {
-        let (c, plain) = t;
+    /// The property suite's cases, half of them as plain structured values, a quarter of them
+    /// with so little work allowed that the walk stops somewhere.
+    fn the_engines_agree_on_generated_results(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 6), any::<bool>(), 0..4usize)) {
+        let (c, plain, tight) = t;
         let b = built(&c, plain);
-        let streamed = agree(&b.tool, &[], &b.raw, c.format, Limits::default())?;
+        // A quarter of the cases run out of work somewhere in the walk.
+        let max_work = if tight == 0 { (b.raw.len() % 97) * 4 } else { Limits::DEFAULT_MAX_WORK };
+        let limits = Limits { max_work, ..Limits::default() };
+        let streamed = agree(&b.tool, &[], &b.raw, c.format, limits)?;
         PLAIN.count(streamed || !plain);
         Ok(())
     }
@@ -267,8 +271,9 @@ fn the_engines_agree_on_each_rule() {
     }
 }
 
-/// Past the depth limit, the size limit or the work limit the streaming engine declines, and
-/// the DOM engine withholds the result as before.
+/// Past the depth limit or the size limit the streaming engine declines, and the DOM engine
+/// withholds the result as before; past the work limit the streaming engine withholds it
+/// itself, exactly as the DOM engine does (without running the walk a second time).
 #[test]
 fn limits_are_the_dom_engines() {
     let tree = json!({ "name": "t", "outputSchema": { "$defs": { "n": { "type": "object", "properties": {
@@ -280,6 +285,16 @@ fn limits_are_the_dom_engines() {
     assert!(!agree(&tree, &[], &deep(9), Format::Webmcp, small).unwrap());
     let tiny = Limits { max_input_bytes: 40, ..Limits::default() };
     assert!(!agree(&tree, &[], &deep(3), Format::Webmcp, tiny).unwrap());
-    let little_work = Limits { max_work: 200, ..Limits::default() };
-    assert!(!agree(&tree, &[], &deep(60), Format::Webmcp, little_work).unwrap());
+    for max_work in [0, 1, 5, 20, 50, 100, 200, 400] {
+        let little_work = Limits { max_work, ..Limits::default() };
+        for format in Format::ALL {
+            assert!(agree(&tree, &[], &deep(60), format, little_work).unwrap(), "max_work {max_work}");
+            let keys = r#"{"token":"T","c":{"token":"U","c":null,"x":"AKIAFAKE2EXAMPLE7KEY"}}"#;
+            agree(&tree, &[], keys, format, little_work).unwrap();
+        }
+    }
+    let compiled = CompiledTool::compile(&tree, &Limits::default()).unwrap();
+    let options = Options { limits: Limits { max_work: 200, ..Limits::default() }, ..Options::default() };
+    let o = redact_with(&compiled, &deep(60), &options, &mut Counter(0), &mut KnownSecrets::default());
+    assert_eq!(o.error.map(|e| e.code), Some(webmcp_redact::ErrorCode::WorkLimit));
 }

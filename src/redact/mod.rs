@@ -204,7 +204,7 @@ impl Run<'_> {
         if let Some(scanned) = streaming.then(|| self.stream(raw_json, options)).flatten() {
             *labels = Labels::observe(self.tool.model(), None);
             self.streamed = true;
-            return Ok(self.take_streamed(scanned));
+            return self.take_streamed(scanned);
         }
         self.dom(raw_json, options, labels).map(|agent| agent.map(Agent::Value))
     }

@@ -13,17 +13,19 @@
 //! `_meta` or `annotations` member at the top), text that is not JSON or breaks a limit,
 //! repeated keys, a root that is not an object or array or is taken whole, `dependentSchemas`,
 //! `contentSchema`, secret property names, and a credential the detectors find. A result that
-//! runs out of work declines too; the DOM engine then reaches the same limit and withholds it.
+//! runs out of work (`limits.maxWork`) is withheld as the DOM engine withholds it: what was
+//! taken up to there is learned, the rest is read as kept (the detectors still see it).
 
 use super::{Agent, Run};
 use crate::json::scan::{self, Str};
 use crate::json::write;
 use crate::json::{parse_json, push_token};
-use crate::schema::{AppliedId, Eval, Kinds, Schema, SetId};
+use crate::redact::walk::work_limit;
+use crate::schema::{AppliedId, Eval, Exhausted, Kinds, Schema, SetId};
 use crate::scrub::detect::Detect;
 use crate::scrub::known::secret_strings;
 use crate::scrub::{detected, Needles};
-use crate::{Format, Reason};
+use crate::{Error, Format, Reason};
 
 /// A value the walk took: where its text is, and what the report says of it.
 pub(super) struct TakenSpan {
@@ -42,6 +44,8 @@ pub(super) struct Scanned {
     pub taken: Vec<TakenSpan>,
     pub values: Vec<serde_json::Value>,
     pub is_object: bool,
+    /// The walk ran out of work here (`limits.maxWork`): the result is withheld.
+    pub exhausted: Option<String>,
 }
 
 /// What happens to a value.
@@ -94,6 +98,8 @@ struct Scanner<'t, 'e> {
     big_keys: Vec<std::collections::HashSet<u64>>,
     taken: Vec<TakenSpan>,
     detect_work: u64,
+    /// Where the work limit was reached.
+    exhausted: Option<String>,
 }
 
 /// Reads `text` in one pass; `None` leaves it to the DOM engine (see the module documentation).
@@ -126,12 +132,13 @@ pub(super) fn scan(
         big_keys: Vec::new(),
         taken: Vec::new(),
         detect_work: 0,
+        exhausted: None,
     };
     let plan = match schema {
-        Some(schema) => {
-            let root = s.eval.root(schema).ok()?;
-            s.visit(start, root, None)?
-        }
+        Some(schema) => match s.eval.root(schema) {
+            Ok(root) => s.visit(start, root, None)?,
+            Err(Exhausted) => s.exhaust(),
+        },
         None => Plan::Keep,
     };
     if plan == Plan::Take {
@@ -142,7 +149,7 @@ pub(super) fn scan(
         return None;
     }
     s.flush(end);
-    Some(Scanned { text: s.out, taken: s.taken, values: Vec::new(), is_object })
+    Some(Scanned { text: s.out, taken: s.taken, values: Vec::new(), is_object, exhausted: s.exhausted })
 }
 
 impl Scanner<'_, '_> {
@@ -230,13 +237,17 @@ impl Scanner<'_, '_> {
         let top = self.stack.last()?;
         let (parent, emitted, pointer_len) = (top.plan, top.emitted, top.pointer_len);
         let plan = match parent {
-            Plan::Walk(applied) => {
+            Plan::Walk(applied) if self.exhausted.is_none() => {
                 let schema = self.schema?;
-                let (nodes, _) = self.eval.property(schema, applied, key).ok()?;
+                let found = self.eval.property(schema, applied, key);
                 self.pointer.truncate(pointer_len);
                 push_token(&mut self.pointer, key);
-                self.decide(at, nodes, Some(key))?
+                match found {
+                    Ok((nodes, _)) => self.decide(at, nodes, Some(key))?,
+                    Err(Exhausted) => self.exhaust(),
+                }
             }
+            Plan::Walk(_) => Plan::Keep,
             other => other,
         };
         if plan == Plan::Take && parent != Plan::Take {
@@ -264,13 +275,17 @@ impl Scanner<'_, '_> {
         let top = self.stack.last()?;
         let (parent, index, pointer_len) = (top.plan, top.count, top.pointer_len);
         let plan = match parent {
-            Plan::Walk(applied) => {
+            Plan::Walk(applied) if self.exhausted.is_none() => {
                 let schema = self.schema?;
-                let (nodes, _) = self.eval.item(schema, applied, index).ok()?;
+                let found = self.eval.item(schema, applied, index);
                 self.pointer.truncate(pointer_len);
                 push_token(&mut self.pointer, &index.to_string());
-                self.decide(i, nodes, None)?
+                match found {
+                    Ok((nodes, _)) => self.decide(i, nodes, None)?,
+                    Err(Exhausted) => self.exhaust(),
+                }
             }
+            Plan::Walk(_) => Plan::Keep,
             other => other,
         };
         let top = self.stack.last_mut()?;
@@ -290,12 +305,18 @@ impl Scanner<'_, '_> {
     /// `name` is the member's key; an element's label falls back to its array's name.
     fn decide(&mut self, at: usize, nodes: SetId, name: Option<&str>) -> Option<Plan> {
         let schema = self.schema?;
-        if self.eval.is_empty(nodes) || !self.eval.any_marks(schema, nodes).ok()? {
+        if self.eval.is_empty(nodes) {
             return Some(Plan::Keep);
         }
+        match self.eval.any_marks(schema, nodes) {
+            Ok(false) => return Some(Plan::Keep),
+            Ok(true) => {}
+            Err(Exhausted) => return Some(self.exhaust()),
+        }
         let plan = self.visit(at, nodes, name)?;
-        if plan == Plan::Take {
-            self.eval.spend(1 + self.pointer.len() as u64 / 16).ok()?;
+        if plan == Plan::Take && self.eval.spend(1 + self.pointer.len() as u64 / 16).is_err() {
+            self.taken.pop(); // the walk had not taken it yet
+            return Some(self.exhaust());
         }
         Some(plan)
     }
@@ -310,7 +331,10 @@ impl Scanner<'_, '_> {
             b'-' | b'0'..=b'9' => Kinds::of_number(&self.text[at..scan::number(self.b, at)?.0]),
             other => Kinds::of_first_byte(other),
         };
-        let (applied, summary) = self.eval.apply_kind(schema, start, kind).ok()??;
+        let (applied, summary) = match self.eval.apply_kind(schema, start, kind) {
+            Ok(applied) => applied?,
+            Err(Exhausted) => return Some(self.exhaust()),
+        };
         if summary.names_secret || summary.content.is_some() {
             return None;
         }
@@ -378,6 +402,15 @@ impl Scanner<'_, '_> {
         Some(end)
     }
 
+    /// The work limit was reached here: like the DOM walk, which stops there, everything not
+    /// decided yet stays as it is (the detectors still read it), and the result is withheld.
+    fn exhaust(&mut self) -> Plan {
+        if self.exhausted.is_none() {
+            self.exhausted = Some(self.pointer.clone());
+        }
+        Plan::Keep
+    }
+
     /// A string (value or key) that stays: the detectors read it, and one with escapes is
     /// written as serde_json writes it.
     fn kept_string(&mut self, token: Str, chars: &str) -> Option<()> {
@@ -439,11 +472,16 @@ impl Run<'_> {
     /// What the DOM engine's `structured` does with a value, for one the streaming engine read:
     /// the same takes in the same order, then value matching; where that finds something, the
     /// rest is the DOM engine's (rare: a known value in a result that stays).
-    pub(super) fn take_streamed(&mut self, scanned: Scanned) -> Option<Agent> {
-        let Scanned { text: value, taken, values, is_object } = scanned;
+    /// Past the work limit, what was taken up to there is still learned, as the DOM walk's
+    /// takes are, and the result is withheld.
+    pub(super) fn take_streamed(&mut self, scanned: Scanned) -> Result<Option<Agent>, Error> {
+        let Scanned { text: value, taken, values, is_object, exhausted } = scanned;
         for (t, v) in taken.into_iter().zip(values) {
             let strings = secret_strings(&v, false);
             self.take_with(t.pointer, t.reason, t.label, v, strings);
+        }
+        if let Some(pointer) = exhausted {
+            return Err(work_limit(self.eval.max_work(), pointer));
         }
         let needles = self.known.needles();
         let wraps = self.format == Format::Mcp;
@@ -460,7 +498,7 @@ impl Run<'_> {
         } else {
             Agent::Structured { value, text: None, is_object }
         };
-        (!self.collect.is_empty() || wraps).then_some(agent)
+        Ok((!self.collect.is_empty() || wraps).then_some(agent))
     }
 }
 

@@ -45,15 +45,17 @@ pub(crate) fn walk(schema: &Schema, value: &mut Value, allowlist: bool, eval: &m
         }
         Ok(None) => {}
         Err(Exhausted) => {
-            let detail = format!(
-                "applying the output schema took more than {} units of work (limits.maxWork)",
-                w.eval.max_work()
-            );
-            let pointer = format!("{base}{}", w.pointer);
-            w.eval.fail(Error::new(ErrorCode::WorkLimit, pointer, detail));
+            let error = work_limit(w.eval.max_work(), format!("{base}{}", w.pointer));
+            w.eval.fail(error);
         }
     }
     w.taken
+}
+
+/// The error of a walk that ran out of work at `pointer` (both engines give it).
+pub(crate) fn work_limit(max_work: u64, pointer: String) -> Error {
+    let detail = format!("applying the output schema took more than {max_work} units of work (limits.maxWork)");
+    Error::new(ErrorCode::WorkLimit, pointer, detail)
 }
 
 struct Walker<'s, 'e> {
