@@ -56,6 +56,7 @@ function toolName(tool) {
 }
 
 const sessions = new FinalizationRegistry((close) => close());
+const UTF8 = new TextEncoder();
 
 /**
  * The options as JSON text, the one form the core reads them in. Only plain data can be
@@ -217,7 +218,9 @@ class Redactor {
       // UTF-8 is never shorter than UTF-16 code units: this refuses a huge input before copying it.
       const max = this.#settings.maxInputBytes;
       if (text.length > max) return this.#rejected(name, "size_limit", `the result is larger than ${max} bytes`);
-      const [agentJson, sideJson, error] = this.#call(name, (core) => core.redact(key, text, this.#sessionId(core, state)));
+      // As bytes: wasm-bindgen copies a string in a character at a time, a typed array at once.
+      const utf8 = UTF8.encode(text);
+      const [agentJson, sideJson, error] = this.#call(name, (core) => core.redact(key, utf8, this.#sessionId(core, state)));
       const side = JSON.parse(sideJson);
       const resultId = this.#keep(side);
       if (state && side.sessionLabels) state.labels = side.sessionLabels;

@@ -3,8 +3,9 @@
 //! One exported object, [`WasmRedactor`], wraps the core [`Redactor`]: created once per
 //! `createRedactor` with the options validated here, it keeps the compiled tools, the known
 //! secrets, the sessions and the handle issuer. Per call, only the tool definition and the
-//! payload cross, as JSON text (wasm-bindgen moves strings through wasm memory with
-//! `TextEncoder`/`TextDecoder`); so do the options, once.
+//! payload cross, as JSON text: the definition as a string, the payload as its UTF-8 bytes
+//! (wasm-bindgen copies a string in a character at a time while it is ASCII, a typed array in
+//! one copy); the options cross once.
 //! Errors are thrown as real `Error` objects (see `errors.rs`); `js/engine.js` treats anything
 //! else that escapes as a trap.
 
@@ -72,12 +73,15 @@ impl WasmRedactor {
         Ok(schema.map_or_else(|| "null".to_string(), |v| v.to_string()))
     }
 
-    /// Redacts one raw result. Never throws for a bad tool or result: returns
-    /// `[agentJson, sideJson, error]`, where `agentJson` is `null` when the raw text passes
-    /// through unchanged, and `error` is a `RedactionError` when the result was withheld
-    /// because of one. `session` is 0 for none.
-    pub fn redact(&mut self, tool_json: &str, raw_json: &str, session: SessionId) -> Array {
+    /// Redacts one raw result, given as UTF-8 bytes (`TextEncoder#encode` of the text: a typed
+    /// array crosses as one copy, where a string crosses a character at a time). Never throws
+    /// for a bad tool or result: returns `[agentJson, sideJson, error]`, where `agentJson` is
+    /// `null` when the raw text passes through unchanged, and `error` is a `RedactionError` when
+    /// the result was withheld because of one. `session` is 0 for none.
+    pub fn redact(&mut self, tool_json: &str, raw_utf8: &[u8], session: SessionId) -> Array {
         let session = (session != 0).then_some(session);
+        // TextEncoder writes UTF-8 only; anything else reads as no text (`invalid_json`).
+        let raw_json = std::str::from_utf8(raw_utf8).unwrap_or("");
         let outcome = self.core.redact(tool_json, raw_json, session);
         let merged = session.and_then(|id| self.core.session_labels(id));
         let side = wire::side_json(&outcome, merged);
