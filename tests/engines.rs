@@ -298,3 +298,38 @@ fn limits_are_the_dom_engines() {
     let o = redact_with(&compiled, &deep(60), &options, &mut Counter(0), &mut KnownSecrets::default());
     assert_eq!(o.error.map(|e| e.code), Some(webmcp_redact::ErrorCode::WorkLimit));
 }
+
+/// Known values echoed in a later result's plain strings, keys and numbers, in the forms value
+/// matching reads (a short value as a token, base64, percent and HTML escapes, a number): the
+/// streaming engine reads the text block whole first and the strings one by one only where it
+/// must, and still agrees with the DOM engine on every one.
+#[test]
+fn the_engines_agree_on_known_values_in_every_form() {
+    let tool = json!({ "name": "k", "outputSchema": { "type": "object", "properties": {
+        "keys": { "type": "array", "items": { "type": "object", "properties": {
+            "secret": { "x-sensitive": true } } } } } } })
+    .to_string();
+    let prior =
+        r#"{"keys":[{"secret":"737"},{"secret":"sk_live_abcdef"},{"secret":1700000123},{"secret":"a+b/c=d&e"}]}"#;
+    let echoes = [
+        r#"{"note":"CVV 737 ok"}"#,
+        r#"{"note":"17370"}"#,
+        r#"{"n":1700000123}"#,
+        r#"{"n":1.700000123e9}"#,
+        r#"{"sk_live_abcdef":1}"#,
+        r#"{"note":"c2tfbGl2ZV9hYmNkZWY="}"#,
+        r#"{"note":"x c2tfbGl2ZV9hYmNkZWY y"}"#,
+        r#"{"note":"a%2Bb%2Fc%3Dd%26e"}"#,
+        r#"{"note":"a+b/c=d&amp;e"}"#,
+        r#"{"note":"sk_live_abc","more":"def"}"#,
+        r#"{"note":"sk_live_\u0061bcdef"}"#,
+        r#"{"note":"737"}"#,
+        r#"{"a":"7","b":"37"}"#,
+    ];
+    for format in Format::ALL {
+        for raw in echoes {
+            let streamed = agree(&tool, &[prior], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+            assert!(streamed, "{raw}");
+        }
+    }
+}

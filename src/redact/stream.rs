@@ -485,12 +485,22 @@ impl Run<'_> {
         }
         let needles = self.known.needles();
         let wraps = self.format == Format::Mcp;
-        let agent = if needles.is_empty() {
-            Agent::Structured { value, text: None, is_object }
-        } else if any_match(needles, &value) {
+        if needles.is_empty() {
+            return Ok((!self.collect.is_empty() || wraps).then_some(Agent::Structured {
+                value,
+                text: None,
+                is_object,
+            }));
+        }
+        // The text block is the value's compact JSON: a string, key or number without escapes
+        // stands in it as it is, between characters that end a token, so one holding a known
+        // value makes the text hold it too. When the text holds none, only the strings with
+        // escapes (whose characters the text writes differently) are left to read one by one.
+        let text_hit = needles.scrub(&value).is_some();
+        let agent = if any_match(needles, &value, !text_hit) {
             let parsed = parse_json(&value).expect("the streaming engine writes JSON");
             Agent::Value(self.wrap_structured(parsed))
-        } else if needles.scrub(&value).is_some() {
+        } else if text_hit {
             let mut text = serde_json::Value::String(value.clone());
             self.scrub(&mut text, "");
             let serde_json::Value::String(text) = text else { unreachable!("scrub keeps a string a string") };
@@ -503,8 +513,9 @@ impl Run<'_> {
 }
 
 /// Would value matching change any string, key or number of this compact JSON (the DOM
-/// engine's `scrub_value` on the value it stands for)?
-fn any_match(needles: &Needles, compact: &str) -> bool {
+/// engine's `scrub_value` on the value it stands for)? `escaped_only`: read only the strings
+/// with escapes (the text as a whole has answered for the rest).
+fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
     let b = compact.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -512,15 +523,19 @@ fn any_match(needles: &Needles, compact: &str) -> bool {
             b'"' => {
                 let Some(s) = scan::string(b, i) else { return true };
                 let raw = s.raw(compact);
-                let hit = if s.escaped { needles.scrub(&scan::decode(raw)) } else { needles.scrub(raw) };
-                if hit.is_some() {
+                let hit = match (s.escaped, escaped_only) {
+                    (true, _) => needles.scrub(&scan::decode(raw)).is_some(),
+                    (false, false) => needles.scrub(raw).is_some(),
+                    (false, true) => false,
+                };
+                if hit {
                     return true;
                 }
                 i = s.end;
             }
             b'-' | b'0'..=b'9' => {
                 let Some((end, _)) = scan::number(b, i) else { return true };
-                if needles.scrub(&compact[i..end]).is_some() {
+                if !escaped_only && needles.scrub(&compact[i..end]).is_some() {
                     return true;
                 }
                 i = end;
