@@ -113,7 +113,9 @@ pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The characters of an escaped string (its raw body): what `JSON.parse` reads, except that a
-/// lone surrogate reads as U+FFFD, as the DOM engine's parser has it (`text.rs`).
+/// lone surrogate reads as U+FFFD, as the DOM engine's parser has it (`text.rs`). Written out
+/// rather than through serde_json (`json_string`), which refuses a lone surrogate and would need
+/// the whole text rewritten first; [`string`] has checked the escapes already.
 pub fn decode(raw: &str) -> String {
     let b = raw.as_bytes();
     let mut out = String::with_capacity(raw.len());

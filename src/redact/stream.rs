@@ -16,6 +16,8 @@
 //! runs out of work (`limits.maxWork`) is withheld as the DOM engine withholds it: what was
 //! taken up to there is learned, the rest is read as kept (the detectors still see it).
 
+use std::fmt::Write;
+
 use super::{Agent, Run};
 use crate::json::scan::{self, Str};
 use crate::json::write;
@@ -77,6 +79,13 @@ struct Frame {
     keys_from: usize,
     /// This container is a taken value: its entry in `taken`.
     taken: Option<usize>,
+}
+
+/// A member's key or an element's index.
+#[derive(Clone, Copy)]
+enum Child<'k> {
+    Key(&'k str),
+    Index(usize),
 }
 
 /// Above this many keys, an object's repeated keys are looked for by hash set, not by scan.
@@ -236,20 +245,7 @@ impl Scanner<'_, '_> {
         let at = scan::skip_ws(self.b, colon + 1);
         let top = self.stack.last()?;
         let (parent, emitted, pointer_len) = (top.plan, top.emitted, top.pointer_len);
-        let plan = match parent {
-            Plan::Walk(applied) if self.exhausted.is_none() => {
-                let schema = self.schema?;
-                let found = self.eval.property(schema, applied, key);
-                self.pointer.truncate(pointer_len);
-                push_token(&mut self.pointer, key);
-                match found {
-                    Ok((nodes, _)) => self.decide(at, nodes, Some(key))?,
-                    Err(Exhausted) => self.exhaust(),
-                }
-            }
-            Plan::Walk(_) => Plan::Keep,
-            other => other,
-        };
+        let plan = self.child_plan(parent, pointer_len, Child::Key(key), at)?;
         if plan == Plan::Take && parent != Plan::Take {
             // Left out with its key; a comma before it goes with it, or the one after it does.
             self.flush(key_token.start);
@@ -274,20 +270,7 @@ impl Scanner<'_, '_> {
     fn element(&mut self, i: usize) -> Option<usize> {
         let top = self.stack.last()?;
         let (parent, index, pointer_len) = (top.plan, top.count, top.pointer_len);
-        let plan = match parent {
-            Plan::Walk(applied) if self.exhausted.is_none() => {
-                let schema = self.schema?;
-                let found = self.eval.item(schema, applied, index);
-                self.pointer.truncate(pointer_len);
-                push_token(&mut self.pointer, &index.to_string());
-                match found {
-                    Ok((nodes, _)) => self.decide(i, nodes, None)?,
-                    Err(Exhausted) => self.exhaust(),
-                }
-            }
-            Plan::Walk(_) => Plan::Keep,
-            other => other,
-        };
+        let plan = self.child_plan(parent, pointer_len, Child::Index(index), i)?;
         let top = self.stack.last_mut()?;
         top.count += 1;
         top.emitted = true;
@@ -299,6 +282,31 @@ impl Scanner<'_, '_> {
             self.out.push_str("null"); // the slot stays, so that indexes keep their meaning
         }
         self.value(i, plan, fresh, name.as_deref())
+    }
+
+    /// What happens to the child at `at` of a container read under `parent`: in a walked one,
+    /// the walk's look-up of the child's subschemas (by key or index), then its `decide`; past
+    /// the work limit, it stays.
+    fn child_plan(&mut self, parent: Plan, pointer_len: usize, child: Child, at: usize) -> Option<Plan> {
+        let Plan::Walk(applied) = parent else { return Some(parent) };
+        if self.exhausted.is_some() {
+            return Some(Plan::Keep);
+        }
+        let schema = self.schema?;
+        let found = match child {
+            Child::Key(key) => self.eval.property(schema, applied, key),
+            Child::Index(index) => self.eval.item(schema, applied, index),
+        };
+        self.pointer.truncate(pointer_len);
+        match child {
+            Child::Key(key) => push_token(&mut self.pointer, key),
+            // An index needs no escaping, and is written without a string of its own.
+            Child::Index(index) => write!(self.pointer, "/{index}").expect("writing to a String"),
+        }
+        match found {
+            Ok((nodes, _)) => self.decide(at, nodes, if let Child::Key(key) = child { Some(key) } else { None }),
+            Err(Exhausted) => Some(self.exhaust()),
+        }
     }
 
     /// The walk's `decide`: what happens to the child at `at` whose subschemas are `nodes`.
