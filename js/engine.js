@@ -11,7 +11,11 @@
 //
 // WebAssembly memory only grows: a call on a large result would leave the page holding its
 // peak for good. So a call that grew the memory by more than RELEASE_GROWTH retires the
-// instance the same way once it has returned, and the next call starts on a small one.
+// instance the same way once it has returned, and the next call starts on a small one, unless
+// the memory is mostly still in use: compiling a large tool grows it too, and what the core
+// keeps (the compiled tool, the known set) would only be built again in the fresh instance, the
+// tool on every call. The core counts its live heap bytes (`liveBytes`, src/wasm/heap.rs); an
+// instance is kept while its memory is at most RELEASE_GROWTH plus KEEP_FACTOR times them.
 
 import * as glue from "../pkg/webmcp_redact.js";
 import { redactionError } from "./errors.js";
@@ -20,6 +24,8 @@ import { loadWasm } from "./wasm.js";
 const DOOR = Symbol.for("webmcp-redact.door");
 /** Growth of the memory in one call past which the instance is replaced after it (bytes). */
 export const RELEASE_GROWTH = 16 * 1024 * 1024;
+/** Memory per live heap byte an instance may hold and stay (see above). */
+export const KEEP_FACTOR = 4;
 
 let live = false; // an instance is up and trusted
 /** @type {Promise<void> | null} */
@@ -77,6 +83,11 @@ export function memoryBytes() {
   return glue.initSync(/** @type {any} */ (undefined)).memory.buffer.byteLength;
 }
 
+/** Is the live instance's memory more than RELEASE_GROWTH plus KEEP_FACTOR times its live heap? */
+function mostlySlack() {
+  return memoryBytes() > RELEASE_GROWTH + KEEP_FACTOR * glue.liveBytes();
+}
+
 /** Drops the live instance: the next call gets a fresh one, and owners rebuild their objects. */
 function retire() {
   live = false;
@@ -105,6 +116,6 @@ export function call(tool, fn, release = true) {
     const what = err instanceof WebAssembly.RuntimeError ? "trapped" : `threw ${err instanceof Error ? err.name : typeof err}`;
     throw redactionError("internal", tool, "", `the WebAssembly module ${what}; it was replaced`, err);
   }
-  if (release && memoryBytes() - before > RELEASE_GROWTH) retire();
+  if (release && memoryBytes() - before > RELEASE_GROWTH && mostlySlack()) retire();
   return out;
 }

@@ -11,6 +11,17 @@
 
 mod crypto;
 mod errors;
+mod heap;
+
+#[global_allocator]
+static HEAP: heap::Counting = heap::Counting;
+
+/// Bytes the core's heap holds live (see `heap.rs`): `js/engine.js` replaces an instance only
+/// when most of its memory is slack.
+#[wasm_bindgen(js_name = liveBytes)]
+pub fn live_bytes() -> f64 {
+    heap::live() as f64
+}
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;

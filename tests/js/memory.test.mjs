@@ -73,3 +73,21 @@ test("calls that do not grow the memory much keep the instance", async () => {
   assert.equal(engine.generation, generation);
   assert.equal(r.vault.size, 2010);
 });
+
+test("compiling a large tool grows the memory but keeps the instance: what grew is the compiled tool, still in use", async () => {
+  const r = await createRedactor();
+  r.redact(keys, records(1, "warm"));
+  const memory = () => instances.at(-1).exports.memory.buffer.byteLength;
+  const properties = {};
+  for (let i = 0; i < 30000; i++) properties[`p${i}`] = { type: "string", "x-sensitive": i % 3 === 0 };
+  const wide = { name: "wide", outputSchema: { type: "object", properties } };
+  const before = memory();
+  const generation = engine.generation;
+  r.compile(wide);
+  assert.ok(memory() - before > engine.RELEASE_GROWTH, `compiling grew the memory by ${((memory() - before) / 2 ** 20).toFixed(1)} MiB only`);
+  assert.equal(engine.generation, generation, "the instance (and the compiled tool in it) was kept");
+  const out = r.redact(wide, { p0: "secret-zero", p1: "plain" });
+  assert.deepEqual(out.result.structuredContent.p1, "plain");
+  assert.equal(out.redactions.length, 1);
+  assert.equal(engine.generation, generation);
+});
