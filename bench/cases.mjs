@@ -257,8 +257,8 @@ const memoryOf = (instance) => instance.exports.memory.buffer.byteLength;
 /**
  * Wasm memory around one all-redacted call of `text`. Wasm memory only grows, so an instance's
  * size after the call is its peak during it, if no bigger call ran on it before: run this
- * first. The engine replaces an instance whose memory a call grew by more than 16 MiB once the
- * call has returned (engine.RELEASE_GROWTH), so the peak is the largest memory of the instances
+ * first. The engine replaces an instance whose memory is mostly free once a call has returned
+ * (engine.RELEASE_FREE, engine.KEEP_FACTOR), so the peak is the largest memory of the instances
  * that were live during the call (`capture` records them), and `kept` is what the live instance
  * holds afterwards: what a page keeps.
  */

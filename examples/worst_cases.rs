@@ -3,7 +3,13 @@
 //!
 //! ```sh
 //! cargo run --release --example worst_cases
+//! cargo run --release --example worst_cases -- --emit FILE
 //! ```
+//!
+//! With `--emit FILE` it times nothing: it writes the families at the same scale to FILE as one
+//! JSON array of `{ name, product, tool, raw }` (`raw` the result's JSON text), for the bench
+//! that times them in Node through the package (`bench/worst.bench.mjs`), so that both run the
+//! same inputs.
 //!
 //! The families are those of `src/schema/families.rs` (the work-count tests use the same file).
 //! The linear ones used to take seconds to minutes; the last three are products no index or
@@ -46,7 +52,26 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// Writes every family at about 1 MB to `path` (see the module documentation).
+fn emit(path: &str) {
+    let products: Vec<&str> = families::PRODUCTS.iter().map(|(name, _)| *name).collect();
+    let all = families::LINEAR.iter().chain(families::PRODUCTS);
+    let list: Vec<Value> = all
+        .map(|&(name, family)| {
+            let (schema, value) = family(scale(family));
+            json!({ "name": name, "product": products.contains(&name),
+                "tool": { "name": "worst_case", "outputSchema": schema }, "raw": value.to_string() })
+        })
+        .collect();
+    std::fs::write(path, Value::Array(list).to_string()).expect("write the families");
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, path] = args.as_slice() {
+        assert_eq!(flag, "--emit", "usage: worst_cases [--emit FILE]");
+        return emit(path);
+    }
     let limits = Limits::default();
     let options = Options { limits, ..Options::default() };
     let all = families::LINEAR.iter().chain(families::PRODUCTS).copied();

@@ -10,21 +10,21 @@
 // `generation`; the glue itself refuses them.
 //
 // WebAssembly memory only grows: a call on a large result would leave the page holding its
-// peak for good. So a call that grew the memory by more than RELEASE_GROWTH retires the
-// instance the same way once it has returned, and the next call starts on a small one, unless
-// the memory is mostly still in use: compiling a large tool grows it too, and what the core
-// keeps (the compiled tool, the known set) would only be built again in the fresh instance, the
-// tool on every call. The core counts its live heap bytes (`liveBytes`, src/wasm/heap.rs); an
-// instance is kept while its memory is at most RELEASE_GROWTH plus KEEP_FACTOR times them.
+// peak for good. So once a call has returned, an instance whose memory is mostly free is
+// retired the same way, and the next call starts on a small one. "Mostly free" is judged
+// against what the core still uses, which it counts (`liveBytes`, src/wasm/heap.rs): more than
+// RELEASE_FREE plus KEEP_FACTOR times the live heap bytes. Compiling a large tool grows the
+// memory too, but what it grew is mostly the compiled tool, which a fresh instance would only
+// have to build again, on the next call.
 
 import * as glue from "../pkg/webmcp_redact.js";
 import { redactionError } from "./errors.js";
 import { loadWasm } from "./wasm.js";
 
 const DOOR = Symbol.for("webmcp-redact.door");
-/** Growth of the memory in one call past which the instance is replaced after it (bytes). */
-export const RELEASE_GROWTH = 16 * 1024 * 1024;
-/** Memory per live heap byte an instance may hold and stay (see above). */
+/** Free memory past which (and past KEEP_FACTOR times the live heap) the instance is replaced after a call (bytes). */
+export const RELEASE_FREE = 16 * 1024 * 1024;
+/** Free memory per live heap byte an instance may hold and stay (see above). */
 export const KEEP_FACTOR = 4;
 
 let live = false; // an instance is up and trusted
@@ -83,9 +83,10 @@ export function memoryBytes() {
   return glue.initSync(/** @type {any} */ (undefined)).memory.buffer.byteLength;
 }
 
-/** Is the live instance's memory more than RELEASE_GROWTH plus KEEP_FACTOR times its live heap? */
-function mostlySlack() {
-  return memoryBytes() > RELEASE_GROWTH + KEEP_FACTOR * glue.liveBytes();
+/** Is the live instance's memory mostly free (see above)? */
+function mostlyFree() {
+  const live = glue.liveBytes();
+  return memoryBytes() - live > RELEASE_FREE + KEEP_FACTOR * live;
 }
 
 /** Drops the live instance: the next call gets a fresh one, and owners rebuild their objects. */
@@ -98,15 +99,14 @@ function retire() {
 /**
  * Runs `fn(glue)` against the live instance. An error the core threw on purpose passes
  * through; anything else kills the instance and becomes a RedactionError `internal`. With
- * `release` (the default), an instance whose memory the call grew by more than
- * RELEASE_GROWTH is replaced once the call has returned; owners that rebuild their state in
+ * `release` (the default), an instance whose memory is mostly free once the call has returned
+ * (see above) is replaced; owners that rebuild their state in
  * a call of their own pass `release: false` there, so that a rebuild is never released.
  */
 export function call(tool, fn, release = true) {
   if (!revive()) {
     throw redactionError("internal", tool, "", "no fresh WebAssembly instance is available yet after a trap");
   }
-  const before = memoryBytes();
   let out;
   try {
     out = fn(glue);
@@ -116,6 +116,6 @@ export function call(tool, fn, release = true) {
     const what = err instanceof WebAssembly.RuntimeError ? "trapped" : `threw ${err instanceof Error ? err.name : typeof err}`;
     throw redactionError("internal", tool, "", `the WebAssembly module ${what}; it was replaced`, err);
   }
-  if (release && memoryBytes() - before > RELEASE_GROWTH && mostlySlack()) retire();
+  if (release && mostlyFree()) retire();
   return out;
 }
