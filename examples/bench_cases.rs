@@ -142,7 +142,7 @@ fn main() {
         let start = Instant::now();
         let outcome = core.redact(&tool, &text, None);
         let mid = Instant::now();
-        let side = wire::side_json(&outcome, None);
+        let side = wire::side_json(&outcome, None, None);
         times.push((mid - start).as_secs_f64() * 1e3);
         side_times.push(mid.elapsed().as_secs_f64() * 1e3);
         assert!(outcome.error.is_none(), "{:?}", outcome.error);

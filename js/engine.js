@@ -25,7 +25,7 @@ const DOOR = Symbol.for("webmcp-redact.door");
 /** Free memory past which (and past KEEP_FACTOR times the live heap) the instance is replaced after a call (bytes). */
 export const RELEASE_FREE = 16 * 1024 * 1024;
 /** Free memory per live heap byte an instance may hold and stay (see above). */
-export const KEEP_FACTOR = 4;
+export const KEEP_FACTOR = 2;
 
 let live = false; // an instance is up and trusted
 /** @type {Promise<void> | null} */

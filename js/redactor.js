@@ -163,7 +163,10 @@ class Redactor {
   #keep(side) {
     let resultId;
     if (side.secrets.length) {
-      resultId = newResultId();
+      // The core names the result from the random fill that drew its handles (one
+      // getRandomValues per result, src/wasm/crypto.rs); a missing id is an error, not a guess.
+      resultId = side.resultId;
+      if (typeof resultId !== "string" || !/^[0-9a-f]{32}$/.test(resultId)) throw new Error("the side record has no result id");
       this.#vault.add(side.secrets, resultId);
     }
     // Runs of one handle and label (src/wire/records.rs).
@@ -417,15 +420,6 @@ function finish(report, view) {
   if (report.error) out.error = report.error;
   if (report.resultId) out.resultId = report.resultId;
   return out;
-}
-
-/**
- * A fresh id for one result's handles: 128 random bits, as hex. `crypto.getRandomValues` is
- * there in every context this package runs in (`randomUUID` needs a secure context).
- */
-function newResultId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export { toolName };

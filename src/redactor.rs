@@ -55,6 +55,12 @@ impl Redactor {
         &self.config
     }
 
+    /// A fresh 128-bit id, as 32 hex digits, from the redactor's handle source: the door names
+    /// each result that issued handles with one (the vault's result id), drawn with its handles.
+    pub fn new_id(&mut self) -> String {
+        crate::redact::stubs::new_handle(self.handles.as_mut())
+    }
+
     /// Compiles a tool definition (JSON text), or finds it compiled already.
     pub fn compile(&mut self, tool_json: &str) -> Result<Rc<CompiledTool>, Error> {
         if let Some(tool) = self.tools.get(tool_json) {

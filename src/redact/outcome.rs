@@ -144,6 +144,6 @@ pub struct Outcome {
 impl Outcome {
     /// The caller's side of the outcome as JSON text (see `wire::side_json`).
     pub fn side_json(&self) -> String {
-        crate::wire::side_json(self, None)
+        crate::wire::side_json(self, None, None)
     }
 }

@@ -16,10 +16,12 @@ extern "C" {
 }
 
 /// Handles drawn from one `getRandomValues` call per redaction: each call crosses into JS and
-/// costs microseconds, and a result often needs many handles, so the collector says how many it
-/// will draw ([`HandleSource::reserve`]) and they come in one fill (split only at Web Crypto's
-/// 65,536-byte limit per call). A draw past that (a tool's own reference) refills 16 at a time.
-/// Each redaction starts with a fresh draw, and handed-out bytes are wiped.
+/// costs microseconds (10 to 20 in Node), and a result often needs many handles, so the
+/// collector says how many it will draw ([`HandleSource::reserve`]) and they come in one fill
+/// (split only at Web Crypto's 65,536-byte limit per call), with one more for the result's id
+/// (the door draws it once the result has issued handles). A draw past that (a tool's own
+/// reference) refills 16 at a time. Each redaction starts with a fresh draw, and handed-out
+/// bytes are wiped.
 pub struct CryptoHandles {
     pool: Vec<u8>,
     /// Bytes handed out; `pool.len()` means the pool is spent (or was never filled).
@@ -49,7 +51,7 @@ impl HandleSource for CryptoHandles {
             return;
         }
         self.new_call(); // what is left unused is wiped, not carried into the new draw
-        self.pool.resize(count * 16, 0);
+        self.pool.resize((count + 1) * 16, 0); // and the result's id
         for chunk in self.pool.chunks_mut(MAX_FILL) {
             if !CRYPTO.with(|c| c.get_random_values_with_u8_array(chunk).is_ok()) {
                 panic!("crypto.getRandomValues failed");

@@ -94,8 +94,10 @@ impl WasmRedactor {
         // TextEncoder writes UTF-8 only; anything else reads as no text (`invalid_json`).
         let raw_json = std::str::from_utf8(raw_utf8).unwrap_or("");
         let outcome = self.core.redact(tool_json, raw_json, session);
+        // Named with bytes drawn in the fill that drew its handles (`crypto.rs`).
+        let result_id = (!outcome.secrets.is_empty()).then(|| self.core.new_id());
         let merged = session.and_then(|id| self.core.session_labels(id));
-        let side = wire::side_json(&outcome, merged);
+        let side = wire::side_json(&outcome, merged, result_id.as_deref());
         let agent = if outcome.unchanged { JsValue::NULL } else { JsValue::from_str(&outcome.agent_json) };
         let error = outcome.error.as_ref().map_or(JsValue::UNDEFINED, redaction_error);
         Array::of3(&agent, &JsValue::from_str(&side), &error)

@@ -221,7 +221,7 @@ mod tests {
         let mut r = crate::Redactor::new(Config::default(), Box::new(Fixed));
         let tool = r#"{"name":"k","outputSchema":{"properties":{"s":{"x-sensitive":true}}}}"#;
         let out = r.redact(tool, r#"{"s":"sk_live_1"}"#, None);
-        let side: Value = serde_json::from_str(&side_json(&out, None)).unwrap();
+        let side: Value = serde_json::from_str(&side_json(&out, None, None)).unwrap();
         assert_eq!(
             side,
             json!({ "redactions": [{ "pointer": "/s", "reason": "x_sensitive", "label": "s", "handle": "07".repeat(16) }],
@@ -237,7 +237,7 @@ mod tests {
         let mut r = crate::Redactor::new(Config::default(), Box::new(Fixed));
         let tool = r#"{"name":"k","outputSchema":{"properties":{"s":{"x-sensitive":true},"t":{"x-sensitive":true}}}}"#;
         let out = r.redact(tool, r#"{"s":["sk_live_1","sk_live_2"],"t":"tok_live_3"}"#, None);
-        let mut side: Value = serde_json::from_str(&side_json(&out, None)).unwrap();
+        let mut side: Value = serde_json::from_str(&side_json(&out, None, None)).unwrap();
         let h = "07".repeat(16);
         // In the order they were learned; sorted here, as that order is none of this test's business.
         side["known"][0]["values"].as_array_mut().unwrap().sort_by(|a, b| a.as_str().cmp(&b.as_str()));

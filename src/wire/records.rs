@@ -10,14 +10,16 @@ use crate::scrub::detect::Kind;
 use crate::{ErrorCode, Format, Limits, Outcome, Reason, Redaction, Secret, SecretKind};
 
 /// The caller's side of a redaction:
-/// `{ redactions: [{ pointer, reason, label, handle? }], withheld, secrets: [...], labels,
-/// sessionLabels?, known?: [{ handle?, label, values: [...] }] }`. `secrets` hold raw values;
+/// `{ resultId?, redactions: [{ pointer, reason, label, handle? }], withheld, secrets: [...],
+/// labels, sessionLabels?, known?: [{ handle?, label, values: [...] }] }`. `resultId` names a
+/// result that issued handles (the vault ties them to it); `secrets` hold raw values;
 /// `known` is what joined the known-secret set, for JS's journal (replayed after a trap), in
 /// runs of one handle and label: a dense result's thousands of values share both, and writing
 /// them once per value made the record a fifth longer (and JS's parse of it with it).
-pub fn side_json(outcome: &Outcome, session: Option<&Labels>) -> String {
+pub fn side_json(outcome: &Outcome, session: Option<&Labels>, result_id: Option<&str>) -> String {
     let mut out = String::new();
     object(&mut out, |o| {
+        o.opt_str("resultId", result_id);
         array(o.key("redactions"), &outcome.redactions, redaction);
         o.bool("withheld", outcome.withheld);
         array(o.key("secrets"), &outcome.secrets, secret);

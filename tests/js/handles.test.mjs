@@ -40,8 +40,10 @@ for (const n of [20, 40]) {
     assert.equal(stubs.length, handles);
     assert.equal(new Set(stubs.map((s) => s.handle)).size, handles, "no handle repeats");
     for (const s of stubs) assert.match(s.handle, HANDLE);
-    // The module's one draw of 16 bytes a handle, and the package's id of this result (16 bytes).
-    assert.deepEqual(calls.sort((a, b) => b - a), [handles * 16, 16]);
+    // One draw: 16 bytes a handle, and 16 for the result's id.
+    assert.deepEqual(calls, [(handles + 1) * 16]);
+    assert.match(out.resultId, HANDLE);
+    assert.ok(!stubs.some((s) => s.handle === out.resultId), "the id is none of the handles");
     for (const s of stubs) assert.notEqual(r.vault.get(s.handle), undefined);
   });
 }
