@@ -84,7 +84,7 @@ fn main() {
         "{:<56} {:>7} {:>9} {:>9} {:>10} {:>10}  outcome",
         "family", "n", "schema B", "result B", "compile ms", "redact ms"
     );
-    for (name, family) in all.filter(|(name, _)| only.is_none_or(|o| name.contains(o.as_str()))) {
+    for (name, family) in all.filter(|(name, _)| only.map_or(true, |o| name.contains(o.as_str()))) {
         let n = scale(family);
         let (schema, value) = family(n);
         let tool = json!({ "name": "worst_case", "outputSchema": schema }).to_string();

@@ -19,8 +19,11 @@ use crate::{CompiledTool, Error, Format, HandleSource, Limits, Options, Outcome}
 
 /// How many compiled tools a redactor keeps; the least recently used one goes first.
 pub const TOOL_CACHE_SIZE: usize = 256;
-/// And how many bytes of tool definitions they may hold together.
-pub const TOOL_CACHE_BYTES: usize = 16 * 1024 * 1024;
+/// And how many bytes they may hold together: what compiling each added to the heap where a
+/// meter says ([`Redactor::set_heap_meter`]; the module's door counts its heap), else its
+/// definition's length. A compiled tool takes 10 to 25 times its definition's bytes (measured on
+/// 0.5 to 0.8 MB schemas), so the definition's length alone let a page keep hundreds of MiB.
+pub const TOOL_CACHE_BYTES: usize = 64 * 1024 * 1024;
 
 /// Everything that decides how a redactor treats results and calls.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,6 +43,8 @@ pub struct Redactor {
     sessions: HashMap<SessionId, Labels>,
     next_session: SessionId,
     handles: Box<dyn HandleSource>,
+    /// Bytes live on the heap, if something counts them (see `set_heap_meter`).
+    heap: Option<fn() -> usize>,
 }
 
 impl Redactor {
@@ -48,7 +53,8 @@ impl Redactor {
         let mut key = [0u8; 16];
         handles.fill(&mut key);
         known.written.set_key(key);
-        Redactor { config, tools: ToolCache::default(), known, sessions: HashMap::new(), next_session: 1, handles }
+        let sessions = HashMap::new();
+        Redactor { config, tools: ToolCache::default(), known, sessions, next_session: 1, handles, heap: None }
     }
 
     pub fn config(&self) -> &Config {
@@ -61,11 +67,18 @@ impl Redactor {
         crate::redact::stubs::new_handle(self.handles.as_mut())
     }
 
+    /// `live` tells the bytes live on the heap: the tool cache then counts what each compiled
+    /// tool holds rather than its definition's length (see [`TOOL_CACHE_BYTES`]).
+    pub fn set_heap_meter(&mut self, live: fn() -> usize) {
+        self.heap = Some(live);
+    }
+
     /// Compiles a tool definition (JSON text), or finds it compiled already.
     pub fn compile(&mut self, tool_json: &str) -> Result<Rc<CompiledTool>, Error> {
         if let Some(tool) = self.tools.get(tool_json) {
             return Ok(tool);
         }
+        let before = self.heap.map(|live| live());
         let tool = CompiledTool::compile_with(tool_json, &self.config.limits, &self.config.policy).map_err(|e| {
             if e.tool.is_empty() {
                 e.for_tool(&tool_name(tool_json))
@@ -74,7 +87,9 @@ impl Redactor {
             }
         })?;
         let tool = Rc::new(tool);
-        self.tools.insert(tool_json, tool.clone());
+        // What compiling left live (the tool, and its key once cached), at least the key's bytes.
+        let held = before.zip(self.heap).map_or(0, |(before, live)| live().saturating_sub(before));
+        self.tools.insert(tool_json, tool.clone(), held.max(tool_json.len()));
         Ok(tool)
     }
 
@@ -200,10 +215,11 @@ fn tool_name(tool_json: &str) -> String {
     top_level_string(tool_json, "name").unwrap_or_default()
 }
 
-/// Compiled tools by the JSON text of their definition, least recently used first out.
+/// Compiled tools by the JSON text of their definition, least recently used first out, each
+/// with the bytes it is counted for.
 #[derive(Default)]
 struct ToolCache {
-    entries: HashMap<String, (Rc<CompiledTool>, u64)>,
+    entries: HashMap<String, (Rc<CompiledTool>, u64, usize)>,
     clock: u64,
     bytes: usize,
 }
@@ -211,26 +227,26 @@ struct ToolCache {
 impl ToolCache {
     fn get(&mut self, key: &str) -> Option<Rc<CompiledTool>> {
         self.clock += 1;
-        let (tool, used) = self.entries.get_mut(key)?;
+        let (tool, used, _) = self.entries.get_mut(key)?;
         *used = self.clock;
         Some(tool.clone())
     }
 
-    /// A definition larger than the whole budget is compiled but not kept.
-    fn insert(&mut self, key: &str, tool: Rc<CompiledTool>) {
-        if key.len() > TOOL_CACHE_BYTES {
+    /// A tool larger than the whole budget is compiled but not kept.
+    fn insert(&mut self, key: &str, tool: Rc<CompiledTool>, size: usize) {
+        if size > TOOL_CACHE_BYTES {
             return;
         }
-        while self.entries.len() >= TOOL_CACHE_SIZE || self.bytes + key.len() > TOOL_CACHE_BYTES {
-            let Some(oldest) = self.entries.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone()) else {
+        while self.entries.len() >= TOOL_CACHE_SIZE || self.bytes + size > TOOL_CACHE_BYTES {
+            let Some(oldest) = self.entries.iter().min_by_key(|(_, e)| e.1).map(|(k, _)| k.clone()) else {
                 break;
             };
-            self.entries.remove(&oldest);
-            self.bytes -= oldest.len();
+            let (_, _, gone) = self.entries.remove(&oldest).expect("listed");
+            self.bytes -= gone;
         }
         self.clock += 1;
-        self.bytes += key.len();
-        self.entries.insert(key.to_string(), (tool, self.clock));
+        self.bytes += size;
+        self.entries.insert(key.to_string(), (tool, self.clock, size));
     }
 }
 
@@ -297,6 +313,27 @@ mod tests {
     }
 
     #[test]
+    fn with_a_heap_meter_the_tool_cache_counts_what_compiling_left_live() {
+        thread_local! { static HEAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) } }
+        // Each read finds 5 MiB more live: every compile is counted at 5 MiB, whatever its text.
+        fn growing() -> usize {
+            HEAP.with(|h| {
+                h.set(h.get() + (5 << 20));
+                h.get()
+            })
+        }
+        let mut r = redactor();
+        r.set_heap_meter(growing);
+        for i in 0..20 {
+            r.compile(&format!(r#"{{"name":"t{i}"}}"#)).unwrap();
+        }
+        let fit = TOOL_CACHE_BYTES / (5 << 20);
+        assert_eq!(r.tools.entries.len(), fit);
+        assert_eq!(r.tools.bytes, fit * (5 << 20));
+        assert!(r.tools.entries.contains_key(r#"{"name":"t19"}"#) && !r.tools.entries.contains_key(r#"{"name":"t0"}"#));
+    }
+
+    #[test]
     fn the_tool_cache_is_bounded_and_names_tools_it_cannot_compile() {
         let mut r = redactor();
         for i in 0..TOOL_CACHE_SIZE + 10 {
@@ -304,11 +341,14 @@ mod tests {
         }
         assert_eq!(r.tools.entries.len(), TOOL_CACHE_SIZE);
         let big = |i: usize| format!(r#"{{"name":"b{i}","description":"{}"}}"#, "x".repeat(TOOL_CACHE_BYTES / 3));
+        // 256 small tools, then five of a third of the budget each: two fit.
         for i in 0..5 {
             r.compile(&big(i)).unwrap();
         }
+        assert!(r.tools.entries.keys().all(|k| k.len() > TOOL_CACHE_BYTES / 3), "the small ones went first");
         assert!(r.tools.bytes <= TOOL_CACHE_BYTES, "the byte budget holds");
         assert_eq!(r.tools.bytes, r.tools.entries.keys().map(String::len).sum::<usize>());
+        assert_eq!(r.tools.entries.len(), 2, "without a heap meter, a tool counts its definition's bytes");
         let deep = format!(r#"{{"outputSchema":{}{},"name":"deep"}}"#, "[".repeat(600), "]".repeat(600));
         let e = r.compile(&deep).err().unwrap();
         assert_eq!((e.code, e.tool.as_str()), (ErrorCode::DepthLimit, "deep"));

@@ -56,7 +56,8 @@ impl WasmRedactor {
         let value: serde_json::Value = serde_json::from_str(options_json)
             .map_err(|_| option_error(&OptionError::Type("createRedactor: options must be plain data".into())))?;
         let settings = wire::read_options(&value).map_err(|e| option_error(&e))?;
-        let core = Redactor::new(settings.config.clone(), Box::new(CryptoHandles::new()));
+        let mut core = Redactor::new(settings.config.clone(), Box::new(CryptoHandles::new()));
+        core.set_heap_meter(heap::live);
         Ok(WasmRedactor { core, settings })
     }
 

@@ -91,3 +91,25 @@ test("compiling a large tool grows the memory but keeps the instance: what grew 
   assert.equal(out.redactions.length, 1);
   assert.equal(engine.generation, generation);
 });
+
+test("compiled tools are kept by what they hold on the heap: ten large ones do not all stay", async () => {
+  const glue = await import("../../pkg/webmcp_redact.js");
+  const r = await createRedactor();
+  const properties = {};
+  for (let i = 0; i < 30000; i++) properties[`p${i}`] = { type: "string", "x-sensitive": i % 3 === 0 };
+  const live = () => glue.liveBytes();
+  const before = live();
+  const generation = engine.generation;
+  let largest = 0;
+  for (let i = 0; i < 10; i++) {
+    const start = live();
+    r.compile({ name: `wide_${i}`, outputSchema: { type: "object", properties } });
+    largest = Math.max(largest, live() - start);
+  }
+  assert.ok(largest > 4 * 2 ** 20, `one compiled tool holds ${(largest / 2 ** 20).toFixed(1)} MiB`);
+  // The cache's budget is 64 MiB of them (src/redactor.rs TOOL_CACHE_BYTES); their definitions
+  // alone (0.8 MB each) would have let all ten stay.
+  assert.ok(live() - before <= 64 * 2 ** 20 + largest, `the compiled tools hold ${((live() - before) / 2 ** 20).toFixed(1)} MiB`);
+  assert.ok(10 * largest > 64 * 2 ** 20, "ten of them are more than the budget, so the test means something");
+  assert.equal(engine.generation, generation, "the cache let them go, not a fresh instance");
+});
