@@ -320,8 +320,8 @@ function runAll({ redactor, peers, now = () => performance.now(), log = () => {}
  * The package's memory is `exports.memory` of its glue's live instance, which is the one made
  * last (`latest`); the glue's import object (`imports`, of the first) lets the bench instantiate
  * the module again (compileTime). Only the latest is held, except while `recording` is an
- * array (the memory probe): the engine replaces its instance after every call that grows the
- * memory by more than 16 MiB, and holding them all would hold all their memory. `made` counts
+ * array (the memory probe): the engine replaces its instance after every call that leaves its
+ * memory mostly free, and holding them all would hold all their memory. `made` counts
  * them.
  */
 export function captureInstances() {
