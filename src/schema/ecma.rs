@@ -1,17 +1,19 @@
-//! ECMA-262 regular expressions, the dialect of `patternProperties`, translated into regex-lite
-//! syntax in which every class is spelled out as code point ranges, so that none of regex-lite's
-//! own meanings (its `.`, `\s`, `\w`, `\d`) decides a match. JSON Schema patterns have no flags
+//! ECMA-262 regular expressions, the dialect of `patternProperties`, parsed into a tree in which
+//! every class is spelled out as code point ranges (run by `regex.rs`), so that no engine's own
+//! meanings of `.`, `\s`, `\w` or `\d` decide a match. The tree is also written out in
+//! regex-lite syntax, which the tests run as an independent oracle. JSON Schema patterns have no flags
 //! and use Unicode semantics (the `u` flag: code points, not UTF-16 units), so that is the mode
 //! read here. A construct that cannot be evaluated with exactly ECMA-262's meaning (look-around,
 //! backreferences, `\p{…}`) or that is a syntax error in Unicode mode is refused with a reason,
 //! never approximated.
 //!
-//! The size of the program regex-lite will build is estimated from the parse (NFA states plus
-//! class ranges, the two things its PikeVM touches per input character), so that a pattern such
+//! The size of the program is estimated from the parse (NFA states plus class ranges, the two
+//! things a step of the matcher touches per input character), so that a pattern such
 //! as `(a{1,1000}){1,1000}` is refused before anything is built. Patterns that are a few
 //! literals with anchors (`^x-`, `_secret$`, `^(id|key)$`, `token`) are also reported as such:
 //! the compiler looks those up by hash, trie or Aho-Corasick instead of running a regex.
 
+#[cfg(test)]
 use std::fmt::Write;
 
 /// Largest program one pattern may compile to: NFA states plus class ranges (see [`Ast::size`]).
@@ -30,8 +32,14 @@ const SURROGATES: (u32, u32) = (0xD800, 0xDFFF);
 /// A pattern, translated.
 #[derive(Debug)]
 pub(crate) struct Translated {
-    /// regex-lite syntax with the same meaning.
+    /// regex-lite syntax with the same meaning (the tests' oracle).
+    #[cfg(test)]
     pub source: String,
+    /// The parse, for `regex.rs`.
+    pub ast: Ast,
+    /// A literal every matching key starts with (the pattern begins with `^` and these
+    /// characters); empty when there is none.
+    pub prefix: String,
     /// The estimated program size, at most [`MAX_PATTERN_SIZE`].
     pub size: usize,
     /// When the pattern is a few literal strings with anchors: those strings. A key matches the
@@ -71,14 +79,25 @@ pub(crate) fn translate(pattern: &str) -> Result<Translated, String> {
             "the compiled pattern would have about {size} states and class ranges, over the limit of {MAX_PATTERN_SIZE} per pattern; bound the repetitions"
         ));
     }
-    let mut source = String::new();
-    ast.emit(&mut source);
-    Ok(Translated { source, size, literals: literals(&ast) })
+    #[cfg(test)]
+    let source = {
+        let mut source = String::new();
+        ast.emit(&mut source);
+        source
+    };
+    Ok(Translated {
+        #[cfg(test)]
+        source,
+        size,
+        literals: literals(&ast),
+        prefix: prefix(&ast),
+        ast,
+    })
 }
 
 /// A parsed pattern. A single character is a one-point `Set`; sets never hold surrogates.
 #[derive(Clone, Debug, PartialEq)]
-enum Ast {
+pub(crate) enum Ast {
     Empty,
     Set(Vec<(u32, u32)>),
     Start,
@@ -501,6 +520,7 @@ impl Ast {
         }
     }
 
+    #[cfg(test)]
     fn emit(&self, out: &mut String) {
         match self {
             Ast::Empty => {}
@@ -534,6 +554,7 @@ impl Ast {
 }
 
 /// One code point as regex-lite syntax: ASCII letters and digits as they are, the rest as `\x{…}`.
+#[cfg(test)]
 fn emit_char(c: u32, out: &mut String) {
     match char::from_u32(c) {
         Some(ch) if ch.is_ascii_alphanumeric() => out.push(ch),
@@ -543,6 +564,7 @@ fn emit_char(c: u32, out: &mut String) {
     }
 }
 
+#[cfg(test)]
 fn emit_set(set: &[(u32, u32)], out: &mut String) {
     match set {
         [] => out.push_str("(?:\\b\\B)"), // matches nothing, as an empty class should
@@ -559,6 +581,36 @@ fn emit_set(set: &[(u32, u32)], out: &mut String) {
             out.push(']');
         }
     }
+}
+
+/// The characters that follow a leading `^`, one code point each, up to the first construct
+/// that is not a single character (nested concatenations are read through).
+fn prefix(ast: &Ast) -> String {
+    fn walk(items: &[Ast], out: &mut String) -> bool {
+        for item in items {
+            match item {
+                Ast::Set(set) if set.len() == 1 && set[0].0 == set[0].1 => match char::from_u32(set[0].0) {
+                    Some(c) => out.push(c),
+                    None => return false,
+                },
+                Ast::Concat(v) => {
+                    if !walk(v, out) {
+                        return false;
+                    }
+                }
+                Ast::Empty => {}
+                _ => return false,
+            }
+        }
+        true
+    }
+    let mut out = String::new();
+    if let Ast::Concat(v) = ast {
+        if v.first() == Some(&Ast::Start) {
+            walk(&v[1..], &mut out);
+        }
+    }
+    out
 }
 
 /// The literal form of a pattern: each top-level alternative an optional `^`, a finite set of
@@ -637,11 +689,24 @@ fn product(left: &[String], right: &[String]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::apply::Budget;
     use regex_lite::Regex;
 
-    fn re(pattern: &str) -> Regex {
+    /// Our matcher and regex-lite on the translated source, which must agree on every key.
+    struct Both(Regex, crate::schema::regex::Regex, String);
+
+    impl Both {
+        fn is_match(&self, key: &str) -> bool {
+            let ours = self.1.is_match(key, &mut Budget::new(u64::MAX)).unwrap();
+            assert_eq!(ours, self.0.is_match(key), "{} on {key:?}", self.2);
+            ours
+        }
+    }
+
+    fn re(pattern: &str) -> Both {
         let t = translate(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
-        Regex::new(&t.source).unwrap_or_else(|e| panic!("{pattern} -> {}: {e}", t.source))
+        let lite = Regex::new(&t.source).unwrap_or_else(|e| panic!("{pattern} -> {}: {e}", t.source));
+        Both(lite, crate::schema::regex::Regex::new(&t.ast), pattern.to_string())
     }
 
     fn refused(pattern: &str) -> String {
@@ -707,7 +772,7 @@ mod tests {
         assert!(re(r"^[--0]$").is_match("."), "`-` can start a range");
         assert!(re(r"^[a-]$").is_match("-") && re(r"^[-a]$").is_match("-"));
         assert!(re(r"^(?<id>a|b)+?c{2,}$").is_match("abacc"));
-        assert!(re(r"^[]$").as_str().contains("\\B") && !re(r"[]").is_match("x"));
+        assert!(translate(r"^[]$").unwrap().source.contains("\\B") && !re(r"[]").is_match("x") && !re(r"^[]$").is_match(""));
         assert!(re(r"^[^]$").is_match("\n"));
         assert!(re("").is_match("anything") && re("a|").is_match("zzz"));
     }

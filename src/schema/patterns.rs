@@ -1,30 +1,32 @@
 //! The `patternProperties` of one subschema, indexed so that finding the patterns a key matches
 //! costs time linear in the key for literal patterns (exact names by hash; prefixes and suffixes
-//! by a trie; substrings by an Aho-Corasick automaton), plus one bounded regex run per other
-//! pattern. Every step is counted.
+//! by a trie; substrings by an Aho-Corasick automaton), plus one bounded regex run (`regex.rs`)
+//! per other pattern that could match: a pattern whose matches all start with a literal (`^k12`
+//! of `^k12[a-z]*$`) is found through a trie of those prefixes, and runs only on keys that start
+//! with it. Every step is counted.
 
 use std::collections::{HashMap, HashSet};
 
-use regex_lite::Regex;
-
 use super::apply::{Budget, Exhausted};
 use super::ecma::{Anchor, Literal};
+use super::regex::Regex;
 
-/// Regex steps (one state or class range for one character) per unit of work: measured
-/// natively, one step takes about 1.5 ns, about a 30th of the other units.
+/// Regex steps (one state or class range for one character while a transition is built, or one
+/// cached transition) per unit of work: measured natively, one step takes a few nanoseconds at
+/// most, a 30th of the other units.
 pub(crate) const REGEX_STEPS_PER_UNIT: u64 = 32;
 
-/// A compiled regex and its estimated program size (states plus class ranges).
+/// A compiled regex.
 pub(crate) struct Program {
     pub regex: Regex,
-    pub size: usize,
 }
 
 /// How one pattern is matched.
 #[derive(Clone)]
 pub(crate) enum Form {
     Literals(Vec<Literal>),
-    Regex(usize),
+    /// A program, and the literal every match starts with (empty if none).
+    Regex(usize, String),
 }
 
 /// Which of a node's patterns (by their index in `Node::patterns`) a key matches.
@@ -36,8 +38,11 @@ pub(crate) struct PatternIndex {
     prefix: Trie,
     suffix: Trie,
     contains: Automaton,
-    /// (pattern, program) for every pattern that is not literal.
+    /// (pattern, program) for every pattern that is not literal and has no required prefix.
     regexes: Vec<(u32, usize)>,
+    /// (pattern, program) for the other regexes, found by their prefix in `regex_prefix`.
+    prefixed: Vec<(u32, usize)>,
+    regex_prefix: Trie,
 }
 
 impl PatternIndex {
@@ -47,8 +52,13 @@ impl PatternIndex {
         for (i, form) in forms.iter().enumerate() {
             let i = i as u32;
             let literals = match form {
-                Form::Regex(p) => {
+                Form::Regex(p, prefix) if prefix.is_empty() => {
                     index.regexes.push((i, *p));
+                    continue;
+                }
+                Form::Regex(p, prefix) => {
+                    index.regex_prefix.insert(prefix.chars(), index.prefixed.len() as u32);
+                    index.prefixed.push((i, *p));
                     continue;
                 }
                 Form::Literals(l) => l,
@@ -97,12 +107,27 @@ impl PatternIndex {
             self.contains.find(key, budget, out)?;
         }
         for &(i, p) in &self.regexes {
-            let program = &programs[p];
-            // The PikeVM visits at most every state and range once per character; such a step
-            // costs a small fraction of the other units.
-            budget.spend(((chars + 1) * program.size as u64).div_ceil(REGEX_STEPS_PER_UNIT))?;
-            if program.regex.is_match(key) {
+            if programs[p].regex.is_match(key, budget)? {
                 out.push(i);
+            }
+        }
+        if !self.regex_prefix.is_empty() {
+            // Only the regexes whose prefix the key starts with can match: at most one trie
+            // state per character, each listing the regexes whose prefix ends there.
+            budget.spend(chars)?;
+            let mut s = 0u32;
+            for c in key.chars() {
+                match self.regex_prefix.next.get(&(s, c)) {
+                    Some(&n) => s = n,
+                    None => break,
+                }
+                for &j in &self.regex_prefix.out[s as usize] {
+                    let (i, p) = self.prefixed[j as usize];
+                    budget.spend(1)?;
+                    if programs[p].regex.is_match(key, budget)? {
+                        out.push(i);
+                    }
+                }
             }
         }
         budget.spend((out.len() - start) as u64)?;
@@ -241,19 +266,19 @@ mod tests {
     use super::*;
     use crate::schema::ecma::translate;
 
-    fn index(patterns: &[&str]) -> (PatternIndex, Vec<Program>, Vec<Regex>) {
+    fn index(patterns: &[&str]) -> (PatternIndex, Vec<Program>, Vec<regex_lite::Regex>) {
         let mut programs = Vec::new();
         let mut plain = Vec::new();
         let forms: Vec<Form> = patterns
             .iter()
             .map(|p| {
                 let t = translate(p).unwrap();
-                plain.push(Regex::new(&t.source).unwrap());
+                plain.push(regex_lite::Regex::new(&t.source).unwrap());
                 match t.literals {
                     Some(l) => Form::Literals(l),
                     None => {
-                        programs.push(Program { regex: Regex::new(&t.source).unwrap(), size: t.size });
-                        Form::Regex(programs.len() - 1)
+                        programs.push(Program { regex: Regex::new(&t.ast) });
+                        Form::Regex(programs.len() - 1, t.prefix)
                     }
                 }
             })

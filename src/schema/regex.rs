@@ -1,0 +1,361 @@
+//! Our own matcher for the general `patternProperties` regexes: a Thompson NFA over code points,
+//! built from the parse of `ecma.rs`, run as a lazy DFA that answers only "does this key match".
+//! Hand-written rather than a crate: it needs no captures, no syntax (ecma.rs already parsed the
+//! pattern) and no Unicode tables (every class is code point ranges), so it is far smaller than
+//! regex-lite's parser plus PikeVM, and a cached transition is one table look-up.
+//!
+//! A DFA state is the set of NFA states reached after some prefix of the key, *before* their
+//! zero-width assertions are resolved, plus what those assertions need to know of the past (at
+//! the start of the key? was the previous character a word character?). The future they need
+//! (the next character's wordness, or the end of the key) is known when a transition or the final
+//! answer is computed, so `^`, `$`, `\b` and `\B` are decided exactly. Code points are grouped into
+//! classes that no range or word boundary splits; transitions are a dense table per state over
+//! those classes. States are built on demand and cached within a byte budget, per program and for
+//! all programs together; the cache is cleared when full, so the worst case is the NFA simulation
+//! it replaces, one step per state or class range per character.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::apply::{Budget, Exhausted};
+use super::ecma::Ast;
+use super::patterns::REGEX_STEPS_PER_UNIT;
+
+/// Bytes one program's cache may hold before it is cleared.
+const PROGRAM_CACHE_BYTES: usize = 1 << 20;
+/// Bytes the caches of every program in the process may hold together; past it, a program that
+/// needs a new state clears its own cache first.
+const TOTAL_CACHE_BYTES: usize = 16 << 20;
+static TOTAL_CACHED: AtomicUsize = AtomicUsize::new(0);
+
+const UNKNOWN: u32 = u32::MAX;
+const DEAD: u32 = u32::MAX - 1;
+const MATCHED: u32 = u32::MAX - 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    Start,
+    End,
+    WordBoundary,
+    NotWordBoundary,
+}
+
+#[derive(Debug)]
+enum State {
+    /// One code point in the sorted ranges, then `next`.
+    Range(Box<[(u32, u32)]>, u32),
+    Split(u32, u32),
+    Look(Look, u32),
+    Match,
+}
+
+/// What the assertions at one position can see: the past (`start`, `prev_word`) and the future
+/// (`next_word`, or `end`).
+#[derive(Clone, Copy)]
+struct Context {
+    start: bool,
+    prev_word: bool,
+    next_word: bool,
+    end: bool,
+}
+
+impl Context {
+    fn holds(self, look: Look) -> bool {
+        match look {
+            Look::Start => self.start,
+            Look::End => self.end,
+            Look::WordBoundary => self.prev_word != self.next_word,
+            Look::NotWordBoundary => self.prev_word == self.next_word,
+        }
+    }
+}
+
+/// ECMA-262's word characters without the `i` flag: ASCII only.
+fn is_word(c: u32) -> bool {
+    matches!(c, 0x30..=0x39 | 0x41..=0x5A | 0x5F | 0x61..=0x7A)
+}
+
+/// Upper bounds of sets of word characters, so that every class is all word or all not.
+const WORD_EDGES: [u32; 8] = [0x30, 0x3A, 0x41, 0x5B, 0x5F, 0x60, 0x61, 0x7B];
+
+/// One pattern's NFA and its lazily built DFA.
+pub(crate) struct Regex {
+    states: Vec<State>,
+    start: u32,
+    /// The first code point of each class, ascending, from 0.
+    classes: Vec<u32>,
+    /// Every match starts at the start of the key, so the NFA is not restarted at each position.
+    anchored: bool,
+    cache: Mutex<Cache>,
+}
+
+/// One DFA state: its NFA states, what it knows of the past, and its transitions by class.
+struct Cache {
+    seeds: Vec<(Box<[u32]>, u8)>,
+    ids: HashMap<(Box<[u32]>, u8), u32>,
+    /// `classes.len()` entries per state.
+    next: Vec<u32>,
+    /// Per state: 0 not yet known, 1 matches at the end of the key, 2 does not.
+    accepts: Vec<u8>,
+    bytes: usize,
+    clears: u64,
+}
+
+const FLAG_START: u8 = 1;
+const FLAG_WORD: u8 = 2;
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        TOTAL_CACHED.fetch_sub(self.bytes, Ordering::Relaxed);
+    }
+}
+
+impl Cache {
+    fn empty() -> Cache {
+        Cache { seeds: Vec::new(), ids: HashMap::new(), next: Vec::new(), accepts: Vec::new(), bytes: 0, clears: 0 }
+    }
+
+    fn clear(&mut self) {
+        TOTAL_CACHED.fetch_sub(self.bytes, Ordering::Relaxed);
+        let clears = self.clears + 1;
+        *self = Cache::empty();
+        self.clears = clears;
+    }
+}
+
+/// Steps counted before they are spent from the budget (in units of `REGEX_STEPS_PER_UNIT`), so
+/// that one long key on a large program stops when the budget does.
+const FLUSH_STEPS: u64 = 1 << 12;
+
+impl Regex {
+    pub fn new(ast: &Ast) -> Regex {
+        let mut b = Builder { states: Vec::new(), edges: WORD_EDGES.to_vec() };
+        let end = b.push(State::Match);
+        let start = b.build(ast, end);
+        let mut edges = b.edges;
+        edges.push(0);
+        edges.retain(|&e| e <= 0x10_FFFF);
+        edges.sort_unstable();
+        edges.dedup();
+        let mut r = Regex { states: b.states, start, classes: edges, anchored: false, cache: Mutex::new(Cache::empty()) };
+        r.anchored = !r.reaches_without_start();
+        r
+    }
+
+    /// Whether anything but a `^` stands between the start and a character or the match, so
+    /// that a match could begin after the first position.
+    fn reaches_without_start(&self) -> bool {
+        let mut seen = vec![false; self.states.len()];
+        let mut stack = vec![self.start];
+        while let Some(s) = stack.pop() {
+            if std::mem::replace(&mut seen[s as usize], true) {
+                continue;
+            }
+            match &self.states[s as usize] {
+                State::Range(..) | State::Match => return true,
+                State::Split(a, b) => stack.extend([*a, *b]),
+                State::Look(Look::Start, _) => {}
+                State::Look(_, n) => stack.push(*n),
+            }
+        }
+        false
+    }
+
+    fn class_of(&self, c: u32) -> usize {
+        self.classes.partition_point(|&e| e <= c) - 1
+    }
+
+    /// Whether `key` has a match. Costs one step per character whose transition is cached, and
+    /// per transition built one step per NFA state, per class range tested and per NFA state of
+    /// the new DFA state (sorting and hashing it).
+    pub fn is_match(&self, key: &str, budget: &mut Budget) -> Result<bool, Exhausted> {
+        let mut steps = 0u64;
+        let found = self.run(key, &mut steps, budget);
+        budget.spend(steps.div_ceil(REGEX_STEPS_PER_UNIT))?;
+        found
+    }
+
+    fn run(&self, key: &str, steps: &mut u64, budget: &mut Budget) -> Result<bool, Exhausted> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut s = self.state(&mut cache, vec![self.start].into(), FLAG_START, steps);
+        for c in key.chars() {
+            if *steps >= FLUSH_STEPS {
+                budget.spend(*steps / REGEX_STEPS_PER_UNIT)?;
+                *steps %= REGEX_STEPS_PER_UNIT;
+            }
+            let class = self.class_of(c as u32);
+            let slot = s as usize * self.classes.len() + class;
+            let mut t = cache.next[slot];
+            if t == UNKNOWN {
+                let seed = cache.seeds[s as usize].clone();
+                t = self.step(&mut cache, &seed, self.classes[class], steps);
+                // Building may have cleared the cache: `s` is then gone, but `t` is new.
+                if let Some(&s2) = cache.ids.get(&seed) {
+                    cache.next[s2 as usize * self.classes.len() + class] = t;
+                }
+            } else {
+                *steps += 1;
+            }
+            match t {
+                MATCHED => return Ok(true),
+                DEAD => return Ok(false),
+                _ => s = t,
+            }
+        }
+        *steps += 1;
+        if cache.accepts[s as usize] == 0 {
+            let (seed, flags) = cache.seeds[s as usize].clone();
+            let ctx = Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: false, end: true };
+            let mut ranges = Vec::new();
+            let matched = self.closure(&seed, ctx, &mut ranges, steps);
+            cache.accepts[s as usize] = if matched { 1 } else { 2 };
+        }
+        Ok(cache.accepts[s as usize] == 1)
+    }
+
+    /// The transition of the DFA state `seed` on a code point (any of its class).
+    fn step(&self, cache: &mut Cache, seed: &(Box<[u32]>, u8), c: u32, steps: &mut u64) -> u32 {
+        let (nfa, flags) = seed;
+        let word = is_word(c);
+        let ctx = Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: word, end: false };
+        let mut ranges = Vec::new();
+        if self.closure(nfa, ctx, &mut ranges, steps) {
+            return MATCHED;
+        }
+        let mut next = Vec::new();
+        for s in ranges {
+            if let State::Range(set, n) = &self.states[s as usize] {
+                *steps += set.len() as u64;
+                if set.iter().any(|&(lo, hi)| lo <= c && c <= hi) {
+                    next.push(*n);
+                }
+            }
+        }
+        if !self.anchored {
+            next.push(self.start);
+        }
+        if next.is_empty() {
+            return DEAD;
+        }
+        *steps += next.len() as u64 * u64::from(usize::BITS - next.len().leading_zeros());
+        next.sort_unstable();
+        next.dedup();
+        self.state(cache, next.into(), if word { FLAG_WORD } else { 0 }, steps)
+    }
+
+    /// Follows every split and assertion that holds from `seed`, collecting the character states
+    /// reached (in `out`); whether the match state is reached.
+    fn closure(&self, seed: &[u32], ctx: Context, out: &mut Vec<u32>, steps: &mut u64) -> bool {
+        *steps += self.states.len() as u64;
+        let mut seen = vec![false; self.states.len()];
+        let mut stack: Vec<u32> = seed.iter().rev().copied().collect();
+        let mut matched = false;
+        while let Some(s) = stack.pop() {
+            if std::mem::replace(&mut seen[s as usize], true) {
+                continue;
+            }
+            match &self.states[s as usize] {
+                State::Range(..) => out.push(s),
+                State::Split(a, b) => stack.extend([*b, *a]),
+                State::Look(look, n) if ctx.holds(*look) => stack.push(*n),
+                State::Look(..) => {}
+                State::Match => matched = true,
+            }
+        }
+        matched
+    }
+
+    /// The id of the DFA state with these NFA states and flags, added if new.
+    fn state(&self, cache: &mut Cache, nfa: Box<[u32]>, flags: u8, steps: &mut u64) -> u32 {
+        *steps += nfa.len() as u64;
+        let key = (nfa, flags);
+        if let Some(&id) = cache.ids.get(&key) {
+            return id;
+        }
+        let bytes = 64 + 8 * key.0.len() + 4 * self.classes.len();
+        let total = TOTAL_CACHED.load(Ordering::Relaxed);
+        if cache.bytes + bytes > PROGRAM_CACHE_BYTES || total + bytes > TOTAL_CACHE_BYTES {
+            cache.clear();
+        }
+        cache.bytes += bytes;
+        TOTAL_CACHED.fetch_add(bytes, Ordering::Relaxed);
+        let id = cache.seeds.len() as u32;
+        cache.seeds.push(key.clone());
+        cache.ids.insert(key, id);
+        let len = cache.next.len() + self.classes.len();
+        cache.next.resize(len, UNKNOWN);
+        cache.accepts.push(0);
+        id
+    }
+
+    #[cfg(test)]
+    pub fn clears(&self) -> u64 {
+        self.cache.lock().unwrap().clears
+    }
+
+    #[cfg(test)]
+    pub fn cached_states(&self) -> usize {
+        self.cache.lock().unwrap().seeds.len()
+    }
+}
+
+struct Builder {
+    states: Vec<State>,
+    /// Class boundaries: every range's start and one past its end.
+    edges: Vec<u32>,
+}
+
+impl Builder {
+    fn push(&mut self, s: State) -> u32 {
+        self.states.push(s);
+        self.states.len() as u32 - 1
+    }
+
+    /// The NFA of `ast` followed by `next`; its entry state. Built back to front, so that every
+    /// state is created knowing where it goes; a bounded repetition is unrolled, one copy per
+    /// count, as `Ast::size` estimates.
+    fn build(&mut self, ast: &Ast, next: u32) -> u32 {
+        match ast {
+            Ast::Empty => next,
+            Ast::Set(set) => {
+                for &(lo, hi) in set {
+                    self.edges.extend([lo, hi + 1]);
+                }
+                self.push(State::Range(set.clone().into(), next))
+            }
+            Ast::Start => self.push(State::Look(Look::Start, next)),
+            Ast::End => self.push(State::Look(Look::End, next)),
+            Ast::WordBoundary => self.push(State::Look(Look::WordBoundary, next)),
+            Ast::NotWordBoundary => self.push(State::Look(Look::NotWordBoundary, next)),
+            Ast::Concat(v) => v.iter().rev().fold(next, |n, a| self.build(a, n)),
+            Ast::Alt(v) if v.is_empty() => next,
+            Ast::Alt(v) => {
+                let mut entry = self.build(&v[v.len() - 1], next);
+                for a in v[..v.len() - 1].iter().rev() {
+                    let first = self.build(a, next);
+                    entry = self.push(State::Split(first, entry));
+                }
+                entry
+            }
+            Ast::Repeat(a, min, max) => {
+                let mut entry = match max {
+                    Some(max) => (*min..*max).fold(next, |n, _| {
+                        let body = self.build(a, n);
+                        self.push(State::Split(body, n))
+                    }),
+                    None => {
+                        let split = self.push(State::Split(0, 0));
+                        let body = self.build(a, split);
+                        self.states[split as usize] = State::Split(body, next);
+                        split
+                    }
+                };
+                for _ in 0..*min {
+                    entry = self.build(a, entry);
+                }
+                entry
+            }
+        }
+    }
+}
