@@ -43,8 +43,8 @@ enum Look {
 
 #[derive(Debug)]
 enum State {
-    /// One code point in the sorted ranges, then `next`.
-    Range(Box<[(u32, u32)]>, u32),
+    /// One code point in `ranges[from..to]`, then `next`.
+    Range { from: u32, to: u32, next: u32 },
     Split(u32, u32),
     Look(Look, u32),
     Match,
@@ -82,15 +82,25 @@ const WORD_EDGES: [u32; 8] = [0x30, 0x3A, 0x41, 0x5B, 0x5F, 0x60, 0x61, 0x7B];
 /// One pattern's NFA and its lazily built DFA.
 pub(crate) struct Regex {
     states: Vec<State>,
+    /// The sorted code point ranges of every `Range` state, one after the other.
+    ranges: Vec<(u32, u32)>,
     start: u32,
     /// The first code point of each class, ascending, from 0.
     classes: Vec<u32>,
     /// Every match starts at the start of the key, so the NFA is not restarted at each position.
     anchored: bool,
-    cache: Mutex<Cache>,
+    /// A `Mutex` rather than a `RefCell`, so that a compiled tool stays `Sync`; it is never
+    /// contended within one redaction.
+    lazy: Mutex<Lazy>,
 }
 
-/// One DFA state: its NFA states, what it knows of the past, and its transitions by class.
+struct Lazy {
+    cache: Cache,
+    scratch: Scratch,
+}
+
+/// The DFA states built so far: their NFA states with what they know of the past (`FLAG_*`),
+/// and their transitions by class.
 struct Cache {
     seeds: Vec<(Box<[u32]>, u8)>,
     ids: HashMap<(Box<[u32]>, u8), u32>,
@@ -98,8 +108,19 @@ struct Cache {
     next: Vec<u32>,
     /// Per state: 0 not yet known, 1 matches at the end of the key, 2 does not.
     accepts: Vec<u8>,
+    /// The state a run starts in, once built.
+    start: u32,
     bytes: usize,
     clears: u64,
+}
+
+/// Buffers reused by every transition built (the stamps mark the NFA states a closure has seen).
+#[derive(Default)]
+struct Scratch {
+    stamps: Vec<u32>,
+    stamp: u32,
+    stack: Vec<u32>,
+    ranges: Vec<u32>,
 }
 
 const FLAG_START: u8 = 1;
@@ -113,11 +134,18 @@ impl Drop for Cache {
 
 impl Cache {
     fn empty() -> Cache {
-        Cache { seeds: Vec::new(), ids: HashMap::new(), next: Vec::new(), accepts: Vec::new(), bytes: 0, clears: 0 }
+        Cache {
+            seeds: Vec::new(),
+            ids: HashMap::new(),
+            next: Vec::new(),
+            accepts: Vec::new(),
+            start: UNKNOWN,
+            bytes: 0,
+            clears: 0,
+        }
     }
 
     fn clear(&mut self) {
-        TOTAL_CACHED.fetch_sub(self.bytes, Ordering::Relaxed);
         let clears = self.clears + 1;
         *self = Cache::empty();
         self.clears = clears;
@@ -130,7 +158,7 @@ const FLUSH_STEPS: u64 = 1 << 12;
 
 impl Regex {
     pub fn new(ast: &Ast) -> Regex {
-        let mut b = Builder { states: Vec::new(), edges: WORD_EDGES.to_vec() };
+        let mut b = Builder { states: Vec::new(), ranges: Vec::new(), edges: WORD_EDGES.to_vec() };
         let end = b.push(State::Match);
         let start = b.build(ast, end);
         let mut edges = b.edges;
@@ -138,7 +166,8 @@ impl Regex {
         edges.retain(|&e| e <= 0x10_FFFF);
         edges.sort_unstable();
         edges.dedup();
-        let mut r = Regex { states: b.states, start, classes: edges, anchored: false, cache: Mutex::new(Cache::empty()) };
+        let lazy = Mutex::new(Lazy { cache: Cache::empty(), scratch: Scratch::default() });
+        let mut r = Regex { states: b.states, ranges: b.ranges, start, classes: edges, anchored: false, lazy };
         r.anchored = !r.reaches_without_start();
         r
     }
@@ -153,7 +182,7 @@ impl Regex {
                 continue;
             }
             match &self.states[s as usize] {
-                State::Range(..) | State::Match => return true,
+                State::Range { .. } | State::Match => return true,
                 State::Split(a, b) => stack.extend([*a, *b]),
                 State::Look(Look::Start, _) => {}
                 State::Look(_, n) => stack.push(*n),
@@ -177,22 +206,27 @@ impl Regex {
     }
 
     fn run(&self, key: &str, steps: &mut u64, budget: &mut Budget) -> Result<bool, Exhausted> {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let mut s = self.state(&mut cache, vec![self.start].into(), FLAG_START, steps);
+        let mut lazy = self.lazy.lock().unwrap_or_else(|e| e.into_inner());
+        let Lazy { cache, scratch } = &mut *lazy;
+        let width = self.classes.len();
+        if cache.start == UNKNOWN {
+            cache.start = self.state(cache, vec![self.start].into(), FLAG_START, steps);
+        }
+        let mut s = cache.start;
         for c in key.chars() {
             if *steps >= FLUSH_STEPS {
                 budget.spend(*steps / REGEX_STEPS_PER_UNIT)?;
                 *steps %= REGEX_STEPS_PER_UNIT;
             }
             let class = self.class_of(c as u32);
-            let slot = s as usize * self.classes.len() + class;
-            let mut t = cache.next[slot];
+            let mut t = cache.next[s as usize * width + class];
             if t == UNKNOWN {
                 let seed = cache.seeds[s as usize].clone();
-                t = self.step(&mut cache, &seed, self.classes[class], steps);
-                // Building may have cleared the cache: `s` is then gone, but `t` is new.
-                if let Some(&s2) = cache.ids.get(&seed) {
-                    cache.next[s2 as usize * self.classes.len() + class] = t;
+                let clears = cache.clears;
+                t = self.step(cache, scratch, &seed, self.classes[class], steps);
+                // Building may have cleared the cache, and `s` with it.
+                if cache.clears == clears {
+                    cache.next[s as usize * width + class] = t;
                 }
             } else {
                 *steps += 1;
@@ -205,30 +239,29 @@ impl Regex {
         }
         *steps += 1;
         if cache.accepts[s as usize] == 0 {
-            let (seed, flags) = cache.seeds[s as usize].clone();
+            let (seed, flags) = &cache.seeds[s as usize];
             let ctx = Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: false, end: true };
-            let mut ranges = Vec::new();
-            let matched = self.closure(&seed, ctx, &mut ranges, steps);
+            let matched = self.closure(seed, ctx, scratch, steps);
             cache.accepts[s as usize] = if matched { 1 } else { 2 };
         }
         Ok(cache.accepts[s as usize] == 1)
     }
 
     /// The transition of the DFA state `seed` on a code point (any of its class).
-    fn step(&self, cache: &mut Cache, seed: &(Box<[u32]>, u8), c: u32, steps: &mut u64) -> u32 {
+    fn step(&self, cache: &mut Cache, scratch: &mut Scratch, seed: &(Box<[u32]>, u8), c: u32, steps: &mut u64) -> u32 {
         let (nfa, flags) = seed;
         let word = is_word(c);
         let ctx = Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: word, end: false };
-        let mut ranges = Vec::new();
-        if self.closure(nfa, ctx, &mut ranges, steps) {
+        if self.closure(nfa, ctx, scratch, steps) {
             return MATCHED;
         }
         let mut next = Vec::new();
-        for s in ranges {
-            if let State::Range(set, n) = &self.states[s as usize] {
+        for &s in &scratch.ranges {
+            if let State::Range { from, to, next: n } = self.states[s as usize] {
+                let set = &self.ranges[from as usize..to as usize];
                 *steps += set.len() as u64;
                 if set.iter().any(|&(lo, hi)| lo <= c && c <= hi) {
-                    next.push(*n);
+                    next.push(n);
                 }
             }
         }
@@ -245,20 +278,28 @@ impl Regex {
     }
 
     /// Follows every split and assertion that holds from `seed`, collecting the character states
-    /// reached (in `out`); whether the match state is reached.
-    fn closure(&self, seed: &[u32], ctx: Context, out: &mut Vec<u32>, steps: &mut u64) -> bool {
-        *steps += self.states.len() as u64;
-        let mut seen = vec![false; self.states.len()];
-        let mut stack: Vec<u32> = seed.iter().rev().copied().collect();
+    /// reached (in `scratch.ranges`); whether the match state is reached.
+    fn closure(&self, seed: &[u32], ctx: Context, scratch: &mut Scratch, steps: &mut u64) -> bool {
+        *steps += seed.len() as u64;
+        if scratch.stamps.len() != self.states.len() || scratch.stamp == u32::MAX {
+            scratch.stamps = vec![0; self.states.len()];
+            scratch.stamp = 0;
+        }
+        scratch.stamp += 1;
+        let stamp = scratch.stamp;
+        scratch.ranges.clear();
+        scratch.stack.clear();
+        scratch.stack.extend(seed.iter().rev());
         let mut matched = false;
-        while let Some(s) = stack.pop() {
-            if std::mem::replace(&mut seen[s as usize], true) {
+        while let Some(s) = scratch.stack.pop() {
+            if std::mem::replace(&mut scratch.stamps[s as usize], stamp) == stamp {
                 continue;
             }
+            *steps += 1;
             match &self.states[s as usize] {
-                State::Range(..) => out.push(s),
-                State::Split(a, b) => stack.extend([*b, *a]),
-                State::Look(look, n) if ctx.holds(*look) => stack.push(*n),
+                State::Range { .. } => scratch.ranges.push(s),
+                State::Split(a, b) => scratch.stack.extend([*b, *a]),
+                State::Look(look, n) if ctx.holds(*look) => scratch.stack.push(*n),
                 State::Look(..) => {}
                 State::Match => matched = true,
             }
@@ -266,7 +307,8 @@ impl Regex {
         matched
     }
 
-    /// The id of the DFA state with these NFA states and flags, added if new.
+    /// The id of the DFA state with these NFA states and flags, added if new (clearing the
+    /// cache first if it is full).
     fn state(&self, cache: &mut Cache, nfa: Box<[u32]>, flags: u8, steps: &mut u64) -> u32 {
         *steps += nfa.len() as u64;
         let key = (nfa, flags);
@@ -291,17 +333,18 @@ impl Regex {
 
     #[cfg(test)]
     pub fn clears(&self) -> u64 {
-        self.cache.lock().unwrap().clears
+        self.lazy.lock().unwrap().cache.clears
     }
 
     #[cfg(test)]
     pub fn cached_states(&self) -> usize {
-        self.cache.lock().unwrap().seeds.len()
+        self.lazy.lock().unwrap().cache.seeds.len()
     }
 }
 
 struct Builder {
     states: Vec<State>,
+    ranges: Vec<(u32, u32)>,
     /// Class boundaries: every range's start and one past its end.
     edges: Vec<u32>,
 }
@@ -319,10 +362,12 @@ impl Builder {
         match ast {
             Ast::Empty => next,
             Ast::Set(set) => {
+                let from = self.ranges.len() as u32;
                 for &(lo, hi) in set {
                     self.edges.extend([lo, hi + 1]);
                 }
-                self.push(State::Range(set.clone().into(), next))
+                self.ranges.extend_from_slice(set);
+                self.push(State::Range { from, to: self.ranges.len() as u32, next })
             }
             Ast::Start => self.push(State::Look(Look::Start, next)),
             Ast::End => self.push(State::Look(Look::End, next)),
