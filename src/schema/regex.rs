@@ -337,8 +337,8 @@ impl Regex {
     }
 
     #[cfg(test)]
-    pub fn cached_states(&self) -> usize {
-        self.lazy.lock().unwrap().cache.seeds.len()
+    pub fn cached_bytes(&self) -> usize {
+        self.lazy.lock().unwrap().cache.bytes
     }
 }
 
@@ -400,6 +400,148 @@ impl Builder {
                     entry = self.build(a, entry);
                 }
                 entry
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::ecma::translate;
+
+    fn both(pattern: &str) -> (Regex, regex_lite::Regex, usize) {
+        let t = translate(pattern).unwrap();
+        (Regex::new(&t.ast), regex_lite::Regex::new(&t.source).unwrap(), t.size)
+    }
+
+    fn cost(r: &Regex, key: &str) -> u64 {
+        let mut budget = Budget::new(u64::MAX);
+        r.is_match(key, &mut budget).unwrap();
+        budget.spent()
+    }
+
+    /// A program with more DFA states than its cache holds clears the cache and still answers
+    /// exactly: `(a|b)*a(a|b){14}$` has 2^15 states (the last 15 characters), and 9,000 random
+    /// characters visit most of them, about 230 bytes each.
+    #[test]
+    fn a_full_cache_is_cleared_and_the_answers_stay_exact() {
+        let (r, lite, _) = both("(?:a|b)*a(?:a|b){14}$");
+        let mut x = 12345u32;
+        let key: String = (0..9000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                if x >> 16 & 1 == 0 { 'a' } else { 'b' }
+            })
+            .collect();
+        for end in (100..key.len()).step_by(297) {
+            let k = &key[..end];
+            assert_eq!(r.is_match(k, &mut Budget::new(u64::MAX)).unwrap(), lite.is_match(k), "{end}");
+        }
+        assert!(r.clears() > 0, "the cache was never full");
+        assert!(r.cached_bytes() <= PROGRAM_CACHE_BYTES);
+    }
+
+    /// Once its transitions are built, a run costs one step per character (plus the end).
+    #[test]
+    fn a_cached_run_costs_its_length() {
+        let (r, _, _) = both("^(?:a{1,30}){1,30}[0-9]*$");
+        let key = format!("{}{}", "a".repeat(40), "7".repeat(23));
+        let cold = cost(&r, &key);
+        assert!(cold > 100, "building the states costs more: {cold}");
+        assert_eq!(cost(&r, &key), 2, "64 cached steps are 2 units");
+        let prefix = "a".repeat(40);
+        assert!(cost(&r, &prefix) > 2, "whether its last state matches at the end is worked out once");
+        assert_eq!(cost(&r, &prefix), 2, "then a prefix of a cached run is cached too (41 steps)");
+    }
+
+    /// With nothing cached, a character costs at most the NFA's states (the closure and the
+    /// stamps), its class ranges, and sorting and hashing the new set: linear in key length
+    /// times program size, a log factor for the sort aside.
+    #[test]
+    fn an_uncached_run_is_linear_in_key_length_times_program_size() {
+        for (pattern, key) in [
+            ("^(?:a{1,30}){1,30}[0-9]*$", "a".repeat(200) + "9"),
+            ("(?:x|é|[0-9]){0,300}z", "xé0".repeat(100)),
+            (r"\b(?:\w+\s?)*$", "ab cd ef ".repeat(30) + "!"),
+        ] {
+            let (r, lite, size) = both(pattern);
+            let mut budget = Budget::new(u64::MAX);
+            assert_eq!(r.is_match(&key, &mut budget).unwrap(), lite.is_match(&key));
+            let chars = key.chars().count() as u64 + 1;
+            let log = u64::from(usize::BITS - size.leading_zeros());
+            let bound = (chars * size as u64 * (4 + log)).div_ceil(REGEX_STEPS_PER_UNIT);
+            assert!(budget.spent() <= bound, "{pattern}: {} > {bound}", budget.spent());
+        }
+    }
+
+    /// A long key on a program whose states do not fit the cache stops when the budget does,
+    /// not at the end of the key.
+    #[test]
+    fn a_long_run_stops_with_the_budget() {
+        let (r, _, _) = both("(?:a|b){0,800}c");
+        let key = "ab".repeat(50_000);
+        let mut budget = Budget::new(2000);
+        assert!(r.is_match(&key, &mut budget).is_err());
+        assert!(budget.spent() < 2000 + 2 * FLUSH_STEPS, "{}", budget.spent());
+    }
+
+    #[test]
+    fn anchored_programs_stop_at_the_first_dead_character() {
+        let (r, _, _) = both("^k12[a-z]*$");
+        assert!(r.anchored);
+        assert!(!both("\\bk").0.anchored && !both("^a|b").0.anchored);
+        cost(&r, "k13");
+        assert_eq!(cost(&r, &format!("k13{}", "x".repeat(10_000))), 1, "dead after 3 characters");
+    }
+}
+
+/// Our matcher against regex-lite running the translated source, on generated ECMA-262 patterns
+/// (classes, anchors, word boundaries, alternations, bounded and unbounded repetition, empty
+/// matches, non-ASCII) and keys made of the same pieces.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod props {
+    use super::*;
+    use crate::schema::ecma::translate;
+    use proptest::prelude::*;
+
+    fn atom() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "a", "b", "é", "🐲", "-", " ", "_", "1", r"\.", ".", "[a-c]", "[^a]", r"\d", r"\w", r"\W", r"\s", r"\S",
+            "[é-ü]", r"\u{1F432}", "[^]", "[]", "()", "^", "$", r"\b", r"\B", r"[\w-]", r"[^\s\d]",
+        ])
+        .prop_map(String::from)
+    }
+
+    fn pattern() -> impl Strategy<Value = String> {
+        atom().prop_recursive(4, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 1..4).prop_map(|v| v.concat()),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{a}|{b}")),
+                (inner, prop::sample::select(vec!["*", "+", "?", "{0,3}", "{2}", "{1,}", "*?", "{0,2}?"]))
+                    .prop_map(|(a, q)| format!("(?:{a}){q}")),
+            ]
+        })
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        "[ab\\-_1. é🐲\n]{0,10}"
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        #[test]
+        fn agrees_with_regex_lite(pattern in pattern(), keys in prop::collection::vec(key(), 1..8)) {
+            let Ok(t) = translate(&pattern) else { return Ok(()) };
+            let lite = regex_lite::Regex::new(&t.source).unwrap();
+            let ours = Regex::new(&t.ast);
+            // Twice, so that the second pass runs on cached transitions.
+            for _ in 0..2 {
+                for key in &keys {
+                    let got = ours.is_match(key, &mut Budget::new(u64::MAX)).unwrap();
+                    prop_assert_eq!(got, lite.is_match(key), "{} ({}) on {:?}", pattern, t.source, key);
+                }
             }
         }
     }
