@@ -308,11 +308,17 @@ mod tests {
             "aa",
             "aaa",
             "^(a|ab)$",
+            "^k1[a-z]*$",
+            "^k12[a-z]*$",
+            r"^k1\d",
+            "^(?:ab)c+",
+            "^é+x",
+            "^a(?:b|c)",
         ];
         let (idx, programs, plain) = index(&patterns);
         let keys = [
             "", "x-a", "x-ab", "ax-", "user_id", "id", "keys", "token", "tokens", "broken", "abc", "aXc", "aaaa", "ab",
-            "a", "A", "ke", "évid",
+            "a", "A", "ke", "évid", "k1", "k1x", "k12", "k12abc", "k123", "k12A", "abcc", "ab", "éx", "ééx", "ac",
         ];
         for key in keys {
             let mut got = Vec::new();
@@ -334,5 +340,27 @@ mod tests {
         assert!(budget.spent() < 20, "{}", budget.spent());
         let mut budget = Budget::new(5);
         assert!(index(&["^a+$"]).0.matches("aaaa", &index(&["^a+$"]).1, &mut budget, &mut Vec::new()).is_err());
+    }
+
+    /// Regexes that start with a literal run only on keys that start with it: a key costs its
+    /// length times the number of prefixes it starts with, not the number of patterns.
+    #[test]
+    fn a_regex_runs_only_on_keys_with_its_prefix() {
+        let many: Vec<String> = (0..2000).map(|i| format!("^k{i}[a-z]*$")).collect();
+        let refs: Vec<&str> = many.iter().map(String::as_str).collect();
+        let (idx, programs, _) = index(&refs);
+        let mut out = Vec::new();
+        let mut warm = Budget::new(u64::MAX);
+        idx.matches("k1999abc", &programs, &mut warm, &mut out).unwrap();
+        assert_eq!(out, vec![1999]);
+        assert!(warm.spent() < 40, "four candidates (k1, k19, k199, k1999), each built once: {}", warm.spent());
+        let mut budget = Budget::new(u64::MAX);
+        out.clear();
+        idx.matches("k1999abc", &programs, &mut budget, &mut out).unwrap();
+        assert_eq!(out, vec![1999]);
+        assert!(budget.spent() <= 1 + 8 + 8 + 4 * 2 + 1, "cached: {}", budget.spent());
+        out.clear();
+        idx.matches("x1999abc", &programs, &mut budget, &mut out).unwrap();
+        assert!(out.is_empty());
     }
 }
