@@ -24,6 +24,7 @@ pub const LINEAR: &[Family] = &[
 /// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
 /// bounds them. At about 1 MB each ends with `work_limit`.
 pub const PRODUCTS: &[Family] = &[
+    ("many unprefixed regexes times many keys", unprefixed_regexes),
     ("many pattern owners times many keys", pattern_owners),
     ("wide anyOf grown by a distinct dependentSchemas per item", grown_closures),
 ];
@@ -92,6 +93,18 @@ pub fn regex_patterns(n: usize) -> (Value, Value) {
     let mut raw = Map::new();
     for i in 0..n {
         patterns.insert(format!("^k{i}[a-z]*$"), json!({ "x-sensitive": true }));
+        raw.insert(format!("k{i}abc"), json!(i));
+    }
+    (json!({ "type": "object", "patternProperties": patterns }), Value::Object(raw))
+}
+
+/// `n` general regexes that start with a class (`^[kK]12[a-z]*$`), so no literal prefix
+/// indexes them, times `n` keys: each key runs every regex.
+pub fn unprefixed_regexes(n: usize) -> (Value, Value) {
+    let mut patterns = Map::new();
+    let mut raw = Map::new();
+    for i in 0..n {
+        patterns.insert(format!("^[kK]{i}[a-z]*$"), json!({ "x-sensitive": true }));
         raw.insert(format!("k{i}abc"), json!(i));
     }
     (json!({ "type": "object", "patternProperties": patterns }), Value::Object(raw))

@@ -29,6 +29,9 @@ const PROGRAM_CACHE_BYTES: usize = 1 << 20;
 const TOTAL_CACHE_BYTES: usize = 16 << 20;
 static TOTAL_CACHED: AtomicUsize = AtomicUsize::new(0);
 
+/// Up to this many cached states are searched one by one rather than hashed.
+const SCAN_STATES: usize = 8;
+
 const UNKNOWN: u32 = u32::MAX;
 const DEAD: u32 = u32::MAX - 1;
 const MATCHED: u32 = u32::MAX - 2;
@@ -48,6 +51,14 @@ enum State {
     Split(u32, u32),
     Look(Look, u32),
     Match,
+}
+
+/// A transition worked out: a match ends before the character, no match can follow, or the
+/// next DFA state's NFA states and flags.
+enum Step {
+    Matched,
+    Dead,
+    To(Box<[u32]>, u8),
 }
 
 /// What the assertions at one position can see: the past (`start`, `prev_word`) and the future
@@ -103,6 +114,7 @@ struct Lazy {
 /// and their transitions by class.
 struct Cache {
     seeds: Vec<(Box<[u32]>, u8)>,
+    /// The ids of `seeds`, once there are more than `SCAN_STATES`.
     ids: HashMap<(Box<[u32]>, u8), u32>,
     /// `classes.len()` entries per state.
     next: Vec<u32>,
@@ -221,10 +233,13 @@ impl Regex {
             let class = self.class_of(c as u32);
             let mut t = cache.next[s as usize * width + class];
             if t == UNKNOWN {
-                let seed = cache.seeds[s as usize].clone();
                 let clears = cache.clears;
-                t = self.step(cache, scratch, &seed, self.classes[class], steps);
-                // Building may have cleared the cache, and `s` with it.
+                t = match self.step(&cache.seeds[s as usize], self.classes[class], scratch, steps) {
+                    Step::Matched => MATCHED,
+                    Step::Dead => DEAD,
+                    Step::To(nfa, flags) => self.state(cache, nfa, flags, steps),
+                };
+                // Adding the state may have cleared the cache, and `s` with it.
                 if cache.clears == clears {
                     cache.next[s as usize * width + class] = t;
                 }
@@ -248,12 +263,12 @@ impl Regex {
     }
 
     /// The transition of the DFA state `seed` on a code point (any of its class).
-    fn step(&self, cache: &mut Cache, scratch: &mut Scratch, seed: &(Box<[u32]>, u8), c: u32, steps: &mut u64) -> u32 {
+    fn step(&self, seed: &(Box<[u32]>, u8), c: u32, scratch: &mut Scratch, steps: &mut u64) -> Step {
         let (nfa, flags) = seed;
         let word = is_word(c);
         let ctx = Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: word, end: false };
         if self.closure(nfa, ctx, scratch, steps) {
-            return MATCHED;
+            return Step::Matched;
         }
         let mut next = Vec::new();
         for &s in &scratch.ranges {
@@ -269,12 +284,12 @@ impl Regex {
             next.push(self.start);
         }
         if next.is_empty() {
-            return DEAD;
+            return Step::Dead;
         }
         *steps += next.len() as u64 * u64::from(usize::BITS - next.len().leading_zeros());
         next.sort_unstable();
         next.dedup();
-        self.state(cache, next.into(), if word { FLAG_WORD } else { 0 }, steps)
+        Step::To(next.into(), if word { FLAG_WORD } else { 0 })
     }
 
     /// Follows every split and assertion that holds from `seed`, collecting the character states
@@ -308,11 +323,18 @@ impl Regex {
     }
 
     /// The id of the DFA state with these NFA states and flags, added if new (clearing the
-    /// cache first if it is full).
+    /// cache first if it is full). A few states are compared one by one; past `SCAN_STATES`
+    /// they are found by hash.
     fn state(&self, cache: &mut Cache, nfa: Box<[u32]>, flags: u8, steps: &mut u64) -> u32 {
         *steps += nfa.len() as u64;
         let key = (nfa, flags);
-        if let Some(&id) = cache.ids.get(&key) {
+        let found = if cache.seeds.len() <= SCAN_STATES {
+            *steps += cache.seeds.len() as u64;
+            cache.seeds.iter().position(|s| *s == key).map(|i| i as u32)
+        } else {
+            cache.ids.get(&key).copied()
+        };
+        if let Some(id) = found {
             return id;
         }
         let bytes = 64 + 8 * key.0.len() + 4 * self.classes.len();
@@ -323,8 +345,14 @@ impl Regex {
         cache.bytes += bytes;
         TOTAL_CACHED.fetch_add(bytes, Ordering::Relaxed);
         let id = cache.seeds.len() as u32;
-        cache.seeds.push(key.clone());
-        cache.ids.insert(key, id);
+        if cache.seeds.len() == SCAN_STATES {
+            let ids = cache.seeds.iter().cloned().zip(0..);
+            cache.ids.extend(ids);
+        }
+        if cache.seeds.len() >= SCAN_STATES {
+            cache.ids.insert(key.clone(), id);
+        }
+        cache.seeds.push(key);
         let len = cache.next.len() + self.classes.len();
         cache.next.resize(len, UNKNOWN);
         cache.accepts.push(0);
