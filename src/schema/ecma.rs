@@ -772,7 +772,9 @@ mod tests {
         assert!(re(r"^[--0]$").is_match("."), "`-` can start a range");
         assert!(re(r"^[a-]$").is_match("-") && re(r"^[-a]$").is_match("-"));
         assert!(re(r"^(?<id>a|b)+?c{2,}$").is_match("abacc"));
-        assert!(translate(r"^[]$").unwrap().source.contains("\\B") && !re(r"[]").is_match("x") && !re(r"^[]$").is_match(""));
+        assert!(
+            translate(r"^[]$").unwrap().source.contains("\\B") && !re(r"[]").is_match("x") && !re(r"^[]$").is_match("")
+        );
         assert!(re(r"^[^]$").is_match("\n"));
         assert!(re("").is_match("anything") && re("a|").is_match("zzz"));
     }

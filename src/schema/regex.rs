@@ -47,7 +47,11 @@ enum Look {
 #[derive(Debug)]
 enum State {
     /// One code point in `ranges[from..to]`, then `next`.
-    Range { from: u32, to: u32, next: u32 },
+    Range {
+        from: u32,
+        to: u32,
+        next: u32,
+    },
     Split(u32, u32),
     Look(Look, u32),
     Match,
@@ -87,7 +91,8 @@ fn is_word(c: u32) -> bool {
     matches!(c, 0x30..=0x39 | 0x41..=0x5A | 0x5F | 0x61..=0x7A)
 }
 
-/// Upper bounds of sets of word characters, so that every class is all word or all not.
+/// Where runs of word characters start and end, so that every class is all word or all not
+/// (in a pattern with `\b` or `\B`).
 const WORD_EDGES: [u32; 8] = [0x30, 0x3A, 0x41, 0x5B, 0x5F, 0x60, 0x61, 0x7B];
 
 /// One pattern's NFA and its lazily built DFA.
@@ -100,6 +105,9 @@ pub(crate) struct Regex {
     classes: Vec<u32>,
     /// Every match starts at the start of the key, so the NFA is not restarted at each position.
     anchored: bool,
+    /// The pattern has a `\b` or `\B`: only then do classes and DFA states tell word
+    /// characters apart.
+    words: bool,
     /// A `Mutex` rather than a `RefCell`, so that a compiled tool stays `Sync`; it is never
     /// contended within one redaction.
     lazy: Mutex<Lazy>,
@@ -170,16 +178,20 @@ const FLUSH_STEPS: u64 = 1 << 12;
 
 impl Regex {
     pub fn new(ast: &Ast) -> Regex {
-        let mut b = Builder { states: Vec::new(), ranges: Vec::new(), edges: WORD_EDGES.to_vec() };
+        let mut b = Builder { states: Vec::new(), ranges: Vec::new(), edges: Vec::new() };
         let end = b.push(State::Match);
         let start = b.build(ast, end);
+        let words = b.states.iter().any(|s| matches!(s, State::Look(Look::WordBoundary | Look::NotWordBoundary, _)));
         let mut edges = b.edges;
+        if words {
+            edges.extend(WORD_EDGES);
+        }
         edges.push(0);
         edges.retain(|&e| e <= 0x10_FFFF);
         edges.sort_unstable();
         edges.dedup();
         let lazy = Mutex::new(Lazy { cache: Cache::empty(), scratch: Scratch::default() });
-        let mut r = Regex { states: b.states, ranges: b.ranges, start, classes: edges, anchored: false, lazy };
+        let mut r = Regex { states: b.states, ranges: b.ranges, start, classes: edges, anchored: false, words, lazy };
         r.anchored = !r.reaches_without_start();
         r
     }
@@ -255,7 +267,12 @@ impl Regex {
         *steps += 1;
         if cache.accepts[s as usize] == 0 {
             let (seed, flags) = &cache.seeds[s as usize];
-            let ctx = Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: false, end: true };
+            let ctx = Context {
+                start: flags & FLAG_START != 0,
+                prev_word: flags & FLAG_WORD != 0,
+                next_word: false,
+                end: true,
+            };
             let matched = self.closure(seed, ctx, scratch, steps);
             cache.accepts[s as usize] = if matched { 1 } else { 2 };
         }
@@ -266,7 +283,8 @@ impl Regex {
     fn step(&self, seed: &(Box<[u32]>, u8), c: u32, scratch: &mut Scratch, steps: &mut u64) -> Step {
         let (nfa, flags) = seed;
         let word = is_word(c);
-        let ctx = Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: word, end: false };
+        let ctx =
+            Context { start: flags & FLAG_START != 0, prev_word: flags & FLAG_WORD != 0, next_word: word, end: false };
         if self.closure(nfa, ctx, scratch, steps) {
             return Step::Matched;
         }
@@ -289,7 +307,7 @@ impl Regex {
         *steps += next.len() as u64 * u64::from(usize::BITS - next.len().leading_zeros());
         next.sort_unstable();
         next.dedup();
-        Step::To(next.into(), if word { FLAG_WORD } else { 0 })
+        Step::To(next.into(), if word && self.words { FLAG_WORD } else { 0 })
     }
 
     /// Follows every split and assertion that holds from `seed`, collecting the character states
@@ -459,7 +477,11 @@ mod tests {
         let key: String = (0..9000)
             .map(|_| {
                 x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                if x >> 16 & 1 == 0 { 'a' } else { 'b' }
+                if x >> 16 & 1 == 0 {
+                    'a'
+                } else {
+                    'b'
+                }
             })
             .collect();
         for end in (100..key.len()).step_by(297) {
@@ -535,8 +557,34 @@ mod props {
 
     fn atom() -> impl Strategy<Value = String> {
         prop::sample::select(vec![
-            "a", "b", "é", "🐲", "-", " ", "_", "1", r"\.", ".", "[a-c]", "[^a]", r"\d", r"\w", r"\W", r"\s", r"\S",
-            "[é-ü]", r"\u{1F432}", "[^]", "[]", "()", "^", "$", r"\b", r"\B", r"[\w-]", r"[^\s\d]",
+            "a",
+            "b",
+            "é",
+            "🐲",
+            "-",
+            " ",
+            "_",
+            "1",
+            r"\.",
+            ".",
+            "[a-c]",
+            "[^a]",
+            r"\d",
+            r"\w",
+            r"\W",
+            r"\s",
+            r"\S",
+            "[é-ü]",
+            r"\u{1F432}",
+            "[^]",
+            "[]",
+            "()",
+            "^",
+            "$",
+            r"\b",
+            r"\B",
+            r"[\w-]",
+            r"[^\s\d]",
         ])
         .prop_map(String::from)
     }
