@@ -123,7 +123,6 @@ impl PatternIndex {
                 }
                 for &j in &self.regex_prefix.out[s as usize] {
                     let (i, p) = self.prefixed[j as usize];
-                    budget.spend(1)?;
                     if programs[p].regex.is_match(key, budget)? {
                         out.push(i);
                     }
