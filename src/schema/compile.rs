@@ -363,7 +363,7 @@ impl<'a> Compiler<'a> {
                 }
                 self.work += translated.size as u64;
                 self.programs.push(Program { regex: Regex::new(&translated.ast) });
-                Form::Regex(self.programs.len() - 1, translated.prefix)
+                Form::Regex(self.programs.len() - 1, translated.required)
             }
         };
         self.forms.insert(source, form.clone());

@@ -37,9 +37,9 @@ pub(crate) struct Translated {
     pub source: String,
     /// The parse, for `regex.rs`.
     pub ast: Ast,
-    /// A literal every matching key starts with (the pattern begins with `^` and these
-    /// characters); empty when there is none.
-    pub prefix: String,
+    /// A literal every matching key starts or ends with (`Prefix` or `Suffix`), or an empty
+    /// `Contains` when there is none.
+    pub required: Literal,
     /// The estimated program size, at most [`MAX_PATTERN_SIZE`].
     pub size: usize,
     /// When the pattern is a few literal strings with anchors: those strings. A key matches the
@@ -90,7 +90,7 @@ pub(crate) fn translate(pattern: &str) -> Result<Translated, String> {
         source,
         size,
         literals: literals(&ast),
-        prefix: prefix(&ast),
+        required: required(&ast),
         ast,
     })
 }
@@ -583,34 +583,41 @@ fn emit_set(set: &[(u32, u32)], out: &mut String) {
     }
 }
 
-/// The characters that follow a leading `^`, one code point each, up to the first construct
-/// that is not a single character (nested concatenations are read through).
-fn prefix(ast: &Ast) -> String {
-    fn walk(items: &[Ast], out: &mut String) -> bool {
+/// A literal every matching key starts with (the characters after a leading `^`) or ends with
+/// (those before a trailing `$`), whichever is longer; an empty `Contains` when there is none.
+/// Nested concatenations are read through; the first construct that is not one character ends it.
+fn required(ast: &Ast) -> Literal {
+    fn walk<'a>(items: impl DoubleEndedIterator<Item = &'a Ast>, back: bool, out: &mut Vec<char>) -> bool {
         for item in items {
-            match item {
-                Ast::Set(set) if set.len() == 1 && set[0].0 == set[0].1 => match char::from_u32(set[0].0) {
-                    Some(c) => out.push(c),
-                    None => return false,
-                },
-                Ast::Concat(v) => {
-                    if !walk(v, out) {
-                        return false;
-                    }
+            let more = match item {
+                Ast::Set(set) if set.len() == 1 && set[0].0 == set[0].1 => {
+                    char::from_u32(set[0].0).map(|c| out.push(c)).is_some()
                 }
-                Ast::Empty => {}
-                _ => return false,
+                Ast::Concat(v) if back => walk(v.iter().rev(), back, out),
+                Ast::Concat(v) => walk(v.iter(), back, out),
+                Ast::Empty => true,
+                _ => false,
+            };
+            if !more {
+                return false;
             }
         }
         true
     }
-    let mut out = String::new();
+    let (mut prefix, mut suffix) = (Vec::new(), Vec::new());
     if let Ast::Concat(v) = ast {
         if v.first() == Some(&Ast::Start) {
-            walk(&v[1..], &mut out);
+            walk(v[1..].iter(), false, &mut prefix);
+        }
+        if v.last() == Some(&Ast::End) {
+            walk(v[..v.len() - 1].iter().rev(), true, &mut suffix);
         }
     }
-    out
+    match (prefix.len(), suffix.len()) {
+        (0, 0) => Literal { anchor: Anchor::Contains, text: String::new() },
+        (p, s) if p >= s => Literal { anchor: Anchor::Prefix, text: prefix.into_iter().collect() },
+        _ => Literal { anchor: Anchor::Suffix, text: suffix.into_iter().rev().collect() },
+    }
 }
 
 /// The literal form of a pattern: each top-level alternative an optional `^`, a finite set of
@@ -850,6 +857,23 @@ mod tests {
         assert_eq!(lit(""), one(Anchor::Contains, ""));
         for p in ["^a+$", "^[a-z]$", r"^\d", "a^b", "^(a$)", ".", "^a{2}$"] {
             assert_eq!(lit(p), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn required_literals() {
+        let req = |p: &str| {
+            let l = translate(p).unwrap().required;
+            (l.anchor, l.text)
+        };
+        assert_eq!(req("^k12[a-z]*$"), (Anchor::Prefix, "k12".into()));
+        assert_eq!(req("^(?:ab)c+"), (Anchor::Prefix, "ab".into()), "a repetition ends it");
+        assert_eq!(req("^[a-z]+_id$"), (Anchor::Suffix, "_id".into()));
+        assert_eq!(req("^a.+(?:_t)oken$"), (Anchor::Suffix, "_token".into()));
+        assert_eq!(req("^ab.*xyz$"), (Anchor::Suffix, "xyz".into()));
+        assert_eq!(req("^abc.*xy$"), (Anchor::Prefix, "abc".into()));
+        for p in ["^[kK]1", "a+b$|^c", "k.+$", "x+\\b$", "^\\bk+"] {
+            assert_eq!(req(p), (Anchor::Contains, String::new()), "{p}");
         }
     }
 

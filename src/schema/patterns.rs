@@ -2,8 +2,8 @@
 //! costs time linear in the key for literal patterns (exact names by hash; prefixes and suffixes
 //! by a trie; substrings by an Aho-Corasick automaton), plus one bounded regex run (`regex.rs`)
 //! per other pattern that could match: a pattern whose matches all start with a literal (`^k12`
-//! of `^k12[a-z]*$`) is found through a trie of those prefixes, and runs only on keys that start
-//! with it. Every step is counted.
+//! of `^k12[a-z]*$`) or end with one (`_id` of `^[a-z]+_id$`) is found through a trie of those
+//! prefixes or suffixes, and runs only on keys that start or end with it. Every step is counted.
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,8 +25,8 @@ pub(crate) struct Program {
 #[derive(Clone)]
 pub(crate) enum Form {
     Literals(Vec<Literal>),
-    /// A program, and the literal every match starts with (empty if none).
-    Regex(usize, String),
+    /// A program, and the literal every match starts or ends with (an empty `Contains` if none).
+    Regex(usize, Literal),
 }
 
 /// Which of a node's patterns (by their index in `Node::patterns`) a key matches.
@@ -38,11 +38,13 @@ pub(crate) struct PatternIndex {
     prefix: Trie,
     suffix: Trie,
     contains: Automaton,
-    /// (pattern, program) for every pattern that is not literal and has no required prefix.
+    /// (pattern, program) for every pattern that is not literal and has no required literal.
     regexes: Vec<(u32, usize)>,
-    /// (pattern, program) for the other regexes, found by their prefix in `regex_prefix`.
-    prefixed: Vec<(u32, usize)>,
+    /// (pattern, program) for the other regexes, found by their prefix in `regex_prefix` or
+    /// their suffix (reversed) in `regex_suffix`.
+    anchored: Vec<(u32, usize)>,
     regex_prefix: Trie,
+    regex_suffix: Trie,
 }
 
 impl PatternIndex {
@@ -52,13 +54,17 @@ impl PatternIndex {
         for (i, form) in forms.iter().enumerate() {
             let i = i as u32;
             let literals = match form {
-                Form::Regex(p, prefix) if prefix.is_empty() => {
-                    index.regexes.push((i, *p));
-                    continue;
-                }
-                Form::Regex(p, prefix) => {
-                    index.regex_prefix.insert(prefix.chars(), index.prefixed.len() as u32);
-                    index.prefixed.push((i, *p));
+                Form::Regex(p, Literal { anchor, text }) => {
+                    let j = index.anchored.len() as u32;
+                    match anchor {
+                        Anchor::Prefix if !text.is_empty() => index.regex_prefix.insert(text.chars(), j),
+                        Anchor::Suffix if !text.is_empty() => index.regex_suffix.insert(text.chars().rev(), j),
+                        _ => {
+                            index.regexes.push((i, *p));
+                            continue;
+                        }
+                    }
+                    index.anchored.push((i, *p));
                     continue;
                 }
                 Form::Literals(l) => l,
@@ -111,24 +117,8 @@ impl PatternIndex {
                 out.push(i);
             }
         }
-        if !self.regex_prefix.is_empty() {
-            // Only the regexes whose prefix the key starts with can match: at most one trie
-            // state per character, each listing the regexes whose prefix ends there.
-            budget.spend(chars)?;
-            let mut s = 0u32;
-            for c in key.chars() {
-                match self.regex_prefix.next.get(&(s, c)) {
-                    Some(&n) => s = n,
-                    None => break,
-                }
-                for &j in &self.regex_prefix.out[s as usize] {
-                    let (i, p) = self.prefixed[j as usize];
-                    if programs[p].regex.is_match(key, budget)? {
-                        out.push(i);
-                    }
-                }
-            }
-        }
+        self.run_candidates(&self.regex_prefix, key.chars(), key, programs, budget, out)?;
+        self.run_candidates(&self.regex_suffix, key.chars().rev(), key, programs, budget, out)?;
         budget.spend((out.len() - start) as u64)?;
         out[start..].sort_unstable();
         let mut kept = start;
@@ -140,6 +130,41 @@ impl PatternIndex {
         }
         out.truncate(kept);
         Ok(())
+    }
+}
+
+impl PatternIndex {
+    /// Runs only the regexes whose required prefix (or suffix, `text` then being the key
+    /// reversed) the key has: at most one trie state per character, each listing the regexes
+    /// whose literal ends there.
+    fn run_candidates(
+        &self,
+        trie: &Trie,
+        text: impl Iterator<Item = char>,
+        key: &str,
+        programs: &[Program],
+        budget: &mut Budget,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Exhausted> {
+        if trie.is_empty() {
+            return Ok(());
+        }
+        let mut s = 0u32;
+        let mut steps = 0u64;
+        for c in text {
+            steps += 1;
+            match trie.next.get(&(s, c)) {
+                Some(&n) => s = n,
+                None => break,
+            }
+            for &j in &trie.out[s as usize] {
+                let (i, p) = self.anchored[j as usize];
+                if programs[p].regex.is_match(key, budget)? {
+                    out.push(i);
+                }
+            }
+        }
+        budget.spend(steps)
     }
 }
 
@@ -277,7 +302,7 @@ mod tests {
                     Some(l) => Form::Literals(l),
                     None => {
                         programs.push(Program { regex: Regex::new(&t.ast) });
-                        Form::Regex(programs.len() - 1, t.prefix)
+                        Form::Regex(programs.len() - 1, t.required)
                     }
                 }
             })
@@ -313,11 +338,15 @@ mod tests {
             "^(?:ab)c+",
             "^é+x",
             "^a(?:b|c)",
+            "^[a-z]+_id$",
+            "^.?d_id$",
+            "(?:x|y)+z_id$",
         ];
         let (idx, programs, plain) = index(&patterns);
         let keys = [
             "", "x-a", "x-ab", "ax-", "user_id", "id", "keys", "token", "tokens", "broken", "abc", "aXc", "aaaa", "ab",
             "a", "A", "ke", "évid", "k1", "k1x", "k12", "k12abc", "k123", "k12A", "abcc", "ab", "éx", "ééx", "ac",
+            "user_id", "d_id", "xd_id", "_id", "xz_id", "aXz_id",
         ];
         for key in keys {
             let mut got = Vec::new();
@@ -361,5 +390,21 @@ mod tests {
         out.clear();
         idx.matches("x1999abc", &programs, &mut budget, &mut out).unwrap();
         assert!(out.is_empty());
+    }
+
+    /// Likewise for a regex that ends with a literal, found by its suffix.
+    #[test]
+    fn a_regex_runs_only_on_keys_with_its_suffix() {
+        let many: Vec<String> = (0..2000).map(|i| format!("^[a-z]+_s{i}$")).collect();
+        let refs: Vec<&str> = many.iter().map(String::as_str).collect();
+        let (idx, programs, _) = index(&refs);
+        let mut out = Vec::new();
+        let mut budget = Budget::new(u64::MAX);
+        idx.matches("abc_s1999", &programs, &mut budget, &mut out).unwrap();
+        assert_eq!(out, vec![1999]);
+        assert!(budget.spent() < 40, "one candidate, built once: {}", budget.spent());
+        out.clear();
+        idx.matches("_s1999", &programs, &mut budget, &mut out).unwrap();
+        assert!(out.is_empty(), "the suffix alone is not a match: [a-z]+ needs a letter");
     }
 }
