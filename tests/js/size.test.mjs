@@ -26,8 +26,9 @@ import { gzipSync } from "node:zlib";
 // matcher and writers, measured: 535.6 KiB raw, 236.7 KiB gzip (from 521.4 / 229.6). Removing
 // the DOM engine is where this comes down.
 // Our own lazy DFA for patternProperties (src/schema/regex.rs) in place of regex-lite, which is
-// now only the tests' oracle: 536.5 to 500.8 KiB raw, 236.9 to 221.6 KiB gzip.
-const BUDGET_RAW = 503 * 1024;
+// now only the tests' oracle: 536.5 to 500.8 KiB raw, 236.9 to 221.6 KiB gzip; with regexes indexed
+// by a required suffix as well as a prefix, 502.5 KiB raw, 222.3 KiB gzip.
+const BUDGET_RAW = 505 * 1024;
 const BUDGET_GZIP = 224 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
