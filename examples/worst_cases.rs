@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release --example worst_cases
-//! cargo run --release --example worst_cases -- dynamic     # only families whose name holds "dynamic"
+//! cargo run --release --example worst_cases -- regex       # only families whose name holds "regex"
 //! cargo run --release --example worst_cases -- --emit FILE
 //! ```
 //!
@@ -13,7 +13,7 @@
 //! same inputs.
 //!
 //! The families are those of `src/schema/families.rs` (the work-count tests use the same file).
-//! The linear ones used to take seconds to minutes; the last three are products no index or
+//! The linear ones used to take seconds to minutes; the last ones are products no index or
 //! memo avoids (`families::PRODUCTS`), expected to end with `work_limit` in bounded time.
 
 #[path = "../src/schema/families.rs"]

@@ -6,12 +6,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use regex_lite::RegexBuilder;
 use serde_json::{Map, Value};
 
-use super::ecma::{self, MAX_PATTERN_SIZE};
+use super::ecma;
 use super::keywords::{is_mark, keyword, Implies, Kind, Place, Resolve, MARK};
 use super::patterns::{Form, PatternIndex, Program};
+use super::regex::Regex;
 use super::{uri, DynRef, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
 use crate::error::SchemaFault;
 use crate::json::child;
@@ -362,14 +362,8 @@ impl<'a> Compiler<'a> {
                     return Err(self.error(&pointer(self), detail));
                 }
                 self.work += translated.size as u64;
-                // regex-lite counts bytes: every estimated unit is far below 64 of them.
-                let regex = RegexBuilder::new(&translated.source)
-                    .size_limit(MAX_PATTERN_SIZE * 64)
-                    .nest_limit(1000)
-                    .build()
-                    .map_err(|e| self.error(&pointer(self), format!("pattern \"{source}\" cannot be compiled: {e}")))?;
-                self.programs.push(Program { regex, size: translated.size });
-                Form::Regex(self.programs.len() - 1)
+                self.programs.push(Program { regex: Regex::new(&translated.ast) });
+                Form::Regex(self.programs.len() - 1, translated.required)
             }
         };
         self.forms.insert(source, form.clone());

@@ -1,17 +1,19 @@
-//! ECMA-262 regular expressions, the dialect of `patternProperties`, translated into regex-lite
-//! syntax in which every class is spelled out as code point ranges, so that none of regex-lite's
-//! own meanings (its `.`, `\s`, `\w`, `\d`) decides a match. JSON Schema patterns have no flags
+//! ECMA-262 regular expressions, the dialect of `patternProperties`, parsed into a tree in which
+//! every class is spelled out as code point ranges (run by `regex.rs`), so that no engine's own
+//! meanings of `.`, `\s`, `\w` or `\d` decide a match. The tree is also written out in
+//! regex-lite syntax, which the tests run as an independent oracle. JSON Schema patterns have no flags
 //! and use Unicode semantics (the `u` flag: code points, not UTF-16 units), so that is the mode
 //! read here. A construct that cannot be evaluated with exactly ECMA-262's meaning (look-around,
 //! backreferences, `\p{…}`) or that is a syntax error in Unicode mode is refused with a reason,
 //! never approximated.
 //!
-//! The size of the program regex-lite will build is estimated from the parse (NFA states plus
-//! class ranges, the two things its PikeVM touches per input character), so that a pattern such
+//! The size of the program is estimated from the parse (NFA states plus class ranges, the two
+//! things a step of the matcher touches per input character), so that a pattern such
 //! as `(a{1,1000}){1,1000}` is refused before anything is built. Patterns that are a few
 //! literals with anchors (`^x-`, `_secret$`, `^(id|key)$`, `token`) are also reported as such:
 //! the compiler looks those up by hash, trie or Aho-Corasick instead of running a regex.
 
+#[cfg(test)]
 use std::fmt::Write;
 
 /// Largest program one pattern may compile to: NFA states plus class ranges (see [`Ast::size`]).
@@ -30,8 +32,14 @@ const SURROGATES: (u32, u32) = (0xD800, 0xDFFF);
 /// A pattern, translated.
 #[derive(Debug)]
 pub(crate) struct Translated {
-    /// regex-lite syntax with the same meaning.
+    /// regex-lite syntax with the same meaning (the tests' oracle).
+    #[cfg(test)]
     pub source: String,
+    /// The parse, for `regex.rs`.
+    pub ast: Ast,
+    /// A literal every matching key starts or ends with (`Prefix` or `Suffix`), or an empty
+    /// `Contains` when there is none.
+    pub required: Literal,
     /// The estimated program size, at most [`MAX_PATTERN_SIZE`].
     pub size: usize,
     /// When the pattern is a few literal strings with anchors: those strings. A key matches the
@@ -71,14 +79,25 @@ pub(crate) fn translate(pattern: &str) -> Result<Translated, String> {
             "the compiled pattern would have about {size} states and class ranges, over the limit of {MAX_PATTERN_SIZE} per pattern; bound the repetitions"
         ));
     }
-    let mut source = String::new();
-    ast.emit(&mut source);
-    Ok(Translated { source, size, literals: literals(&ast) })
+    #[cfg(test)]
+    let source = {
+        let mut source = String::new();
+        ast.emit(&mut source);
+        source
+    };
+    Ok(Translated {
+        #[cfg(test)]
+        source,
+        size,
+        literals: literals(&ast),
+        required: required(&ast),
+        ast,
+    })
 }
 
 /// A parsed pattern. A single character is a one-point `Set`; sets never hold surrogates.
 #[derive(Clone, Debug, PartialEq)]
-enum Ast {
+pub(crate) enum Ast {
     Empty,
     Set(Vec<(u32, u32)>),
     Start,
@@ -501,6 +520,7 @@ impl Ast {
         }
     }
 
+    #[cfg(test)]
     fn emit(&self, out: &mut String) {
         match self {
             Ast::Empty => {}
@@ -534,6 +554,7 @@ impl Ast {
 }
 
 /// One code point as regex-lite syntax: ASCII letters and digits as they are, the rest as `\x{…}`.
+#[cfg(test)]
 fn emit_char(c: u32, out: &mut String) {
     match char::from_u32(c) {
         Some(ch) if ch.is_ascii_alphanumeric() => out.push(ch),
@@ -543,6 +564,7 @@ fn emit_char(c: u32, out: &mut String) {
     }
 }
 
+#[cfg(test)]
 fn emit_set(set: &[(u32, u32)], out: &mut String) {
     match set {
         [] => out.push_str("(?:\\b\\B)"), // matches nothing, as an empty class should
@@ -558,6 +580,43 @@ fn emit_set(set: &[(u32, u32)], out: &mut String) {
             }
             out.push(']');
         }
+    }
+}
+
+/// A literal every matching key starts with (the characters after a leading `^`) or ends with
+/// (those before a trailing `$`), whichever is longer; an empty `Contains` when there is none.
+/// Nested concatenations are read through; the first construct that is not one character ends it.
+fn required(ast: &Ast) -> Literal {
+    fn walk<'a>(items: impl DoubleEndedIterator<Item = &'a Ast>, back: bool, out: &mut Vec<char>) -> bool {
+        for item in items {
+            let more = match item {
+                Ast::Set(set) if set.len() == 1 && set[0].0 == set[0].1 => {
+                    char::from_u32(set[0].0).map(|c| out.push(c)).is_some()
+                }
+                Ast::Concat(v) if back => walk(v.iter().rev(), back, out),
+                Ast::Concat(v) => walk(v.iter(), back, out),
+                Ast::Empty => true,
+                _ => false,
+            };
+            if !more {
+                return false;
+            }
+        }
+        true
+    }
+    let (mut prefix, mut suffix) = (Vec::new(), Vec::new());
+    if let Ast::Concat(v) = ast {
+        if v.first() == Some(&Ast::Start) {
+            walk(v[1..].iter(), false, &mut prefix);
+        }
+        if v.last() == Some(&Ast::End) {
+            walk(v[..v.len() - 1].iter().rev(), true, &mut suffix);
+        }
+    }
+    match (prefix.len(), suffix.len()) {
+        (0, 0) => Literal { anchor: Anchor::Contains, text: String::new() },
+        (p, s) if p >= s => Literal { anchor: Anchor::Prefix, text: prefix.into_iter().collect() },
+        _ => Literal { anchor: Anchor::Suffix, text: suffix.into_iter().rev().collect() },
     }
 }
 
@@ -637,11 +696,24 @@ fn product(left: &[String], right: &[String]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::apply::Budget;
     use regex_lite::Regex;
 
-    fn re(pattern: &str) -> Regex {
+    /// Our matcher and regex-lite on the translated source, which must agree on every key.
+    struct Both(Regex, crate::schema::regex::Regex, String);
+
+    impl Both {
+        fn is_match(&self, key: &str) -> bool {
+            let ours = self.1.is_match(key, &mut Budget::new(u64::MAX)).unwrap();
+            assert_eq!(ours, self.0.is_match(key), "{} on {key:?}", self.2);
+            ours
+        }
+    }
+
+    fn re(pattern: &str) -> Both {
         let t = translate(pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
-        Regex::new(&t.source).unwrap_or_else(|e| panic!("{pattern} -> {}: {e}", t.source))
+        let lite = Regex::new(&t.source).unwrap_or_else(|e| panic!("{pattern} -> {}: {e}", t.source));
+        Both(lite, crate::schema::regex::Regex::new(&t.ast), pattern.to_string())
     }
 
     fn refused(pattern: &str) -> String {
@@ -707,7 +779,9 @@ mod tests {
         assert!(re(r"^[--0]$").is_match("."), "`-` can start a range");
         assert!(re(r"^[a-]$").is_match("-") && re(r"^[-a]$").is_match("-"));
         assert!(re(r"^(?<id>a|b)+?c{2,}$").is_match("abacc"));
-        assert!(re(r"^[]$").as_str().contains("\\B") && !re(r"[]").is_match("x"));
+        assert!(
+            translate(r"^[]$").unwrap().source.contains("\\B") && !re(r"[]").is_match("x") && !re(r"^[]$").is_match("")
+        );
         assert!(re(r"^[^]$").is_match("\n"));
         assert!(re("").is_match("anything") && re("a|").is_match("zzz"));
     }
@@ -783,6 +857,23 @@ mod tests {
         assert_eq!(lit(""), one(Anchor::Contains, ""));
         for p in ["^a+$", "^[a-z]$", r"^\d", "a^b", "^(a$)", ".", "^a{2}$"] {
             assert_eq!(lit(p), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn required_literals() {
+        let req = |p: &str| {
+            let l = translate(p).unwrap().required;
+            (l.anchor, l.text)
+        };
+        assert_eq!(req("^k12[a-z]*$"), (Anchor::Prefix, "k12".into()));
+        assert_eq!(req("^(?:ab)c+"), (Anchor::Prefix, "ab".into()), "a repetition ends it");
+        assert_eq!(req("^[a-z]+_id$"), (Anchor::Suffix, "_id".into()));
+        assert_eq!(req("^a.+(?:_t)oken$"), (Anchor::Suffix, "_token".into()));
+        assert_eq!(req("^ab.*xyz$"), (Anchor::Suffix, "xyz".into()));
+        assert_eq!(req("^abc.*xy$"), (Anchor::Prefix, "abc".into()));
+        for p in ["^[kK]1", "a+b$|^c", "k.+$", "x+\\b$", "^\\bk+"] {
+            assert_eq!(req(p), (Anchor::Contains, String::new()), "{p}");
         }
     }
 

@@ -11,6 +11,7 @@ pub type Family = (&'static str, fn(usize) -> (Value, Value));
 /// Every family the work limit must keep linear.
 pub const LINEAR: &[Family] = &[
     ("bounded-repetition pattern over many keys", bounded_repetition),
+    ("many general regexes times many keys", regex_patterns),
     ("many literal patternProperties times many keys", literal_patterns),
     ("wide anyOf fan-out over many items", fan_out),
     ("one very wide anyOf", wide_any_of),
@@ -23,7 +24,7 @@ pub const LINEAR: &[Family] = &[
 /// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
 /// bounds them. At about 1 MB each ends with `work_limit`.
 pub const PRODUCTS: &[Family] = &[
-    ("many general regexes times many keys", regex_patterns),
+    ("many unprefixed regexes times many keys", unprefixed_regexes),
     ("many pattern owners times many keys", pattern_owners),
     ("wide anyOf grown by a distinct dependentSchemas per item", grown_closures),
 ];
@@ -85,12 +86,25 @@ pub fn literal_patterns(n: usize) -> (Value, Value) {
     (json!({ "type": "object", "patternProperties": patterns }), Value::Object(raw))
 }
 
-/// `n` general regexes times `n` keys: a product no index avoids, which the work limit bounds.
+/// `n` general regexes times `n` keys. Each starts with its own literal (`^k12`), so the
+/// index of required prefixes runs only the few whose prefix a key starts with.
 pub fn regex_patterns(n: usize) -> (Value, Value) {
     let mut patterns = Map::new();
     let mut raw = Map::new();
     for i in 0..n {
         patterns.insert(format!("^k{i}[a-z]*$"), json!({ "x-sensitive": true }));
+        raw.insert(format!("k{i}abc"), json!(i));
+    }
+    (json!({ "type": "object", "patternProperties": patterns }), Value::Object(raw))
+}
+
+/// `n` general regexes that start with a class (`^[kK]12[a-z]*$`), so no literal prefix
+/// indexes them, times `n` keys: each key runs every regex.
+pub fn unprefixed_regexes(n: usize) -> (Value, Value) {
+    let mut patterns = Map::new();
+    let mut raw = Map::new();
+    for i in 0..n {
+        patterns.insert(format!("^[kK]{i}[a-z]*$"), json!({ "x-sensitive": true }));
         raw.insert(format!("k{i}abc"), json!(i));
     }
     (json!({ "type": "object", "patternProperties": patterns }), Value::Object(raw))

@@ -13,6 +13,7 @@ mod compile;
 mod ecma;
 mod keywords;
 mod patterns;
+mod regex;
 mod uri;
 
 #[cfg(test)]
