@@ -299,6 +299,38 @@ fn limits_are_the_dom_engines() {
     assert_eq!(o.error.map(|e| e.code), Some(webmcp_redact::ErrorCode::WorkLimit));
 }
 
+/// The work a result costs is its own: a compiled tool keeps nothing a result worked out (its
+/// regexes' DFA states included) for the next, so the smallest `max_work` a result passes with is
+/// the same on a fresh tool and on one that redacted it before.
+#[test]
+fn work_does_not_depend_on_earlier_results() {
+    let patterns: serde_json::Map<String, Value> =
+        (0..40).map(|i| (format!("^[kK]{i}[a-z]*(?:_x|y)+$"), json!({ "x-sensitive": true }))).collect();
+    let tool = json!({ "name": "t", "outputSchema": { "type": "object", "patternProperties": patterns } }).to_string();
+    let raw = Value::Object((0..40).map(|i| (format!("k{i}abcdef_xy_x"), json!(i))).collect()).to_string();
+    let passes = |compiled: &CompiledTool, max_work: usize| {
+        let options = Options { limits: Limits { max_work, ..Limits::default() }, ..Options::default() };
+        let o = redact_with(compiled, &raw, &options, &mut Counter(0), &mut KnownSecrets::default());
+        o.error.is_none()
+    };
+    let fresh = || CompiledTool::compile(&tool, &Limits::default()).unwrap();
+    let (mut lo, mut hi) = (0, 1 << 20);
+    assert!(passes(&fresh(), hi) && !passes(&fresh(), lo));
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if passes(&fresh(), mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let warm = fresh();
+    for _ in 0..3 {
+        assert!(passes(&warm, hi));
+    }
+    assert!(!passes(&warm, hi - 1), "a tool that redacted the result before needs as much work for it ({hi})");
+}
+
 /// Known values echoed in a later result's plain strings, keys and numbers, in the forms value
 /// matching reads (a short value as a token, base64, percent and HTML escapes, a number): the
 /// streaming engine reads the text block whole first and the strings one by one only where it

@@ -49,11 +49,14 @@ pub(crate) struct Exhausted;
 pub(crate) struct Budget {
     spent: u64,
     max: u64,
+    /// The DFA states the evaluation's regexes built (`regex.rs`): work done once per
+    /// evaluation, so kept where its count is.
+    pub(super) regex: super::regex::Caches,
 }
 
 impl Budget {
     pub fn new(max: u64) -> Budget {
-        Budget { spent: 0, max }
+        Budget { spent: 0, max, regex: super::regex::Caches::default() }
     }
 
     pub fn spend(&mut self, units: u64) -> Result<(), Exhausted> {

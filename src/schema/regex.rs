@@ -13,10 +13,14 @@
 //! those classes. States are built on demand and cached within a byte budget, per program and for
 //! all programs together; the cache is cleared when full, so the worst case is the NFA simulation
 //! it replaces, one step per state or class range per character.
+//!
+//! The caches belong to one evaluation (they live in its [`Budget`], [`Caches`]), not to the
+//! compiled tool: the work a result costs, and so whether it ends with `work_limit`, depends on
+//! that result and the schema alone, never on what other results warmed before it, and their
+//! memory goes with the call.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use super::apply::{Budget, Exhausted};
 use super::ecma::Ast;
@@ -24,10 +28,11 @@ use super::patterns::REGEX_STEPS_PER_UNIT;
 
 /// Bytes one program's cache may hold before it is cleared.
 const PROGRAM_CACHE_BYTES: usize = 1 << 20;
-/// Bytes the caches of every program in the process may hold together; past it, a program that
-/// needs a new state clears its own cache first.
+/// Bytes the caches of every program of one evaluation may hold together; past it, a program
+/// that needs a new state clears its own cache first.
 const TOTAL_CACHE_BYTES: usize = 16 << 20;
-static TOTAL_CACHED: AtomicUsize = AtomicUsize::new(0);
+/// Each program's id in [`Caches`], unique in the process.
+static NEXT_ID: AtomicUsize = AtomicUsize::new(0);
 
 /// Up to this many cached states are searched one by one rather than hashed.
 const SCAN_STATES: usize = 8;
@@ -108,9 +113,15 @@ pub(crate) struct Regex {
     /// The pattern has a `\b` or `\B`: only then do classes and DFA states tell word
     /// characters apart.
     words: bool,
-    /// A `Mutex` rather than a `RefCell`, so that a compiled tool stays `Sync`; it is never
-    /// contended within one redaction.
-    lazy: Mutex<Lazy>,
+    /// Its key in an evaluation's [`Caches`].
+    id: usize,
+}
+
+/// One evaluation's DFA caches, by program, and the bytes they hold together.
+#[derive(Default)]
+pub(crate) struct Caches {
+    by_program: HashMap<usize, Lazy>,
+    bytes: usize,
 }
 
 struct Lazy {
@@ -145,12 +156,6 @@ struct Scratch {
 
 const FLAG_START: u8 = 1;
 const FLAG_WORD: u8 = 2;
-
-impl Drop for Cache {
-    fn drop(&mut self) {
-        TOTAL_CACHED.fetch_sub(self.bytes, Ordering::Relaxed);
-    }
-}
 
 impl Cache {
     fn empty() -> Cache {
@@ -190,8 +195,8 @@ impl Regex {
         edges.retain(|&e| e <= 0x10_FFFF);
         edges.sort_unstable();
         edges.dedup();
-        let lazy = Mutex::new(Lazy { cache: Cache::empty(), scratch: Scratch::default() });
-        let mut r = Regex { states: b.states, ranges: b.ranges, start, classes: edges, anchored: false, words, lazy };
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let mut r = Regex { states: b.states, ranges: b.ranges, start, classes: edges, anchored: false, words, id };
         r.anchored = !r.reaches_without_start();
         r
     }
@@ -232,11 +237,23 @@ impl Regex {
     }
 
     fn run(&self, key: &str, steps: &mut u64, budget: &mut Budget) -> Result<bool, Exhausted> {
-        let mut lazy = self.lazy.lock().unwrap_or_else(|e| e.into_inner());
-        let Lazy { cache, scratch } = &mut *lazy;
+        // Taken out of the budget's caches for the run (the budget is spent from meanwhile),
+        // and put back after it, whatever it returns.
+        let mut lazy = budget
+            .regex
+            .by_program
+            .remove(&self.id)
+            .unwrap_or_else(|| Lazy { cache: Cache::empty(), scratch: Scratch::default() });
+        let found = self.run_with(&mut lazy, key, steps, budget);
+        budget.regex.by_program.insert(self.id, lazy);
+        found
+    }
+
+    fn run_with(&self, lazy: &mut Lazy, key: &str, steps: &mut u64, budget: &mut Budget) -> Result<bool, Exhausted> {
+        let Lazy { cache, scratch } = lazy;
         let width = self.classes.len();
         if cache.start == UNKNOWN {
-            cache.start = self.state(cache, vec![self.start].into(), FLAG_START, steps);
+            cache.start = self.state(cache, vec![self.start].into(), FLAG_START, steps, &mut budget.regex.bytes);
         }
         let mut s = cache.start;
         for c in key.chars() {
@@ -251,7 +268,7 @@ impl Regex {
                 t = match self.step(&cache.seeds[s as usize], self.classes[class], scratch, steps) {
                     Step::Matched => MATCHED,
                     Step::Dead => DEAD,
-                    Step::To(nfa, flags) => self.state(cache, nfa, flags, steps),
+                    Step::To(nfa, flags) => self.state(cache, nfa, flags, steps, &mut budget.regex.bytes),
                 };
                 // Adding the state may have cleared the cache, and `s` with it.
                 if cache.clears == clears {
@@ -345,7 +362,7 @@ impl Regex {
     /// The id of the DFA state with these NFA states and flags, added if new (clearing the
     /// cache first if it is full). A few states are compared one by one; past `SCAN_STATES`
     /// they are found by hash.
-    fn state(&self, cache: &mut Cache, nfa: Box<[u32]>, flags: u8, steps: &mut u64) -> u32 {
+    fn state(&self, cache: &mut Cache, nfa: Box<[u32]>, flags: u8, steps: &mut u64, total: &mut usize) -> u32 {
         *steps += nfa.len() as u64;
         let key = (nfa, flags);
         let found = if cache.seeds.len() <= SCAN_STATES {
@@ -358,12 +375,12 @@ impl Regex {
             return id;
         }
         let bytes = 64 + 8 * key.0.len() + 4 * self.classes.len();
-        let total = TOTAL_CACHED.load(Ordering::Relaxed);
-        if cache.bytes + bytes > PROGRAM_CACHE_BYTES || total + bytes > TOTAL_CACHE_BYTES {
+        if cache.bytes + bytes > PROGRAM_CACHE_BYTES || *total + bytes > TOTAL_CACHE_BYTES {
+            *total -= cache.bytes;
             cache.clear();
         }
         cache.bytes += bytes;
-        TOTAL_CACHED.fetch_add(bytes, Ordering::Relaxed);
+        *total += bytes;
         let id = cache.seeds.len() as u32;
         if cache.seeds.len() == SCAN_STATES {
             let ids = cache.seeds.iter().cloned().zip(0..);
@@ -380,13 +397,13 @@ impl Regex {
     }
 
     #[cfg(test)]
-    pub fn clears(&self) -> u64 {
-        self.lazy.lock().unwrap().cache.clears
+    pub fn clears(&self, budget: &Budget) -> u64 {
+        budget.regex.by_program.get(&self.id).map_or(0, |l| l.cache.clears)
     }
 
     #[cfg(test)]
-    pub fn cached_bytes(&self) -> usize {
-        self.lazy.lock().unwrap().cache.bytes
+    pub fn cached_bytes(&self, budget: &Budget) -> usize {
+        budget.regex.by_program.get(&self.id).map_or(0, |l| l.cache.bytes)
     }
 }
 
@@ -463,10 +480,11 @@ mod tests {
         (Regex::new(&t.ast), regex_lite::Regex::new(&t.source).unwrap(), t.size)
     }
 
-    fn cost(r: &Regex, key: &str) -> u64 {
-        let mut budget = Budget::new(u64::MAX);
-        r.is_match(key, &mut budget).unwrap();
-        budget.spent()
+    /// What one more run of `r` on `key` costs within the evaluation `budget` stands for.
+    fn cost(r: &Regex, key: &str, budget: &mut Budget) -> u64 {
+        let before = budget.spent();
+        r.is_match(key, budget).unwrap();
+        budget.spent() - before
     }
 
     /// A program with more DFA states than its cache holds clears the cache and still answers
@@ -486,12 +504,13 @@ mod tests {
                 }
             })
             .collect();
+        let mut budget = Budget::new(u64::MAX);
         for end in (100..key.len()).step_by(297) {
             let k = &key[..end];
-            assert_eq!(r.is_match(k, &mut Budget::new(u64::MAX)).unwrap(), lite.is_match(k), "{end}");
+            assert_eq!(r.is_match(k, &mut budget).unwrap(), lite.is_match(k), "{end}");
         }
-        assert!(r.clears() > 0, "the cache was never full");
-        assert!(r.cached_bytes() <= PROGRAM_CACHE_BYTES);
+        assert!(r.clears(&budget) > 0, "the cache was never full");
+        assert!(r.cached_bytes(&budget) <= PROGRAM_CACHE_BYTES);
     }
 
     /// Once its transitions are built, a run costs one step per character (plus the end).
@@ -499,12 +518,18 @@ mod tests {
     fn a_cached_run_costs_its_length() {
         let (r, _, _) = both("^(?:a{1,30}){1,30}[0-9]*$");
         let key = format!("{}{}", "a".repeat(40), "7".repeat(23));
-        let cold = cost(&r, &key);
+        let b = &mut Budget::new(u64::MAX);
+        let cold = cost(&r, &key, b);
         assert!(cold > 100, "building the states costs more: {cold}");
-        assert_eq!(cost(&r, &key), 3, "64 cached steps are 2 units, and the run one");
+        assert_eq!(cost(&r, &key, b), 3, "64 cached steps are 2 units, and the run one");
         let prefix = "a".repeat(40);
-        assert!(cost(&r, &prefix) > 3, "whether its last state matches at the end is worked out once");
-        assert_eq!(cost(&r, &prefix), 3, "then a prefix of a cached run is cached too (41 steps)");
+        assert!(cost(&r, &prefix, b) > 3, "whether its last state matches at the end is worked out once");
+        assert_eq!(cost(&r, &prefix, b), 3, "then a prefix of a cached run is cached too (41 steps)");
+        assert_eq!(
+            cost(&r, &key, &mut Budget::new(u64::MAX)),
+            cold,
+            "another evaluation starts cold: work depends on its input alone"
+        );
     }
 
     /// With nothing cached, a character costs at most the NFA's states (the closure and the
@@ -543,8 +568,9 @@ mod tests {
         let (r, _, _) = both("^k12[a-z]*$");
         assert!(r.anchored);
         assert!(!both("\\bk").0.anchored && !both("^a|b").0.anchored);
-        cost(&r, "k13");
-        assert_eq!(cost(&r, &format!("k13{}", "x".repeat(10_000))), 2, "dead after 3 characters");
+        let b = &mut Budget::new(u64::MAX);
+        cost(&r, "k13", b);
+        assert_eq!(cost(&r, &format!("k13{}", "x".repeat(10_000)), b), 2, "dead after 3 characters");
     }
 }
 
@@ -614,10 +640,11 @@ mod props {
             let Ok(t) = translate(&pattern) else { return Ok(()) };
             let lite = regex_lite::Regex::new(&t.source).unwrap();
             let ours = Regex::new(&t.ast);
-            // Twice, so that the second pass runs on cached transitions.
+            // Twice in one evaluation, so that the second pass runs on cached transitions.
+            let mut budget = Budget::new(u64::MAX);
             for _ in 0..2 {
                 for key in &keys {
-                    let got = ours.is_match(key, &mut Budget::new(u64::MAX)).unwrap();
+                    let got = ours.is_match(key, &mut budget).unwrap();
                     prop_assert_eq!(got, lite.is_match(key), "{} ({}) on {:?}", pattern, t.source, key);
                 }
             }
