@@ -23,7 +23,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const FUZZ = join(root, "fuzz");
 const TOOLS = join(root, ".tools");
 const CARGO_FUZZ_VERSION = "0.13.2";
-const TARGETS = ["compile", "redact", "redact_json", "check", "engines"];
+const TARGETS = ["compile", "redact", "redact_json", "check", "engines", "regex"];
 
 function log(msg) {
   console.error(`[fuzz] ${msg}`);
@@ -70,6 +70,16 @@ function ensureCargoFuzz() {
   if (run("cargo", [...install, "--locked"]) !== 0 && run("cargo", install) !== 0) throw new Error("could not install cargo-fuzz");
 }
 
+/** Every `patternProperties` pattern in a schema, at any depth. */
+function patternsOf(schema, out = []) {
+  if (schema === null || typeof schema !== "object") return out;
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "patternProperties" && v && typeof v === "object" && !Array.isArray(v)) out.push(...Object.keys(v));
+    patternsOf(v, out);
+  }
+  return out;
+}
+
 /** Seeds: every conformance vector (tool, raw, format, limits) and every example tool. */
 function writeSeeds() {
   const corpus = Object.fromEntries(TARGETS.map((t) => [t, join(FUZZ, "corpus", t)]));
@@ -89,6 +99,9 @@ function writeSeeds() {
     put("engines", name, [tool, raw]);
     put("redact_json", name, [options, tool, raw]);
     put("check", name, [tool, args, raw]);
+    // regex: each pattern of the vector's schema, with the keys of its raw result.
+    const keys = [...new Set(JSON.stringify(v.raw ?? null).match(/"[^"\\]*":/g) ?? [])].map((k) => k.slice(1, -2)).slice(0, 15);
+    patternsOf(v.tool.outputSchema).forEach((p, i) => put("regex", `${name}-${i}`, [p, ...keys]));
     n++;
   }
   const fixtures = join(root, "tests", "fixtures", "tools");

@@ -37,3 +37,7 @@ pub use redact::{redact, redact_with, withheld_result, HandleSource, KnownSecret
 pub use redactor::{Config, Redactor, SessionId, TOOL_CACHE_SIZE};
 pub use scrub::known::KnownSecrets;
 pub use tool::CompiledTool;
+
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub use schema::fuzzing;

@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let session = r.open_session();
     let o = r.redact(tool, raw, Some(session));
     let labels = r.session_labels(session).expect("the session is open");
-    for json in [side_json(&o, Some(labels)), labels_json(labels)] {
+    for json in [side_json(&o, Some(labels), Some("0123456789abcdef0123456789abcdef")), labels_json(labels)] {
         assert!(serde_json::from_str::<Value>(&json).is_ok(), "not JSON: {json}");
     }
     check_outcome(&mut r, tool, raw, &o);

@@ -13,7 +13,7 @@
 //! literals with anchors (`^x-`, `_secret$`, `^(id|key)$`, `token`) are also reported as such:
 //! the compiler looks those up by hash, trie or Aho-Corasick instead of running a regex.
 
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 use std::fmt::Write;
 
 /// Largest program one pattern may compile to: NFA states plus class ranges (see [`Ast::size`]).
@@ -33,7 +33,7 @@ const SURROGATES: (u32, u32) = (0xD800, 0xDFFF);
 #[derive(Debug)]
 pub(crate) struct Translated {
     /// regex-lite syntax with the same meaning (the tests' oracle).
-    #[cfg(test)]
+    #[cfg(any(test, fuzzing))]
     pub source: String,
     /// The parse, for `regex.rs`.
     pub ast: Ast,
@@ -79,14 +79,14 @@ pub(crate) fn translate(pattern: &str) -> Result<Translated, String> {
             "the compiled pattern would have about {size} states and class ranges, over the limit of {MAX_PATTERN_SIZE} per pattern; bound the repetitions"
         ));
     }
-    #[cfg(test)]
+    #[cfg(any(test, fuzzing))]
     let source = {
         let mut source = String::new();
         ast.emit(&mut source);
         source
     };
     Ok(Translated {
-        #[cfg(test)]
+        #[cfg(any(test, fuzzing))]
         source,
         size,
         literals: literals(&ast),
@@ -520,7 +520,7 @@ impl Ast {
         }
     }
 
-    #[cfg(test)]
+    #[cfg(any(test, fuzzing))]
     fn emit(&self, out: &mut String) {
         match self {
             Ast::Empty => {}
@@ -554,7 +554,7 @@ impl Ast {
 }
 
 /// One code point as regex-lite syntax: ASCII letters and digits as they are, the rest as `\x{…}`.
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 fn emit_char(c: u32, out: &mut String) {
     match char::from_u32(c) {
         Some(ch) if ch.is_ascii_alphanumeric() => out.push(ch),
@@ -564,7 +564,7 @@ fn emit_char(c: u32, out: &mut String) {
     }
 }
 
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 fn emit_set(set: &[(u32, u32)], out: &mut String) {
     match set {
         [] => out.push_str("(?:\\b\\B)"), // matches nothing, as an empty class should

@@ -16,6 +16,21 @@ mod patterns;
 mod regex;
 mod uri;
 
+/// Our regex matcher beside regex-lite's reading of the same pattern, for the fuzz target that
+/// compares them (cargo-fuzz builds with `--cfg fuzzing`); not part of the API.
+#[cfg(fuzzing)]
+pub mod fuzzing {
+    /// The pattern as regex-lite syntax, and our matcher's answer for each key; `None` when the
+    /// pattern is refused (`schema_invalid`).
+    pub fn regex(pattern: &str, keys: &[&str]) -> Option<(String, Vec<bool>)> {
+        let t = super::ecma::translate(pattern).ok()?;
+        let ours = super::regex::Regex::new(&t.ast);
+        let mut budget = super::apply::Budget::new(u64::MAX);
+        let answers = keys.iter().map(|k| ours.is_match(k, &mut budget).expect("no limit")).collect();
+        Some((t.source, answers))
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod families;
 
