@@ -10,9 +10,9 @@ use regex_lite::RegexBuilder;
 use serde_json::{Map, Value};
 
 use super::ecma::{self, MAX_PATTERN_SIZE};
-use super::keywords::{is_mark, keyword, Implies, Kind, Place, Resolve, MARK};
+use super::keywords::{is_mark, keyword, At, Implies, Kind, Place, Resolve, MARK};
 use super::patterns::{Form, PatternIndex, Program};
-use super::{uri, DynRef, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
+use super::{uri, DynRef, IdMap, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
 use crate::error::SchemaFault;
 use crate::json::child;
 use crate::{Error, ErrorCode, Limits};
@@ -77,9 +77,11 @@ pub(crate) fn compile_mapped<'a>(
 
 /// Where a subschema sits, for error messages: its parent in the index and the pointer from
 /// there. Spelled out only when an error needs it.
-struct Trail {
+struct Trail<'a> {
     parent: usize,
-    suffix: String,
+    /// The keyword it sits under (empty for the root) and where in its value.
+    word: &'a str,
+    at: At<'a>,
 }
 
 const NO_PARENT: usize = usize::MAX;
@@ -103,14 +105,14 @@ struct Compiler<'a> {
     nodes: Vec<Node>,
     /// The document value of each node.
     values: Vec<&'a Value>,
-    by_address: HashMap<usize, NodeId>,
+    by_address: IdMap<usize, NodeId>,
     queue: Vec<NodeId>,
     refs: Vec<PendingRef<'a>>,
     /// Every subschema the index pass saw, by address: its trail and its resource.
-    indexed: HashMap<usize, (usize, u32)>,
-    trails: Vec<Trail>,
+    indexed: IdMap<usize, (usize, u32)>,
+    trails: Vec<Trail<'a>>,
     /// Pointers of nodes the index never saw (a `$ref` into a non-schema keyword).
-    stray: HashMap<NodeId, String>,
+    stray: IdMap<NodeId, String>,
     resources: Vec<Resource<'a>>,
     by_uri: HashMap<String, u32>,
     /// (resource, name) -> subschema, for `$anchor`, `$dynamicAnchor` and draft-07 `$id: "#name"`.
@@ -137,12 +139,12 @@ impl<'a> Compiler<'a> {
             at,
             nodes: Vec::new(),
             values: Vec::new(),
-            by_address: HashMap::new(),
+            by_address: IdMap::default(),
             queue: Vec::new(),
             refs: Vec::new(),
-            indexed: HashMap::new(),
+            indexed: IdMap::default(),
             trails: Vec::new(),
-            stray: HashMap::new(),
+            stray: IdMap::default(),
             resources: Vec::new(),
             by_uri: HashMap::new(),
             anchors: HashMap::new(),
@@ -166,8 +168,11 @@ impl<'a> Compiler<'a> {
     fn trail_pointer(&self, mut i: usize) -> String {
         let mut parts = Vec::new();
         while i != NO_PARENT {
-            parts.push(self.trails[i].suffix.as_str());
-            i = self.trails[i].parent;
+            let trail = &self.trails[i];
+            if !trail.word.is_empty() {
+                parts.push(format!("{}{}", child("", trail.word), trail.at.suffix()));
+            }
+            i = trail.parent;
         }
         parts.reverse();
         parts.concat()
@@ -194,21 +199,21 @@ impl<'a> Compiler<'a> {
     /// built in.
     fn index(&mut self) -> Result<(), Error> {
         self.new_resource(String::new(), self.doc);
-        let mut stack: Vec<(&'a Value, u32, usize, String)> = vec![(self.doc, 0, NO_PARENT, String::new())];
-        while let Some((value, parent_resource, parent, suffix)) = stack.pop() {
+        let mut stack: Vec<(&'a Value, u32, usize, &'a str, At<'a>)> = vec![(self.doc, 0, NO_PARENT, "", At::Whole)];
+        while let Some((value, parent_resource, parent, word, at)) = stack.pop() {
             self.work += 1;
             let trail = self.trails.len();
-            self.trails.push(Trail { parent, suffix });
+            self.trails.push(Trail { parent, word, at });
             let Value::Object(obj) = value else {
                 self.indexed.insert(address(value), (trail, parent_resource));
                 continue;
             };
             let resource = self.scope(obj, value, parent_resource, trail)?;
             self.indexed.insert(address(value), (trail, resource));
-            if let Some(a) = obj.get("$anchor").and_then(Value::as_str) {
+            if let Some(a) = field(obj, "$anchor").and_then(Value::as_str) {
                 self.anchors.insert((resource, a), value);
             }
-            match obj.get("$dynamicAnchor") {
+            match field(obj, "$dynamicAnchor") {
                 None => {}
                 Some(Value::String(a)) => {
                     self.anchors.insert((resource, a), value);
@@ -219,7 +224,7 @@ impl<'a> Compiler<'a> {
                     return Err(self.error(&at, "`$dynamicAnchor` must be a string"));
                 }
             }
-            match obj.get("$recursiveAnchor") {
+            match field(obj, "$recursiveAnchor") {
                 None | Some(Value::Bool(false)) => {}
                 Some(Value::Bool(true)) => {
                     if std::ptr::eq(self.resources[resource as usize].value, value)
@@ -236,7 +241,7 @@ impl<'a> Compiler<'a> {
             for (word, v) in obj {
                 let Some(members) = keyword(word).and_then(|k| k.kind.members(v).ok()) else { continue };
                 for m in members {
-                    stack.push((m.value, resource, trail, format!("{}{}", child("", word), m.suffix)));
+                    stack.push((m.value, resource, trail, word, m.at));
                 }
             }
         }
@@ -252,7 +257,7 @@ impl<'a> Compiler<'a> {
         parent: u32,
         trail: usize,
     ) -> Result<u32, Error> {
-        let Some(id) = obj.get("$id") else { return Ok(parent) };
+        let Some(id) = field(obj, "$id") else { return Ok(parent) };
         let Value::String(id) = id else {
             let at = format!("{}/$id", self.trail_pointer(trail));
             return Err(self.error(&at, "`$id` must be a string"));
@@ -307,7 +312,7 @@ impl<'a> Compiler<'a> {
             mark: self.mark(obj, id)?,
             kinds: self.kinds(obj, id)?,
             resource,
-            title: obj.get("title").and_then(Value::as_str).map(str::to_string),
+            title: field(obj, "title").and_then(Value::as_str).map(str::to_string),
             trivial: describes_nothing(obj),
             only_refs: only_references(obj),
             content_json: decodes_as_json(obj),
@@ -337,6 +342,7 @@ impl<'a> Compiler<'a> {
         if !forms.is_empty() {
             self.work += forms.len() as u64;
             node.pattern_index = Some(Box::new(PatternIndex::new(&forms)));
+            node.pattern_forms = forms;
         }
         self.nodes[id] = node;
         Ok(())
@@ -377,7 +383,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn mark(&self, obj: &Map<String, Value>, id: NodeId) -> Result<bool, Error> {
-        match obj.get(MARK) {
+        match field(obj, MARK) {
             None => Ok(false),
             Some(v) if is_mark(v) => Ok(true),
             Some(v) if v == false => Ok(false),
@@ -393,8 +399,8 @@ impl<'a> Compiler<'a> {
             self.error(&child(&self.pointer_of(id), "type"), "`type` must be a JSON Schema type name or a list of them")
         };
         let named = |v: &Value| v.as_str().and_then(Kinds::from_name);
-        match obj.get("type") {
-            Some(Value::String(_)) => Ok(Some(named(&obj["type"]).ok_or_else(bad)?)),
+        match field(obj, "type") {
+            Some(kind @ Value::String(_)) => Ok(Some(named(kind).ok_or_else(bad)?)),
             Some(Value::Array(list)) => {
                 let mut kinds = None::<Kinds>;
                 for v in list {
@@ -517,6 +523,15 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// `obj[name]`: a schema object has a few keys, and comparing them costs less than hashing.
+fn field<'v>(obj: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    if obj.len() <= 8 {
+        obj.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+    } else {
+        obj.get(name)
+    }
+}
+
 fn address(v: &Value) -> usize {
     v as *const Value as usize
 }
@@ -548,12 +563,12 @@ fn describes_nothing(obj: &Map<String, Value>) -> bool {
 /// or a JSON type (`application/json`, `…+json`, parameters ignored), and it has no
 /// `contentEncoding` (base64 and the like are not decoded).
 fn decodes_as_json(obj: &Map<String, Value>) -> bool {
-    let media = match obj.get("contentMediaType") {
-        None => return obj.get("contentEncoding").is_none(),
+    let media = match field(obj, "contentMediaType") {
+        None => return field(obj, "contentEncoding").is_none(),
         Some(Value::String(m)) => m.split(';').next().unwrap_or("").trim().to_ascii_lowercase(),
         Some(_) => return false,
     };
-    obj.get("contentEncoding").is_none() && (media == "application/json" || media.ends_with("+json"))
+    field(obj, "contentEncoding").is_none() && (media == "application/json" || media.ends_with("+json"))
 }
 
 fn percent_decode(s: &str) -> Option<String> {
