@@ -32,6 +32,10 @@ pub(crate) fn compile_mapped<'a>(
 ) -> Result<(Schema, Vec<&'a Value>), Error> {
     let mut c = Compiler::new(doc, at);
     c.index()?;
+    // A node is large: growing the arena by doubling would copy it over and over.
+    c.nodes.reserve(c.indexed.len());
+    c.values.reserve(c.indexed.len());
+    c.by_address.reserve(c.indexed.len());
     let root = c.node_for(doc, 0, None);
     loop {
         while let Some(id) = c.queue.pop() {
@@ -208,12 +212,13 @@ impl<'a> Compiler<'a> {
                 self.indexed.insert(address(value), (trail, parent_resource));
                 continue;
             };
-            let resource = self.scope(obj, value, parent_resource, trail)?;
+            let f = Fields::of(obj);
+            let resource = self.scope(f.id, value, parent_resource, trail)?;
             self.indexed.insert(address(value), (trail, resource));
-            if let Some(a) = field(obj, "$anchor").and_then(Value::as_str) {
+            if let Some(a) = f.anchor.and_then(Value::as_str) {
                 self.anchors.insert((resource, a), value);
             }
-            match field(obj, "$dynamicAnchor") {
+            match f.dynamic_anchor {
                 None => {}
                 Some(Value::String(a)) => {
                     self.anchors.insert((resource, a), value);
@@ -224,7 +229,7 @@ impl<'a> Compiler<'a> {
                     return Err(self.error(&at, "`$dynamicAnchor` must be a string"));
                 }
             }
-            match field(obj, "$recursiveAnchor") {
+            match f.recursive_anchor {
                 None | Some(Value::Bool(false)) => {}
                 Some(Value::Bool(true)) => {
                     if std::ptr::eq(self.resources[resource as usize].value, value)
@@ -250,14 +255,8 @@ impl<'a> Compiler<'a> {
 
     /// The resource `obj` is in: a new one when its `$id` has a URI part (a draft-07
     /// `$id: "#name"` is an anchor).
-    fn scope(
-        &mut self,
-        obj: &'a Map<String, Value>,
-        value: &'a Value,
-        parent: u32,
-        trail: usize,
-    ) -> Result<u32, Error> {
-        let Some(id) = field(obj, "$id") else { return Ok(parent) };
+    fn scope(&mut self, id: Option<&'a Value>, value: &'a Value, parent: u32, trail: usize) -> Result<u32, Error> {
+        let Some(id) = id else { return Ok(parent) };
         let Value::String(id) = id else {
             let at = format!("{}/$id", self.trail_pointer(trail));
             return Err(self.error(&at, "`$id` must be a string"));
@@ -308,14 +307,15 @@ impl<'a> Compiler<'a> {
             }
             _ => return Err(self.error(&self.pointer_of(id), "a schema must be an object or a boolean")),
         };
+        let f = Fields::of(obj);
         let mut node = Node {
-            mark: self.mark(obj, id)?,
-            kinds: self.kinds(obj, id)?,
+            mark: self.mark(f.mark, id)?,
+            kinds: self.kinds(f.kind, obj, id)?,
             resource,
-            title: field(obj, "title").and_then(Value::as_str).map(str::to_string),
+            title: f.title.and_then(Value::as_str).map(str::to_string),
             trivial: describes_nothing(obj),
             only_refs: only_references(obj),
-            content_json: decodes_as_json(obj),
+            content_json: decodes_as_json(&f),
             ..Node::default()
         };
         let mut forms = Vec::new();
@@ -382,8 +382,8 @@ impl<'a> Compiler<'a> {
         Ok(form)
     }
 
-    fn mark(&self, obj: &Map<String, Value>, id: NodeId) -> Result<bool, Error> {
-        match field(obj, MARK) {
+    fn mark(&self, mark: Option<&Value>, id: NodeId) -> Result<bool, Error> {
+        match mark {
             None => Ok(false),
             Some(v) if is_mark(v) => Ok(true),
             Some(v) if v == false => Ok(false),
@@ -394,12 +394,12 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn kinds(&self, obj: &Map<String, Value>, id: NodeId) -> Result<Option<Kinds>, Error> {
+    fn kinds(&self, kind: Option<&Value>, obj: &Map<String, Value>, id: NodeId) -> Result<Option<Kinds>, Error> {
         let bad = || {
             self.error(&child(&self.pointer_of(id), "type"), "`type` must be a JSON Schema type name or a list of them")
         };
         let named = |v: &Value| v.as_str().and_then(Kinds::from_name);
-        match field(obj, "type") {
+        match kind {
             Some(kind @ Value::String(_)) => Ok(Some(named(kind).ok_or_else(bad)?)),
             Some(Value::Array(list)) => {
                 let mut kinds = None::<Kinds>;
@@ -523,12 +523,40 @@ impl<'a> Compiler<'a> {
     }
 }
 
-/// `obj[name]`: a schema object has a few keys, and comparing them costs less than hashing.
-fn field<'v>(obj: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
-    if obj.len() <= 8 {
-        obj.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
-    } else {
-        obj.get(name)
+/// The keywords compile reads by name, found in one pass over a schema object (a look-up
+/// each, hashed, cost more than the rest of compiling the object).
+#[derive(Default)]
+struct Fields<'a> {
+    id: Option<&'a Value>,
+    anchor: Option<&'a Value>,
+    dynamic_anchor: Option<&'a Value>,
+    recursive_anchor: Option<&'a Value>,
+    title: Option<&'a Value>,
+    mark: Option<&'a Value>,
+    kind: Option<&'a Value>,
+    media: Option<&'a Value>,
+    encoding: Option<&'a Value>,
+}
+
+impl<'a> Fields<'a> {
+    fn of(obj: &'a Map<String, Value>) -> Fields<'a> {
+        let mut f = Fields::default();
+        for (word, value) in obj {
+            let slot = match word.as_str() {
+                "$id" => &mut f.id,
+                "$anchor" => &mut f.anchor,
+                "$dynamicAnchor" => &mut f.dynamic_anchor,
+                "$recursiveAnchor" => &mut f.recursive_anchor,
+                "title" => &mut f.title,
+                MARK => &mut f.mark,
+                "type" => &mut f.kind,
+                "contentMediaType" => &mut f.media,
+                "contentEncoding" => &mut f.encoding,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        f
     }
 }
 
@@ -562,13 +590,13 @@ fn describes_nothing(obj: &Map<String, Value>) -> bool {
 /// Can the string a `contentSchema` describes be read as JSON? Its `contentMediaType` is absent
 /// or a JSON type (`application/json`, `…+json`, parameters ignored), and it has no
 /// `contentEncoding` (base64 and the like are not decoded).
-fn decodes_as_json(obj: &Map<String, Value>) -> bool {
-    let media = match field(obj, "contentMediaType") {
-        None => return field(obj, "contentEncoding").is_none(),
+fn decodes_as_json(f: &Fields) -> bool {
+    let media = match f.media {
+        None => return f.encoding.is_none(),
         Some(Value::String(m)) => m.split(';').next().unwrap_or("").trim().to_ascii_lowercase(),
         Some(_) => return false,
     };
-    field(obj, "contentEncoding").is_none() && (media == "application/json" || media.ends_with("+json"))
+    f.encoding.is_none() && (media == "application/json" || media.ends_with("+json"))
 }
 
 fn percent_decode(s: &str) -> Option<String> {
@@ -725,17 +753,31 @@ impl Graph {
     /// For every node, whether a mark is reachable from it (along every edge, or only in
     /// place): a breadth-first walk backwards from the marked nodes.
     fn reaches(&self, nodes: &[Node], every_edge: bool) -> Vec<bool> {
-        let mut parents: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
-        for n in 0..nodes.len() {
+        // The reversed edges in one array, `parents[first[m]..first[m + 1]]` for node `m`
+        // (counted, then placed): no list of its own per node.
+        let edges = |n: NodeId| {
             let deeper = if every_edge { self.deeper[n].as_slice() } else { &[] };
-            for m in self.in_place(n).chain(deeper.iter().copied()) {
-                parents[m].push(n);
+            self.in_place(n).chain(deeper.iter().copied())
+        };
+        let mut first = vec![0usize; nodes.len() + 1];
+        for n in 0..nodes.len() {
+            edges(n).for_each(|m| first[m + 1] += 1);
+        }
+        for m in 0..nodes.len() {
+            first[m + 1] += first[m];
+        }
+        let mut parents = vec![0; first[nodes.len()]];
+        let mut next = first.clone();
+        for n in 0..nodes.len() {
+            for m in edges(n) {
+                parents[next[m]] = n;
+                next[m] += 1;
             }
         }
         let mut reach: Vec<bool> = nodes.iter().map(|n| n.mark).collect();
         let mut queue: Vec<NodeId> = (0..nodes.len()).filter(|&n| reach[n]).collect();
         while let Some(n) = queue.pop() {
-            for &p in &parents[n] {
+            for &p in &parents[first[n]..first[n + 1]] {
                 if !reach[p] {
                     reach[p] = true;
                     queue.push(p);
