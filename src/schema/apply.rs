@@ -139,6 +139,8 @@ pub(crate) struct Eval {
     root: Option<SetId>,
     /// Scratch for pattern matches.
     scratch: Vec<u32>,
+    /// Scratch for the states a closure has seen.
+    seen: IdSet<State>,
 }
 
 impl Eval {
@@ -160,6 +162,7 @@ impl Eval {
             children: IdMap::default(),
             root: None,
             scratch: Vec::new(),
+            seen: IdSet::default(),
         }
     }
 
@@ -357,7 +360,9 @@ impl Eval {
             return Ok(a);
         }
         let mut order: Vec<State> = Vec::new();
-        let mut seen: IdSet<State> = IdSet::default();
+        // Kept between closures: its table, grown once, is reused (see below).
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
         let mut stack: Vec<State> = self.sets[start as usize].iter().rev().copied().collect();
         let mut dependents: Vec<State> = Vec::new();
         let mut next: Vec<NodeId> = Vec::new();
@@ -401,6 +406,11 @@ impl Eval {
                     stack.push(t);
                 }
             }
+        }
+        // Clearing the table costs its capacity: it is kept only when that is about the size of
+        // this closure (counted), never for one much smaller after a large one.
+        if seen.capacity() <= 4 * order.len() + 64 {
+            self.seen = seen;
         }
         let summary = self.summarise(schema, &order, kind, content, content_json)?;
         let dependents = if dependents.is_empty() {

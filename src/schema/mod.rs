@@ -53,10 +53,16 @@ impl IdHasher {
 }
 
 impl Hasher for IdHasher {
+    /// A slice of ids arrives here as its bytes, whole.
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
             let mut word = [0; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
+            word[..rest.len()].copy_from_slice(rest);
             self.add(u64::from_le_bytes(word));
         }
     }
