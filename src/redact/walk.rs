@@ -454,4 +454,62 @@ mod tests {
         assert_eq!(kept.len(), 20);
         assert_eq!(kept[..3], ["p1", "p2", "p4"]);
     }
+
+    /// Many owners' patterns matched through one index give what matching them owner by owner
+    /// gave: the same values taken, for the same reasons, in both modes.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod merged_patterns {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn pattern() -> impl Strategy<Value = String> {
+            let literal = prop::collection::vec(prop::sample::select(&['a', 'b', '/'][..]), 0..3)
+                .prop_map(|c| c.into_iter().collect::<String>());
+            let anchors = prop::sample::select(&[("", ""), ("^", ""), ("", "$"), ("^", "$")][..]);
+            let regex = prop::sample::select(&["a+b", "^[ab]{2}$", "b|^a"][..]).prop_map(str::to_string);
+            prop_oneof![(anchors, literal).prop_map(|((a, z), l)| format!("{a}{l}{z}")), regex]
+        }
+
+        fn owner() -> impl Strategy<Value = Value> {
+            let patterns = prop::collection::vec((pattern(), any::<bool>()), 0..3);
+            let extra = prop::sample::select(&[0u8, 1, 2][..]);
+            (patterns, extra).prop_map(|(patterns, extra)| {
+                let patterns: serde_json::Map<String, Value> =
+                    patterns.into_iter().map(|(p, mark)| (p, json!({ "x-sensitive": mark, "title": "t" }))).collect();
+                let mut owner = json!({ "type": "object", "patternProperties": patterns });
+                match extra {
+                    1 => owner["properties"] = json!({ "ab": { "type": "string" } }),
+                    2 => owner["additionalProperties"] = json!({ "type": "integer" }),
+                    _ => {}
+                }
+                owner
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+            #[test]
+            fn one_index_matches_what_each_owner_matched(
+                owners in prop::collection::vec(owner(), 1..14),
+                keys in prop::collection::vec(prop::collection::vec(prop::sample::select(&['a', 'b', '/'][..]), 0..4), 0..8),
+                allowlist in any::<bool>(),
+            ) {
+                let schema = json!({ "anyOf": owners });
+                let value: serde_json::Map<String, Value> =
+                    keys.into_iter().enumerate().map(|(i, k)| (k.into_iter().collect(), json!(i))).collect();
+                let value = Value::Object(value);
+                let limits = Limits::default();
+                let compiled = compile(&schema, "", &limits).unwrap();
+                let outcome = |mut eval: Eval| {
+                    let mut v = value.clone();
+                    let taken = walk(&compiled, &mut v, allowlist, &mut eval, "");
+                    let taken: Vec<(String, Reason, String)> =
+                        taken.into_iter().map(|t| (t.pointer, t.reason, t.label)).collect();
+                    (taken, v)
+                };
+                prop_assert_eq!(outcome(Eval::new(&limits)), outcome(Eval::new(&limits).without_merged_patterns()));
+            }
+        }
+    }
 }

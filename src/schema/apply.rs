@@ -141,6 +141,9 @@ pub(crate) struct Eval {
     scratch: Vec<u32>,
     /// Scratch for the states a closure has seen.
     seen: IdSet<State>,
+    /// Many owners' patterns are matched through one index (off only to test it against
+    /// matching owner by owner).
+    merge: bool,
 }
 
 impl Eval {
@@ -163,7 +166,15 @@ impl Eval {
             root: None,
             scratch: Vec::new(),
             seen: IdSet::default(),
+            merge: true,
         }
+    }
+
+    /// Matches every owner's patterns by its own index, as before one index served many owners.
+    #[cfg(test)]
+    pub fn without_merged_patterns(mut self) -> Eval {
+        self.merge = false;
+        self
     }
 
     /// Counts work done on behalf of the walk (parsing a string's JSON content).
@@ -485,7 +496,7 @@ impl Eval {
             }
             c.merged = Some(merged);
         }
-        if c.with_patterns.len() > MERGE_AT {
+        if c.with_patterns.len() > MERGE_AT && self.merge {
             c.merged_patterns = Some(self.merge_patterns(schema, &c)?);
         }
         self.children.insert(closure, c);
