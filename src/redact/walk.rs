@@ -11,6 +11,8 @@
 //! whole, or the string cannot be read as JSON (not JSON, too deep, or a `contentEncoding` /
 //! non-JSON `contentMediaType`), the whole string is taken.
 
+use std::fmt::Write;
+
 use serde_json::Value;
 
 use crate::json::{parse_limited, push_token};
@@ -70,6 +72,13 @@ struct Walker<'s, 'e> {
 
 type Verdict = Option<(Reason, String, bool)>;
 
+/// The token a child adds to the pointer.
+#[derive(Clone, Copy)]
+enum Token<'k> {
+    Key(&'k str),
+    Index(usize),
+}
+
 impl Walker<'_, '_> {
     /// Decides about `value`; descends into it when it stays. `name` is the nearest property
     /// name, the fallback label.
@@ -97,7 +106,7 @@ impl Walker<'_, '_> {
                     let (nodes, declared) = self.eval.property(self.schema, applied, key).inspect_err(|_| {
                         push_token(&mut self.pointer, key); // where the limit was reached
                     })?;
-                    if let Some(v) = self.decide(slot, nodes, declared, key, Some(key))? {
+                    if let Some(v) = self.decide(slot, nodes, declared, Token::Key(key), Some(key))? {
                         gone.resize(i + 1, false);
                         gone[i] = true;
                         self.taken.push(v);
@@ -117,7 +126,7 @@ impl Walker<'_, '_> {
                     let (nodes, declared) = self.eval.item(self.schema, applied, i).inspect_err(|_| {
                         push_token(&mut self.pointer, &i.to_string());
                     })?;
-                    if let Some(v) = self.decide(slot, nodes, declared, &i.to_string(), name)? {
+                    if let Some(v) = self.decide(slot, nodes, declared, Token::Index(i), name)? {
                         self.taken.push(v); // the slot was left as null, so indexes keep their meaning
                     }
                 }
@@ -138,11 +147,15 @@ impl Walker<'_, '_> {
         slot: &mut Value,
         nodes: SetId,
         declared: bool,
-        token: &str,
+        token: Token,
         name: Option<&str>,
     ) -> Result<Option<Taken>, Exhausted> {
         let mark = self.pointer.len();
-        push_token(&mut self.pointer, token);
+        match token {
+            Token::Key(key) => push_token(&mut self.pointer, key),
+            // An index needs no escaping, and is written without a string of its own.
+            Token::Index(i) => write!(self.pointer, "/{i}").expect("writing to a String"),
+        }
         let verdict = if self.allowlist && !declared && !slot.is_null() {
             Some((Reason::Undeclared, name.unwrap_or("value").to_string(), false))
         } else if self.eval.is_empty(nodes) || (!self.allowlist && !self.eval.any_marks(self.schema, nodes)?) {

@@ -639,7 +639,9 @@ impl Eval {
         let mut declared = false;
         for (&owner, &(_, _, n, declares)) in owners.iter().zip(hits) {
             let s = self.step(schema, owner, n)?;
-            if seen.insert(s) {
+            // Most keys have a subschema or two: those are compared, a table only past a few.
+            let new = if hits.len() <= 8 { !states.contains(&s) } else { seen.insert(s) };
+            if new {
                 states.push(s);
             }
             declared |= declares;
