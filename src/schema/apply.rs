@@ -171,7 +171,7 @@ impl Eval {
     }
 
     /// Matches every owner's patterns by its own index, as before one index served many owners.
-    #[cfg(test)]
+    #[cfg(all(test, not(target_arch = "wasm32")))]
     pub fn without_merged_patterns(mut self) -> Eval {
         self.merge = false;
         self
