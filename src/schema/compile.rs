@@ -753,31 +753,17 @@ impl Graph {
     /// For every node, whether a mark is reachable from it (along every edge, or only in
     /// place): a breadth-first walk backwards from the marked nodes.
     fn reaches(&self, nodes: &[Node], every_edge: bool) -> Vec<bool> {
-        // The reversed edges in one array, `parents[first[m]..first[m + 1]]` for node `m`
-        // (counted, then placed): no list of its own per node.
-        let edges = |n: NodeId| {
+        let mut parents: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
+        for n in 0..nodes.len() {
             let deeper = if every_edge { self.deeper[n].as_slice() } else { &[] };
-            self.in_place(n).chain(deeper.iter().copied())
-        };
-        let mut first = vec![0usize; nodes.len() + 1];
-        for n in 0..nodes.len() {
-            edges(n).for_each(|m| first[m + 1] += 1);
-        }
-        for m in 0..nodes.len() {
-            first[m + 1] += first[m];
-        }
-        let mut parents = vec![0; first[nodes.len()]];
-        let mut next = first.clone();
-        for n in 0..nodes.len() {
-            for m in edges(n) {
-                parents[next[m]] = n;
-                next[m] += 1;
+            for m in self.in_place(n).chain(deeper.iter().copied()) {
+                parents[m].push(n);
             }
         }
         let mut reach: Vec<bool> = nodes.iter().map(|n| n.mark).collect();
         let mut queue: Vec<NodeId> = (0..nodes.len()).filter(|&n| reach[n]).collect();
         while let Some(n) = queue.pop() {
-            for &p in &parents[first[n]..first[n + 1]] {
+            for &p in &parents[n] {
                 if !reach[p] {
                     reach[p] = true;
                     queue.push(p);

@@ -195,11 +195,11 @@ pub(crate) fn keyword(name: &str) -> Option<&'static Keyword> {
     // time, rather than a scan of the list (measured: the scan was a sixth of compiling).
     let mut slot = slot_of(name.as_bytes());
     loop {
-        match BY_NAME[slot] {
-            EMPTY => return None,
-            i if KEYWORDS[i as usize].name == name => return Some(&KEYWORDS[i as usize]),
-            _ => slot = (slot + 1) % SLOTS,
+        let k = KEYWORDS.get(usize::from(BY_NAME[slot]))?; // past the end: an empty slot
+        if k.name == name {
+            return Some(k);
         }
+        slot = (slot + 1) % SLOTS;
     }
 }
 

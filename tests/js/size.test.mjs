@@ -24,8 +24,10 @@ import { gzipSync } from "node:zlib";
 // KiB gzip. Issue 9's first steps: the streaming engine (src/redact/stream.rs, src/json/scan.rs)
 // beside the DOM engine, which stays as its fallback and oracle, and the faster detectors,
 // matcher and writers, measured: 535.6 KiB raw, 236.7 KiB gzip (from 521.4 / 229.6). Removing
-// the DOM engine is where this comes down.
-const BUDGET_RAW = 538 * 1024;
+// the DOM engine is where this comes down. Issue 8's faster compiler and schema evaluation (ids
+// hashed without SipHash, one pattern index for many owners, a report's pointer tokens scrubbed
+// once each), measured: 536.5 to 540.7 KiB raw, 236.9 to 238.9 KiB gzip.
+const BUDGET_RAW = 541 * 1024;
 const BUDGET_GZIP = 239 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
