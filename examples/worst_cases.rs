@@ -2,10 +2,13 @@
 //! the public API (compile the tool, then redact one result), natively:
 //!
 //! ```sh
-//! cargo run --release --example worst_cases
-//! cargo run --release --example worst_cases -- regex       # only families whose name holds "regex"
+//! cargo run --release --example worst_cases [FILTER [RUNS]]
 //! cargo run --release --example worst_cases -- --emit FILE
 //! ```
+//!
+//! `FILTER`, if given, keeps only the families whose name contains it; `RUNS` (default 1)
+//! compiles and redacts that many times and prints the fastest (for profiling one family
+//! without its generation dominating, and for steadier numbers).
 //!
 //! With `--emit FILE` it times nothing: it writes the families at the same scale to FILE as one
 //! JSON array of `{ name, product, tool, raw }` (`raw` the result's JSON text), for the bench
@@ -74,35 +77,37 @@ fn main() {
             return emit(path);
         }
     }
-    // An argument other than --emit: time only the families whose name holds it.
-    let only = args.get(1).filter(|a| *a != "--emit");
     let limits = Limits::default();
     let options = Options { limits, ..Options::default() };
-    let all = families::LINEAR.iter().chain(families::PRODUCTS).copied();
+    let filter = args.get(1).cloned().unwrap_or_default();
+    let runs: usize = args.get(2).map_or(1, |r| r.parse().expect("RUNS is a number"));
+    let all = families::LINEAR.iter().chain(families::PRODUCTS).copied().filter(|(name, _)| name.contains(&filter));
     println!("max_work {} units; each family at about {} KiB of schema plus result\n", limits.max_work, TARGET / 1024);
     println!(
         "{:<56} {:>7} {:>9} {:>9} {:>10} {:>10}  outcome",
         "family", "n", "schema B", "result B", "compile ms", "redact ms"
     );
-    for (name, family) in all.filter(|(name, _)| only.map_or(true, |o| name.contains(o.as_str()))) {
+    for (name, family) in all {
         let n = scale(family);
         let (schema, value) = family(n);
         let tool = json!({ "name": "worst_case", "outputSchema": schema }).to_string();
         let raw = value.to_string();
-        let start = Instant::now();
-        let compiled = CompiledTool::compile(&tool, &limits);
-        let compiled_at = start.elapsed();
-        let (redacted, outcome) = match &compiled {
-            Ok(tool) => {
-                let out = redact(tool, &raw, &options, &mut Counter(0), &[]);
-                let outcome = match &out.error {
+        let (mut compiled_at, mut redacted, mut outcome) = (Duration::MAX, Duration::MAX, String::new());
+        for _ in 0..runs {
+            let start = Instant::now();
+            let compiled = CompiledTool::compile(&tool, &limits);
+            compiled_at = compiled_at.min(start.elapsed());
+            let start = Instant::now();
+            let out = compiled.as_ref().map(|tool| redact(tool, &raw, &options, &mut Counter(0), &[]));
+            redacted = redacted.min(start.elapsed());
+            outcome = match out {
+                Ok(out) => match out.error {
                     Some(e) => format!("error {}", e.code),
                     None => format!("{} redactions", out.redactions.len()),
-                };
-                (start.elapsed() - compiled_at, outcome)
-            }
-            Err(e) => (Duration::ZERO, format!("compile error {}", e.code)),
-        };
+                },
+                Err(e) => format!("compile error {}", e.code),
+            };
+        }
         println!(
             "{name:<56} {n:>7} {:>9} {:>9} {:>10.1} {:>10.1}  {outcome}",
             tool.len(),

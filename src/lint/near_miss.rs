@@ -34,7 +34,11 @@ pub(super) fn near_misses(schema: &Value, at: &str) -> Vec<(String, String)> {
                 // Where the compiler finds subschemas (a keyword of the wrong shape is the
                 // compiler's error, reported as such): map keys there are names, not keywords.
                 Some(k) => below.extend(
-                    k.kind.members(value).unwrap_or_default().into_iter().map(|m| (m.value, here.clone() + &m.suffix)),
+                    k.kind
+                        .members(value)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|m| (m.value, here.clone() + &m.at.suffix())),
                 ),
                 None if *value != Value::Bool(false) && is_near_miss(key) => out.push((here, key.clone())),
                 None => {}

@@ -11,6 +11,8 @@
 //! whole, or the string cannot be read as JSON (not JSON, too deep, or a `contentEncoding` /
 //! non-JSON `contentMediaType`), the whole string is taken.
 
+use std::fmt::Write;
+
 use serde_json::Value;
 
 use crate::json::{parse_limited, push_token};
@@ -70,6 +72,13 @@ struct Walker<'s, 'e> {
 
 type Verdict = Option<(Reason, String, bool)>;
 
+/// The token a child adds to the pointer.
+#[derive(Clone, Copy)]
+enum Token<'k> {
+    Key(&'k str),
+    Index(usize),
+}
+
 impl Walker<'_, '_> {
     /// Decides about `value`; descends into it when it stays. `name` is the nearest property
     /// name, the fallback label.
@@ -97,7 +106,7 @@ impl Walker<'_, '_> {
                     let (nodes, declared) = self.eval.property(self.schema, applied, key).inspect_err(|_| {
                         push_token(&mut self.pointer, key); // where the limit was reached
                     })?;
-                    if let Some(v) = self.decide(slot, nodes, declared, key, Some(key))? {
+                    if let Some(v) = self.decide(slot, nodes, declared, Token::Key(key), Some(key))? {
                         gone.resize(i + 1, false);
                         gone[i] = true;
                         self.taken.push(v);
@@ -117,7 +126,7 @@ impl Walker<'_, '_> {
                     let (nodes, declared) = self.eval.item(self.schema, applied, i).inspect_err(|_| {
                         push_token(&mut self.pointer, &i.to_string());
                     })?;
-                    if let Some(v) = self.decide(slot, nodes, declared, &i.to_string(), name)? {
+                    if let Some(v) = self.decide(slot, nodes, declared, Token::Index(i), name)? {
                         self.taken.push(v); // the slot was left as null, so indexes keep their meaning
                     }
                 }
@@ -138,11 +147,15 @@ impl Walker<'_, '_> {
         slot: &mut Value,
         nodes: SetId,
         declared: bool,
-        token: &str,
+        token: Token,
         name: Option<&str>,
     ) -> Result<Option<Taken>, Exhausted> {
         let mark = self.pointer.len();
-        push_token(&mut self.pointer, token);
+        match token {
+            Token::Key(key) => push_token(&mut self.pointer, key),
+            // An index needs no escaping, and is written without a string of its own.
+            Token::Index(i) => write!(self.pointer, "/{i}").expect("writing to a String"),
+        }
         let verdict = if self.allowlist && !declared && !slot.is_null() {
             Some((Reason::Undeclared, name.unwrap_or("value").to_string(), false))
         } else if self.eval.is_empty(nodes) || (!self.allowlist && !self.eval.any_marks(self.schema, nodes)?) {
@@ -453,5 +466,63 @@ mod tests {
         let kept: Vec<&String> = w.value.as_object().unwrap().keys().collect();
         assert_eq!(kept.len(), 20);
         assert_eq!(kept[..3], ["p1", "p2", "p4"]);
+    }
+
+    /// Many owners' patterns matched through one index give what matching them owner by owner
+    /// gave: the same values taken, for the same reasons, in both modes.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod merged_patterns {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn pattern() -> impl Strategy<Value = String> {
+            let literal = prop::collection::vec(prop::sample::select(&['a', 'b', '/'][..]), 0..3)
+                .prop_map(|c| c.into_iter().collect::<String>());
+            let anchors = prop::sample::select(&[("", ""), ("^", ""), ("", "$"), ("^", "$")][..]);
+            let regex = prop::sample::select(&["a+b", "^[ab]{2}$", "b|^a"][..]).prop_map(str::to_string);
+            prop_oneof![(anchors, literal).prop_map(|((a, z), l)| format!("{a}{l}{z}")), regex]
+        }
+
+        fn owner() -> impl Strategy<Value = Value> {
+            let patterns = prop::collection::vec((pattern(), any::<bool>()), 0..3);
+            let extra = prop::sample::select(&[0u8, 1, 2][..]);
+            (patterns, extra).prop_map(|(patterns, extra)| {
+                let patterns: serde_json::Map<String, Value> =
+                    patterns.into_iter().map(|(p, mark)| (p, json!({ "x-sensitive": mark, "title": "t" }))).collect();
+                let mut owner = json!({ "type": "object", "patternProperties": patterns });
+                match extra {
+                    1 => owner["properties"] = json!({ "ab": { "type": "string" } }),
+                    2 => owner["additionalProperties"] = json!({ "type": "integer" }),
+                    _ => {}
+                }
+                owner
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+            #[test]
+            fn one_index_matches_what_each_owner_matched(
+                owners in prop::collection::vec(owner(), 1..14),
+                keys in prop::collection::vec(prop::collection::vec(prop::sample::select(&['a', 'b', '/'][..]), 0..4), 0..8),
+                allowlist in any::<bool>(),
+            ) {
+                let schema = json!({ "anyOf": owners });
+                let value: serde_json::Map<String, Value> =
+                    keys.into_iter().enumerate().map(|(i, k)| (k.into_iter().collect(), json!(i))).collect();
+                let value = Value::Object(value);
+                let limits = Limits::default();
+                let compiled = compile(&schema, "", &limits).unwrap();
+                let outcome = |mut eval: Eval| {
+                    let mut v = value.clone();
+                    let taken = walk(&compiled, &mut v, allowlist, &mut eval, "");
+                    let taken: Vec<(String, Reason, String)> =
+                        taken.into_iter().map(|t| (t.pointer, t.reason, t.label)).collect();
+                    (taken, v)
+                };
+                prop_assert_eq!(outcome(Eval::new(&limits)), outcome(Eval::new(&limits).without_merged_patterns()));
+            }
+        }
     }
 }

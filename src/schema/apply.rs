@@ -13,12 +13,13 @@
 //! Every step adds to a work count; past `Limits::max_work` evaluation stops with
 //! [`Exhausted`] and the redaction fails closed (`work_limit`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::{Kinds, NodeId, Schema};
+use super::patterns::{Form, PatternIndex};
+use super::{IdMap, IdSet, Kinds, NodeId, Schema};
 use crate::{Error, Limits};
 
 /// An interned set of states.
@@ -103,14 +104,19 @@ struct Children {
     objects: Vec<State>,
     /// Every owner's properties by name, when there are many owners: (owner, subschema).
     merged: Option<HashMap<String, Vec<(u32, NodeId)>>>,
+    /// Positions in `objects` of the owners with `properties`, `patternProperties`...
+    with_properties: Vec<u32>,
     with_patterns: Vec<u32>,
+    /// Every owner's patterns in one index, when there are many owners, and for each of its
+    /// patterns (owner, order within the owner).
+    merged_patterns: Option<(PatternIndex, Vec<(u32, u32)>)>,
     with_additional: Vec<u32>,
     by_key: HashMap<String, (SetId, bool)>,
     unmatched: Option<(SetId, bool)>,
     /// States of the closure with `prefixItems`, `items` or `contains`.
     arrays: Vec<State>,
     max_prefix: usize,
-    by_index: HashMap<usize, (SetId, bool)>,
+    by_index: IdMap<usize, (SetId, bool)>,
     rest: Option<(SetId, bool)>,
 }
 
@@ -123,19 +129,24 @@ pub(crate) struct Eval {
     max_depth: usize,
     failed: Option<Error>,
     sets: Vec<Rc<[State]>>,
-    set_ids: HashMap<Rc<[State]>, SetId>,
+    set_ids: IdMap<Rc<[State]>, SetId>,
     set_marks: Vec<Option<bool>>,
     ctxs: Vec<Rc<[(u32, NodeId)]>>,
-    ctx_ids: HashMap<Rc<[(u32, NodeId)]>, u32>,
-    entered: HashMap<(u32, u32), u32>,
-    closures: HashMap<(SetId, u8), AppliedId>,
+    ctx_ids: IdMap<Rc<[(u32, NodeId)]>, u32>,
+    entered: IdMap<(u32, u32), u32>,
+    closures: IdMap<(SetId, u8), AppliedId>,
     /// A closure grown by the `dependentSchemas` an object triggers.
-    grown: HashMap<(AppliedId, SetId), AppliedId>,
+    grown: IdMap<(AppliedId, SetId), AppliedId>,
     applied: Vec<Applied>,
-    children: HashMap<SetId, Children>,
+    children: IdMap<SetId, Children>,
     root: Option<SetId>,
     /// Scratch for pattern matches.
     scratch: Vec<u32>,
+    /// Scratch for the states a closure has seen.
+    seen: IdSet<State>,
+    /// Many owners' patterns are matched through one index (off only to test it against
+    /// matching owner by owner).
+    merge: bool,
 }
 
 impl Eval {
@@ -146,18 +157,27 @@ impl Eval {
             max_depth: limits.max_depth.min(Limits::DEPTH_CEILING),
             failed: None,
             sets: Vec::new(),
-            set_ids: HashMap::new(),
+            set_ids: IdMap::default(),
             set_marks: Vec::new(),
             ctxs: vec![empty.clone()],
-            ctx_ids: HashMap::from([(empty, 0)]),
-            entered: HashMap::new(),
-            closures: HashMap::new(),
-            grown: HashMap::new(),
+            ctx_ids: IdMap::from_iter([(empty, 0)]),
+            entered: IdMap::default(),
+            closures: IdMap::default(),
+            grown: IdMap::default(),
             applied: Vec::new(),
-            children: HashMap::new(),
+            children: IdMap::default(),
             root: None,
             scratch: Vec::new(),
+            seen: IdSet::default(),
+            merge: true,
         }
+    }
+
+    /// Matches every owner's patterns by its own index, as before one index served many owners.
+    #[cfg(all(test, not(target_arch = "wasm32")))]
+    pub fn without_merged_patterns(mut self) -> Eval {
+        self.merge = false;
+        self
     }
 
     /// Counts work done on behalf of the walk (parsing a string's JSON content).
@@ -320,7 +340,7 @@ impl Eval {
             }
             let Some((_, sorted)) = &self.applied[a as usize].dependents else { break };
             let mut fresh = Vec::with_capacity(extra.len());
-            let mut seen = HashSet::new();
+            let mut seen = IdSet::default();
             for t in extra {
                 if sorted.binary_search(&t).is_err() && seen.insert(t) {
                     fresh.push(t);
@@ -354,7 +374,9 @@ impl Eval {
             return Ok(a);
         }
         let mut order: Vec<State> = Vec::new();
-        let mut seen: HashSet<State> = HashSet::new();
+        // Kept between closures: its table, grown once, is reused (see below).
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
         let mut stack: Vec<State> = self.sets[start as usize].iter().rev().copied().collect();
         let mut dependents: Vec<State> = Vec::new();
         let mut next: Vec<NodeId> = Vec::new();
@@ -398,6 +420,11 @@ impl Eval {
                     stack.push(t);
                 }
             }
+        }
+        // Clearing the table costs its capacity: it is kept only when that is about the size of
+        // this closure (counted), never for one much smaller after a large one.
+        if seen.capacity() <= 4 * order.len() + 64 {
+            self.seen = seen;
         }
         let summary = self.summarise(schema, &order, kind, content, content_json)?;
         let dependents = if dependents.is_empty() {
@@ -446,6 +473,9 @@ impl Eval {
             if node.has_object_children() {
                 let pos = c.objects.len() as u32;
                 c.objects.push(s);
+                if !node.properties.is_empty() {
+                    c.with_properties.push(pos);
+                }
                 if !node.patterns.is_empty() {
                     c.with_patterns.push(pos);
                 }
@@ -458,8 +488,7 @@ impl Eval {
                 c.max_prefix = c.max_prefix.max(node.prefix_items.len());
             }
         }
-        let owners = c.objects.iter().filter(|&&s| !schema.nodes[node_of(s)].properties.is_empty()).count();
-        if owners > MERGE_AT {
+        if c.with_properties.len() > MERGE_AT {
             let mut merged: HashMap<String, Vec<(u32, NodeId)>> = HashMap::new();
             for (pos, &s) in c.objects.iter().enumerate() {
                 let properties = &schema.nodes[node_of(s)].properties;
@@ -470,8 +499,31 @@ impl Eval {
             }
             c.merged = Some(merged);
         }
+        if c.with_patterns.len() > MERGE_AT && self.merge {
+            c.merged_patterns = Some(self.merge_patterns(schema, &c)?);
+        }
         self.children.insert(closure, c);
         Ok(closure)
+    }
+
+    /// One index over the patterns of every owner in `c`: a key is then matched once, not once
+    /// per owner. Building it costs what compiling the owners' own indexes did.
+    fn merge_patterns(&mut self, schema: &Schema, c: &Children) -> Result<(PatternIndex, Vec<(u32, u32)>), Exhausted> {
+        let mut forms = Vec::new();
+        let mut origin = Vec::new();
+        for &pos in &c.with_patterns {
+            let node = &schema.nodes[node_of(c.objects[pos as usize])];
+            for (i, form) in node.pattern_forms.iter().enumerate() {
+                let size = match form {
+                    Form::Literals(literals) => literals.iter().map(|l| 1 + l.text.len()).sum(),
+                    Form::Regex(_, literal) => 1 + literal.text.len(),
+                };
+                self.budget.spend(1 + size as u64)?;
+                forms.push(form.clone());
+                origin.push((pos, i as u32));
+            }
+        }
+        Ok((PatternIndex::new(&forms), origin))
     }
 
     /// The subschemas for property `key` of an object under `a`, and whether they declare it
@@ -493,16 +545,27 @@ impl Eval {
                 }
             }
             None => {
-                for (pos, &s) in table.objects.iter().enumerate() {
-                    if let Some(&n) = schema.nodes[node_of(s)].properties.get(key) {
-                        hits.push((pos as u32, 0, n, declares(pos as u32, n)));
+                for &pos in &table.with_properties {
+                    if let Some(&n) = schema.nodes[node_of(table.objects[pos as usize])].properties.get(key) {
+                        hits.push((pos, 0, n, declares(pos, n)));
                     }
                 }
             }
         }
-        let mut spent = 1 + hits.len() as u64 + if table.merged.is_some() { 0 } else { table.objects.len() as u64 };
+        let mut spent =
+            1 + hits.len() as u64 + if table.merged.is_some() { 0 } else { table.with_properties.len() as u64 };
         let mut matches = std::mem::take(&mut self.scratch);
-        for &pos in &table.with_patterns {
+        if let Some((index, origin)) = &table.merged_patterns {
+            matches.clear();
+            index.matches(key, &schema.programs, &mut self.budget, &mut matches)?;
+            hits.extend(matches.iter().map(|&m| {
+                let (pos, i) = origin[m as usize];
+                let n = schema.nodes[node_of(table.objects[pos as usize])].patterns[i as usize];
+                (pos, 1 + i, n, declares(pos, n))
+            }));
+        }
+        let owners = if table.merged_patterns.is_some() { &[][..] } else { &table.with_patterns[..] };
+        for &pos in owners {
             let node = &schema.nodes[node_of(table.objects[pos as usize])];
             let Some(index) = &node.pattern_index else { continue };
             matches.clear();
@@ -514,7 +577,7 @@ impl Eval {
             );
         }
         self.scratch = matches;
-        spent += table.with_patterns.len() as u64;
+        spent += owners.len() as u64;
         let result = if hits.is_empty() {
             self.budget.spend(spent)?;
             return self.unmatched(schema, closure, key);
@@ -575,11 +638,13 @@ impl Eval {
         hits: &[(u32, u32, NodeId, bool)],
     ) -> Result<(SetId, bool), Exhausted> {
         let mut states = Vec::with_capacity(hits.len());
-        let mut seen = HashSet::new();
+        let mut seen = IdSet::default();
         let mut declared = false;
         for (&owner, &(_, _, n, declares)) in owners.iter().zip(hits) {
             let s = self.step(schema, owner, n)?;
-            if seen.insert(s) {
+            // Most keys have a subschema or two: those are compared, a table only past a few.
+            let new = if hits.len() <= 8 { !states.contains(&s) } else { seen.insert(s) };
+            if new {
                 states.push(s);
             }
             declared |= declares;

@@ -9,10 +9,10 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::ecma;
-use super::keywords::{is_mark, keyword, Implies, Kind, Place, Resolve, MARK};
+use super::keywords::{is_mark, keyword, At, Implies, Kind, Place, Resolve, MARK};
 use super::patterns::{Form, PatternIndex, Program};
 use super::regex::Regex;
-use super::{uri, DynRef, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
+use super::{uri, DynRef, IdMap, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
 use crate::error::SchemaFault;
 use crate::json::child;
 use crate::{Error, ErrorCode, Limits};
@@ -32,6 +32,10 @@ pub(crate) fn compile_mapped<'a>(
 ) -> Result<(Schema, Vec<&'a Value>), Error> {
     let mut c = Compiler::new(doc, at);
     c.index()?;
+    // A node is large: growing the arena by doubling would copy it over and over.
+    c.nodes.reserve(c.indexed.len());
+    c.values.reserve(c.indexed.len());
+    c.by_address.reserve(c.indexed.len());
     let root = c.node_for(doc, 0, None);
     loop {
         while let Some(id) = c.queue.pop() {
@@ -77,9 +81,11 @@ pub(crate) fn compile_mapped<'a>(
 
 /// Where a subschema sits, for error messages: its parent in the index and the pointer from
 /// there. Spelled out only when an error needs it.
-struct Trail {
+struct Trail<'a> {
     parent: usize,
-    suffix: String,
+    /// The keyword it sits under (empty for the root) and where in its value.
+    word: &'a str,
+    at: At<'a>,
 }
 
 const NO_PARENT: usize = usize::MAX;
@@ -103,14 +109,14 @@ struct Compiler<'a> {
     nodes: Vec<Node>,
     /// The document value of each node.
     values: Vec<&'a Value>,
-    by_address: HashMap<usize, NodeId>,
+    by_address: IdMap<usize, NodeId>,
     queue: Vec<NodeId>,
     refs: Vec<PendingRef<'a>>,
     /// Every subschema the index pass saw, by address: its trail and its resource.
-    indexed: HashMap<usize, (usize, u32)>,
-    trails: Vec<Trail>,
+    indexed: IdMap<usize, (usize, u32)>,
+    trails: Vec<Trail<'a>>,
     /// Pointers of nodes the index never saw (a `$ref` into a non-schema keyword).
-    stray: HashMap<NodeId, String>,
+    stray: IdMap<NodeId, String>,
     resources: Vec<Resource<'a>>,
     by_uri: HashMap<String, u32>,
     /// (resource, name) -> subschema, for `$anchor`, `$dynamicAnchor` and draft-07 `$id: "#name"`.
@@ -137,12 +143,12 @@ impl<'a> Compiler<'a> {
             at,
             nodes: Vec::new(),
             values: Vec::new(),
-            by_address: HashMap::new(),
+            by_address: IdMap::default(),
             queue: Vec::new(),
             refs: Vec::new(),
-            indexed: HashMap::new(),
+            indexed: IdMap::default(),
             trails: Vec::new(),
-            stray: HashMap::new(),
+            stray: IdMap::default(),
             resources: Vec::new(),
             by_uri: HashMap::new(),
             anchors: HashMap::new(),
@@ -166,8 +172,11 @@ impl<'a> Compiler<'a> {
     fn trail_pointer(&self, mut i: usize) -> String {
         let mut parts = Vec::new();
         while i != NO_PARENT {
-            parts.push(self.trails[i].suffix.as_str());
-            i = self.trails[i].parent;
+            let trail = &self.trails[i];
+            if !trail.word.is_empty() {
+                parts.push(format!("{}{}", child("", trail.word), trail.at.suffix()));
+            }
+            i = trail.parent;
         }
         parts.reverse();
         parts.concat()
@@ -194,21 +203,22 @@ impl<'a> Compiler<'a> {
     /// built in.
     fn index(&mut self) -> Result<(), Error> {
         self.new_resource(String::new(), self.doc);
-        let mut stack: Vec<(&'a Value, u32, usize, String)> = vec![(self.doc, 0, NO_PARENT, String::new())];
-        while let Some((value, parent_resource, parent, suffix)) = stack.pop() {
+        let mut stack: Vec<(&'a Value, u32, usize, &'a str, At<'a>)> = vec![(self.doc, 0, NO_PARENT, "", At::Whole)];
+        while let Some((value, parent_resource, parent, word, at)) = stack.pop() {
             self.work += 1;
             let trail = self.trails.len();
-            self.trails.push(Trail { parent, suffix });
+            self.trails.push(Trail { parent, word, at });
             let Value::Object(obj) = value else {
                 self.indexed.insert(address(value), (trail, parent_resource));
                 continue;
             };
-            let resource = self.scope(obj, value, parent_resource, trail)?;
+            let f = Fields::of(obj);
+            let resource = self.scope(f.id, value, parent_resource, trail)?;
             self.indexed.insert(address(value), (trail, resource));
-            if let Some(a) = obj.get("$anchor").and_then(Value::as_str) {
+            if let Some(a) = f.anchor.and_then(Value::as_str) {
                 self.anchors.insert((resource, a), value);
             }
-            match obj.get("$dynamicAnchor") {
+            match f.dynamic_anchor {
                 None => {}
                 Some(Value::String(a)) => {
                     self.anchors.insert((resource, a), value);
@@ -219,7 +229,7 @@ impl<'a> Compiler<'a> {
                     return Err(self.error(&at, "`$dynamicAnchor` must be a string"));
                 }
             }
-            match obj.get("$recursiveAnchor") {
+            match f.recursive_anchor {
                 None | Some(Value::Bool(false)) => {}
                 Some(Value::Bool(true)) => {
                     if std::ptr::eq(self.resources[resource as usize].value, value)
@@ -236,7 +246,7 @@ impl<'a> Compiler<'a> {
             for (word, v) in obj {
                 let Some(members) = keyword(word).and_then(|k| k.kind.members(v).ok()) else { continue };
                 for m in members {
-                    stack.push((m.value, resource, trail, format!("{}{}", child("", word), m.suffix)));
+                    stack.push((m.value, resource, trail, word, m.at));
                 }
             }
         }
@@ -245,14 +255,8 @@ impl<'a> Compiler<'a> {
 
     /// The resource `obj` is in: a new one when its `$id` has a URI part (a draft-07
     /// `$id: "#name"` is an anchor).
-    fn scope(
-        &mut self,
-        obj: &'a Map<String, Value>,
-        value: &'a Value,
-        parent: u32,
-        trail: usize,
-    ) -> Result<u32, Error> {
-        let Some(id) = obj.get("$id") else { return Ok(parent) };
+    fn scope(&mut self, id: Option<&'a Value>, value: &'a Value, parent: u32, trail: usize) -> Result<u32, Error> {
+        let Some(id) = id else { return Ok(parent) };
         let Value::String(id) = id else {
             let at = format!("{}/$id", self.trail_pointer(trail));
             return Err(self.error(&at, "`$id` must be a string"));
@@ -303,14 +307,15 @@ impl<'a> Compiler<'a> {
             }
             _ => return Err(self.error(&self.pointer_of(id), "a schema must be an object or a boolean")),
         };
+        let f = Fields::of(obj);
         let mut node = Node {
-            mark: self.mark(obj, id)?,
-            kinds: self.kinds(obj, id)?,
+            mark: self.mark(f.mark, id)?,
+            kinds: self.kinds(f.kind, obj, id)?,
             resource,
-            title: obj.get("title").and_then(Value::as_str).map(str::to_string),
+            title: f.title.and_then(Value::as_str).map(str::to_string),
             trivial: describes_nothing(obj),
             only_refs: only_references(obj),
-            content_json: decodes_as_json(obj),
+            content_json: decodes_as_json(&f),
             ..Node::default()
         };
         let mut forms = Vec::new();
@@ -337,6 +342,7 @@ impl<'a> Compiler<'a> {
         if !forms.is_empty() {
             self.work += forms.len() as u64;
             node.pattern_index = Some(Box::new(PatternIndex::new(&forms)));
+            node.pattern_forms = forms;
         }
         self.nodes[id] = node;
         Ok(())
@@ -370,8 +376,8 @@ impl<'a> Compiler<'a> {
         Ok(form)
     }
 
-    fn mark(&self, obj: &Map<String, Value>, id: NodeId) -> Result<bool, Error> {
-        match obj.get(MARK) {
+    fn mark(&self, mark: Option<&Value>, id: NodeId) -> Result<bool, Error> {
+        match mark {
             None => Ok(false),
             Some(v) if is_mark(v) => Ok(true),
             Some(v) if v == false => Ok(false),
@@ -382,13 +388,13 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    fn kinds(&self, obj: &Map<String, Value>, id: NodeId) -> Result<Option<Kinds>, Error> {
+    fn kinds(&self, kind: Option<&Value>, obj: &Map<String, Value>, id: NodeId) -> Result<Option<Kinds>, Error> {
         let bad = || {
             self.error(&child(&self.pointer_of(id), "type"), "`type` must be a JSON Schema type name or a list of them")
         };
         let named = |v: &Value| v.as_str().and_then(Kinds::from_name);
-        match obj.get("type") {
-            Some(Value::String(_)) => Ok(Some(named(&obj["type"]).ok_or_else(bad)?)),
+        match kind {
+            Some(kind @ Value::String(_)) => Ok(Some(named(kind).ok_or_else(bad)?)),
             Some(Value::Array(list)) => {
                 let mut kinds = None::<Kinds>;
                 for v in list {
@@ -511,6 +517,43 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// The keywords compile reads by name, found in one pass over a schema object (a look-up
+/// each, hashed, cost more than the rest of compiling the object).
+#[derive(Default)]
+struct Fields<'a> {
+    id: Option<&'a Value>,
+    anchor: Option<&'a Value>,
+    dynamic_anchor: Option<&'a Value>,
+    recursive_anchor: Option<&'a Value>,
+    title: Option<&'a Value>,
+    mark: Option<&'a Value>,
+    kind: Option<&'a Value>,
+    media: Option<&'a Value>,
+    encoding: Option<&'a Value>,
+}
+
+impl<'a> Fields<'a> {
+    fn of(obj: &'a Map<String, Value>) -> Fields<'a> {
+        let mut f = Fields::default();
+        for (word, value) in obj {
+            let slot = match word.as_str() {
+                "$id" => &mut f.id,
+                "$anchor" => &mut f.anchor,
+                "$dynamicAnchor" => &mut f.dynamic_anchor,
+                "$recursiveAnchor" => &mut f.recursive_anchor,
+                "title" => &mut f.title,
+                MARK => &mut f.mark,
+                "type" => &mut f.kind,
+                "contentMediaType" => &mut f.media,
+                "contentEncoding" => &mut f.encoding,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        f
+    }
+}
+
 fn address(v: &Value) -> usize {
     v as *const Value as usize
 }
@@ -541,13 +584,13 @@ fn describes_nothing(obj: &Map<String, Value>) -> bool {
 /// Can the string a `contentSchema` describes be read as JSON? Its `contentMediaType` is absent
 /// or a JSON type (`application/json`, `…+json`, parameters ignored), and it has no
 /// `contentEncoding` (base64 and the like are not decoded).
-fn decodes_as_json(obj: &Map<String, Value>) -> bool {
-    let media = match obj.get("contentMediaType") {
-        None => return obj.get("contentEncoding").is_none(),
+fn decodes_as_json(f: &Fields) -> bool {
+    let media = match f.media {
+        None => return f.encoding.is_none(),
         Some(Value::String(m)) => m.split(';').next().unwrap_or("").trim().to_ascii_lowercase(),
         Some(_) => return false,
     };
-    obj.get("contentEncoding").is_none() && (media == "application/json" || media.ends_with("+json"))
+    f.encoding.is_none() && (media == "application/json" || media.ends_with("+json"))
 }
 
 fn percent_decode(s: &str) -> Option<String> {

@@ -19,17 +19,18 @@ pub const LINEAR: &[Family] = &[
     ("many dependentSchemas times many objects", many_dependents),
     ("dynamic-ref tree, wide", dynamic_tree),
     ("JSON in strings (contentSchema)", content_strings),
+    ("many pattern owners times many keys", pattern_owners),
 ];
 
 /// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
 /// bounds them. At about 1 MB each ends with `work_limit`.
 pub const PRODUCTS: &[Family] = &[
     ("many unprefixed regexes times many keys", unprefixed_regexes),
-    ("many pattern owners times many keys", pattern_owners),
     ("wide anyOf grown by a distinct dependentSchemas per item", grown_closures),
 ];
 
-/// `n` object branches of an `anyOf`, each with its own pattern, times `n` distinct keys.
+/// `n` object branches of an `anyOf`, each with its own pattern, times `n` distinct keys: the
+/// owners' patterns are matched through one index (`Eval`), once per key.
 pub fn pattern_owners(n: usize) -> (Value, Value) {
     let any_of: Vec<Value> = (0..n)
         .map(|i| json!({ "type": "object", "patternProperties": { format!("^o{i}_"): { "x-sensitive": true } } }))

@@ -27,9 +27,12 @@ import { gzipSync } from "node:zlib";
 // the DOM engine is where this comes down.
 // Our own lazy DFA for patternProperties (src/schema/regex.rs) in place of regex-lite, which is
 // now only the tests' oracle: 536.5 to 500.8 KiB raw, 236.9 to 221.6 KiB gzip; with regexes indexed
-// by a required suffix as well as a prefix, 502.5 KiB raw, 222.3 KiB gzip.
-const BUDGET_RAW = 505 * 1024;
-const BUDGET_GZIP = 224 * 1024;
+// by a required suffix as well as a prefix, 502.5 KiB raw, 222.3 KiB gzip. Issue 8's faster
+// compiler and schema evaluation (ids hashed without SipHash, one pattern index for many owners, a
+// report's pointer tokens scrubbed once each) added about 4 KiB raw, 2 KiB gzip; with both, and
+// the live-heap counter and the result id drawn in the core, 505.9 KiB raw, 224.2 KiB gzip.
+const BUDGET_RAW = 508 * 1024;
+const BUDGET_GZIP = 226 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
