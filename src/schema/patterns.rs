@@ -387,7 +387,8 @@ mod tests {
         out.clear();
         idx.matches("k1999abc", &programs, &mut warm, &mut out).unwrap();
         assert_eq!(out, vec![1999]);
-        assert!(warm.spent() - before <= 1 + 8 + 8 + 4 * 2 + 1, "cached: {}", warm.spent() - before);
+        // The key, its prefix walk, and four cached runs of at most 3 units each.
+        assert!(warm.spent() - before <= 1 + 8 + 8 + 4 * 3 + 1, "cached: {}", warm.spent() - before);
         out.clear();
         idx.matches("x1999abc", &programs, &mut warm, &mut out).unwrap();
         assert!(out.is_empty());
