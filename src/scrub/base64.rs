@@ -84,6 +84,22 @@ fn wrap_at(text: &[u8], i: usize) -> Option<usize> {
     text.get(i + len).filter(|&&c| DECODE[c as usize] != NO).map(|_| len)
 }
 
+/// The base64 run that starts at `start` (a base64 character), across line breaks: where it
+/// ends, and how many base64 characters it holds.
+fn run_from(text: &[u8], start: usize) -> (usize, usize) {
+    let (mut i, mut count) = (start, 0);
+    loop {
+        if i < text.len() && DECODE[text[i] as usize] != NO {
+            count += 1;
+            i += 1;
+        } else if let Some(len) = wrap_at(text, i) {
+            i += len;
+        } else {
+            return (i, count);
+        }
+    }
+}
+
 /// Calls `f` with each decoded view of `text` that holds at least `min_bytes`: every run of at
 /// least `MIN_RUN` base64 characters, decoded from each of its first four characters. A run
 /// goes on across line breaks, as MIME (76 characters), PEM (64) and `base64` (76) wrap it and
@@ -98,17 +114,9 @@ pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&Vi
             continue;
         }
         // Measure the run first: most runs (words, ids) are too short to be decoded at all.
-        let (start, mut count) = (i, 0);
-        loop {
-            if i < text.len() && DECODE[text[i] as usize] != NO {
-                count += 1;
-                i += 1;
-            } else if let Some(len) = wrap_at(text, i) {
-                i += len;
-            } else {
-                break;
-            }
-        }
+        let start = i;
+        let count;
+        (i, count) = run_from(text, start);
         if count < MIN_RUN || count * 3 / 4 < min_bytes {
             continue;
         }
@@ -257,17 +265,9 @@ mod props {
                 i += 1;
                 continue;
             }
-            let (start, mut count) = (i, 0);
-            loop {
-                if i < text.len() && DECODE[text[i] as usize] != NO {
-                    count += 1;
-                    i += 1;
-                } else if let Some(len) = wrap_at(text, i) {
-                    i += len;
-                } else {
-                    break;
-                }
-            }
+            let start = i;
+            let count;
+            (i, count) = run_from(text, start);
             if count < MIN_RUN || count * 3 / 4 < min_bytes {
                 continue;
             }

@@ -292,6 +292,12 @@ impl Needles {
         if lists.is_empty() {
             return Vec::new();
         }
+        self.merge_outside_markers(s, lists)
+    }
+
+    /// The matches of `lists` in `s`, leaving out those inside our own markers, merged into
+    /// groups (`merge`).
+    fn merge_outside_markers(&self, s: &str, mut lists: Vec<Vec<(usize, usize, usize)>>) -> Vec<(usize, usize, usize)> {
         let markers = self.markers(s);
         if !markers.is_empty() {
             for list in &mut lists {

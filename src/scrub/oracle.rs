@@ -2,7 +2,7 @@
 //! (`mod.rs`) compare what it finds with what the faster code finds, on generated needles and
 //! texts.
 
-use super::{merge, one_per_end, retain_outside, unescape, Needles};
+use super::{one_per_end, unescape, Needles};
 
 impl Needles {
     /// `find` as it was: every list gathered, allocated and merged, matching or not.
@@ -19,18 +19,10 @@ impl Needles {
         });
         lists.push(one_per_end(encoded));
         lists.retain(|l| !l.is_empty());
-        if lists.iter().any(|l| !l.is_empty()) {
-            let markers = self.markers(s);
-            if !markers.is_empty() {
-                for list in &mut lists {
-                    retain_outside(list, &markers);
-                }
-            }
+        if lists.is_empty() {
+            return Vec::new();
         }
-        let mut work = self.work.get();
-        let groups = merge(&lists, &mut work);
-        self.work.set(work);
-        groups
+        self.merge_outside_markers(s, lists)
     }
 }
 
