@@ -12,6 +12,7 @@
 //! nothing else imports wasm-bindgen.
 
 mod error;
+mod hash;
 mod json;
 #[cfg(feature = "lint")]
 pub mod lint;

@@ -3,7 +3,7 @@
 //! known-secret set, the sessions' labels and the handle issuer. The WebAssembly door wraps
 //! exactly this object; JS holds none of its rules.
 
-use std::collections::HashMap;
+use crate::hash::{IdMap, TextMap};
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -40,7 +40,7 @@ pub struct Redactor {
     config: Config,
     tools: ToolCache,
     known: KnownSecrets,
-    sessions: HashMap<SessionId, Labels>,
+    sessions: IdMap<SessionId, Labels>,
     next_session: SessionId,
     handles: Box<dyn HandleSource>,
     /// Bytes live on the heap, if something counts them (see `set_heap_meter`).
@@ -53,7 +53,7 @@ impl Redactor {
         let mut key = [0u8; 16];
         handles.fill(&mut key);
         known.written.set_key(key);
-        let sessions = HashMap::new();
+        let sessions = IdMap::default();
         Redactor { config, tools: ToolCache::default(), known, sessions, next_session: 1, handles, heap: None }
     }
 
@@ -219,7 +219,7 @@ fn tool_name(tool_json: &str) -> String {
 /// with the bytes it is counted for.
 #[derive(Default)]
 struct ToolCache {
-    entries: HashMap<String, (Rc<CompiledTool>, u64, usize)>,
+    entries: TextMap<String, (Rc<CompiledTool>, u64, usize)>,
     clock: u64,
     bytes: usize,
 }

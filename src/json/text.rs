@@ -2,8 +2,8 @@
 //! (lone surrogate escapes), and what serde_json accepts silently but must not pass (duplicate
 //! keys: the last one wins in the parsed value while the raw text still holds the others).
 
+use crate::hash::TextSet;
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use super::string_end;
 
@@ -69,7 +69,7 @@ fn surrogate(b: &[u8], at: usize) -> Option<Half> {
 /// parser to report.
 pub fn first_duplicate_key(text: &str) -> Option<usize> {
     enum Frame<'t> {
-        Object { start: usize, keys: HashSet<Cow<'t, str>>, expect_key: bool },
+        Object { start: usize, keys: TextSet<Cow<'t, str>>, expect_key: bool },
         Array,
     }
     let b = text.as_bytes();
@@ -94,7 +94,7 @@ pub fn first_duplicate_key(text: &str) -> Option<usize> {
                 i = end;
                 continue;
             }
-            b'{' => stack.push(Frame::Object { start: i, keys: HashSet::new(), expect_key: true }),
+            b'{' => stack.push(Frame::Object { start: i, keys: TextSet::default(), expect_key: true }),
             b'[' => stack.push(Frame::Array),
             b'}' | b']' => {
                 stack.pop();

@@ -3,7 +3,7 @@
 //! never saw. This module reads the placeholders and decides; JS only substitutes the handles
 //! the answer lists, after an allow or the user's yes.
 
-use std::collections::HashSet;
+use crate::hash::TextSet;
 
 use serde_json::Value;
 
@@ -111,9 +111,9 @@ pub fn read(model: &ToolModel, args: &Value, vault: &Vault) -> Outcome {
     let accepts = accepts_credentials(model);
     // Sets, not the lists' linear scans: an agent may write many placeholders against a vault of
     // many handles, and the check's cost must stay linear in both.
-    let held: HashSet<&str> = vault.handles.iter().map(String::as_str).collect();
-    let approved: HashSet<&str> = vault.approved.iter().map(String::as_str).collect();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let held: TextSet<&str> = vault.handles.iter().map(String::as_str).collect();
+    let approved: TextSet<&str> = vault.approved.iter().map(String::as_str).collect();
+    let mut seen: TextSet<&str> = TextSet::default();
     let mut refused: Vec<&str> = Vec::new();
     let mut refuse = |why: &'static str| {
         if !refused.contains(&why) {

@@ -2,8 +2,8 @@
 //! on their way to the vault, and the vault entries once handles are issued. The link between
 //! a report entry and its value lives here, so nothing else indexes into the report.
 
+use crate::hash::TextMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -160,7 +160,7 @@ impl Collector {
         let mut last: Option<(String, Option<String>)> = None;
         // Pointers share most of their tokens (`children`, `0`, a property name): each
         // distinct token is scanned once per report.
-        let mut tokens = Tokens::new();
+        let mut tokens = Tokens::default();
         for r in &mut self.report {
             if let Some(clean) = scrub_pointer(&r.pointer, needles, &mut tokens) {
                 r.pointer = clean;
@@ -183,7 +183,7 @@ impl Collector {
 /// What each token of a report's pointers (as written) scrubbed to: nothing when it holds no
 /// value, else its one replacement. (The map type of `Run::detections`: no second instance of
 /// the hash table's code in the module.)
-type Tokens = HashMap<String, Vec<String>>;
+type Tokens = TextMap<String, Vec<String>>;
 
 /// A JSON Pointer with each token value-matched as the key it names (`~1` is `/`, `~0` is
 /// `~`: an encoding too), then as a whole (a value across tokens). `None` when nothing matched.
@@ -257,13 +257,13 @@ mod tests {
         n.add("tok/en~1", "key");
         // The key `tok/en~1` is written `tok~1en~01` in a pointer.
         assert_eq!(
-            scrub_pointer("/index/tok~1en~01/x", &n, &mut Tokens::new()).as_deref(),
+            scrub_pointer("/index/tok~1en~01/x", &n, &mut Tokens::default()).as_deref(),
             Some("/index/[redacted: key]/x")
         );
-        assert_eq!(scrub_pointer("/index/other/x", &n, &mut Tokens::new()), None);
+        assert_eq!(scrub_pointer("/index/other/x", &n, &mut Tokens::default()), None);
         // A value across two tokens is caught in the pointer as written.
         n.add("alpha/beta", "pair");
-        assert_eq!(scrub_pointer("/alpha/beta", &n, &mut Tokens::new()).as_deref(), Some("/[redacted: pair]"));
+        assert_eq!(scrub_pointer("/alpha/beta", &n, &mut Tokens::default()).as_deref(), Some("/[redacted: pair]"));
     }
 }
 
@@ -293,7 +293,7 @@ mod props {
             let joined: String = tokens.iter().map(|t| format!("/{t}")).collect();
             let pointer = if slash { joined } else { joined.trim_start_matches('/').to_string() };
             // Scrubbed twice with one memory of tokens: the second time from memory.
-            let mut tokens = Tokens::new();
+            let mut tokens = Tokens::default();
             prop_assert_eq!(scrub_pointer(&pointer, &n, &mut tokens), scrub_pointer_before(&pointer, &n), "{:?}", pointer);
             prop_assert_eq!(scrub_pointer(&pointer, &n, &mut tokens), scrub_pointer_before(&pointer, &n), "{:?}", pointer);
         }

@@ -192,7 +192,7 @@ struct Run<'a> {
     /// Where credentials were detected, with their labels: value matching's replacement of
     /// one there is the detection itself, reported once.
     /// (A map of the same type as the known set's: no second instance of the hash table.)
-    detections: std::collections::HashMap<String, Vec<String>>,
+    detections: crate::hash::TextMap<String, Vec<String>>,
     /// The streaming engine read the result.
     streamed: bool,
 }

@@ -8,17 +8,19 @@
 //! `CAPACITY` views are remembered, oldest out: redacting a view older than that again treats
 //! its library parts as tool data, which redacts more, never less.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::hash::Hasher;
 
 use serde_json::Value;
+
+use crate::hash::IdSet;
 
 const CAPACITY: usize = 4096;
 
 #[derive(Default)]
 pub struct Written {
     key: (u64, u64),
-    digests: HashSet<u64>,
+    digests: IdSet<u64>,
     order: VecDeque<u64>,
 }
 

@@ -17,8 +17,10 @@
 //! taken up to there is learned, the rest is read as kept (the detectors still see it).
 
 use std::fmt::Write;
+use std::hash::BuildHasher;
 
 use super::{Agent, Run};
+use crate::hash::{Keyed, TextSet};
 use crate::json::scan::{self, Str};
 use crate::json::write;
 use crate::json::{parse_json, push_token};
@@ -103,8 +105,12 @@ struct Scanner<'t, 'e> {
     copied: usize,
     stack: Vec<Frame>,
     pointer: String,
+    /// The hashes of the keys of the objects being read, under `key_hash`: keyed, so that a
+    /// tool cannot pick keys that collide (a collision only sends the result to the DOM engine,
+    /// but the sets of large objects must not pile up).
     keys: Vec<u64>,
-    big_keys: Vec<std::collections::HashSet<u64>>,
+    key_hash: Keyed,
+    big_keys: Vec<TextSet<u64>>,
     taken: Vec<TakenSpan>,
     detect_work: u64,
     /// Where the work limit was reached.
@@ -138,6 +144,7 @@ pub(super) fn scan(
         stack: Vec::new(),
         pointer: String::new(),
         keys: Vec::new(),
+        key_hash: Keyed::default(),
         big_keys: Vec::new(),
         taken: Vec::new(),
         detect_work: 0,
@@ -438,7 +445,7 @@ impl Scanner<'_, '_> {
 
     /// A key of the object on top: a repeated one declines (the DOM engine withholds it).
     fn note_key(&mut self, key: &str) -> Option<()> {
-        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        let hash = self.key_hash.hash_one(key);
         let top = self.stack.last()?;
         let (from, count) = (top.keys_from, top.count);
         if count < SCAN_KEYS {

@@ -1,7 +1,7 @@
 //! What the library adds to a result (secret stubs, the notice, `webmcp-redact/*` `_meta`
 //! keys) and how it recognises them again, so that a second pass leaves them alone.
 
-use std::collections::HashMap;
+use crate::hash::TextMap;
 
 use serde_json::{Map, Value};
 
@@ -175,7 +175,7 @@ fn notice_part(text: &str, at: usize, wording: &[(&str, &str); 2], last: bool) -
 fn names(labels: &[&str]) -> String {
     const SHOWN: usize = 10;
     let mut shown: Vec<&str> = Vec::new();
-    let mut seen: HashMap<String, Vec<String>> = HashMap::new();
+    let mut seen: TextMap<String, Vec<String>> = TextMap::default();
     for l in labels {
         if !seen.contains_key(*l) {
             seen.insert(l.to_string(), Vec::new());

@@ -34,13 +34,12 @@
 //! declares it, and every element may go. A value the known-secret scrubbing rewrites (rule 5)
 //! keeps its place but may no longer match `pattern`, `format` or `type`.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::{Map, Value};
 
 use super::apply::{Budget, Exhausted};
 use super::compile::compile_mapped;
 use super::{Kinds, Node, NodeId, Schema};
+use crate::hash::{IdMap, IdSet, TextMap};
 use crate::{Error, ErrorCode, Limits};
 
 /// Units of work the analysis may take per compiled subschema (and a floor): past them, the
@@ -126,7 +125,7 @@ struct Analysis<'s, 'v> {
     schema: &'s Schema,
     values: &'s [&'v Value],
     allowlist: bool,
-    by_address: HashMap<usize, NodeId>,
+    by_address: IdMap<usize, NodeId>,
     /// The subschemas each one applies at the same place, and whether always (`allOf`,
     /// references, a dynamic one to each candidate) or maybe (branches, `dependentSchemas`).
     edges: Vec<Vec<(NodeId, bool)>>,
@@ -135,7 +134,7 @@ struct Analysis<'s, 'v> {
     /// Places: the (closed) set of subschemas at each, interned.
     sets: Vec<Vec<NodeId>>,
     /// By the set's ids written out (a key type the compiler already hashes: less code).
-    set_ids: HashMap<String, NodeId>,
+    set_ids: TextMap<String, NodeId>,
     /// By subschema, over every place it applies at: the names of `required` (and of
     /// `dependentRequired`...) that may go; whether some property may go, some element may go,
     /// and anything at or below may change.
@@ -156,7 +155,7 @@ struct Analysis<'s, 'v> {
 impl<'s, 'v> Analysis<'s, 'v> {
     fn new(schema: &'s Schema, values: &'s [&'v Value], allowlist: bool, max_work: u64) -> Self {
         let n = schema.nodes.len();
-        let mut candidates: HashMap<u32, Vec<NodeId>> = HashMap::new();
+        let mut candidates: IdMap<u32, Vec<NodeId>> = IdMap::default();
         for &(name, node) in schema.anchors.iter().flatten() {
             candidates.entry(name).or_default().push(node);
         }
@@ -169,7 +168,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
             }
             to.extend(node.alternatives.iter().chain(node.dependent.iter().map(|(_, m)| m)).map(|&m| (m, false)));
         }
-        let mut by_address = HashMap::new();
+        let mut by_address = IdMap::default();
         for (id, v) in values.iter().enumerate() {
             by_address.insert(address(v), id);
         }
@@ -184,7 +183,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
             edges,
             risky: Vec::new(),
             sets: Vec::new(),
-            set_ids: HashMap::new(),
+            set_ids: TextMap::default(),
             dropped: vec![Vec::new(); n],
             properties_go: vec![false; n],
             elements_go: vec![false; n],
@@ -233,7 +232,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
     /// The place of the subschemas `start` and of all they apply in place: its set's id.
     fn close(&mut self, mut start: Vec<NodeId>) -> Result<usize, Exhausted> {
         let mut set = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = IdSet::default();
         while let Some(n) = start.pop() {
             if seen.insert(n) {
                 set.push(n);
@@ -320,7 +319,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
         // Every name a subschema here gives a subschema or a rule, then any other name.
         // (A map of the type `properties` is, by name to its index: no new code to hash them.)
         let mut names: Vec<String> = Vec::new();
-        let mut index: HashMap<String, NodeId> = HashMap::new();
+        let mut index: TextMap<String, NodeId> = TextMap::default();
         let mut add = |k: &str| {
             if !index.contains_key(k) {
                 index.insert(k.to_string(), names.len());
@@ -409,7 +408,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
     /// by what always applies with it (`allOf`, `$ref`s), which the walk reaches whenever `n`?
     fn surely_declared(&mut self, n: NodeId, name: &String) -> Result<bool, Exhausted> {
         let s = self.schema;
-        let mut seen = HashSet::from([n]);
+        let mut seen: IdSet<NodeId> = [n].into_iter().collect();
         let mut stack = vec![n];
         while let Some(d) = stack.pop() {
             let (children, other) = self.children_named(d, Some(name))?;

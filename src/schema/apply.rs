@@ -13,13 +13,13 @@
 //! Every step adds to a work count; past `Limits::max_work` evaluation stops with
 //! [`Exhausted`] and the redaction fails closed (`work_limit`).
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::Value;
 
 use super::patterns::{Form, PatternIndex};
-use super::{IdMap, IdSet, Kinds, NodeId, Schema};
+use super::{Kinds, NodeId, Schema};
+use crate::hash::{IdMap, IdSet, TextMap};
 use crate::{Error, Limits};
 
 /// An interned set of states.
@@ -103,7 +103,7 @@ struct Children {
     /// States of the closure with `properties`, `patternProperties` or `additionalProperties`.
     objects: Vec<State>,
     /// Every owner's properties by name, when there are many owners: (owner, subschema).
-    merged: Option<HashMap<String, Vec<(u32, NodeId)>>>,
+    merged: Option<TextMap<String, Vec<(u32, NodeId)>>>,
     /// Positions in `objects` of the owners with `properties`, `patternProperties`...
     with_properties: Vec<u32>,
     with_patterns: Vec<u32>,
@@ -111,7 +111,7 @@ struct Children {
     /// patterns (owner, order within the owner).
     merged_patterns: Option<(PatternIndex, Vec<(u32, u32)>)>,
     with_additional: Vec<u32>,
-    by_key: HashMap<String, (SetId, bool)>,
+    by_key: TextMap<String, (SetId, bool)>,
     unmatched: Option<(SetId, bool)>,
     /// States of the closure with `prefixItems`, `items` or `contains`.
     arrays: Vec<State>,
@@ -489,7 +489,7 @@ impl Eval {
             }
         }
         if c.with_properties.len() > MERGE_AT {
-            let mut merged: HashMap<String, Vec<(u32, NodeId)>> = HashMap::new();
+            let mut merged: TextMap<String, Vec<(u32, NodeId)>> = TextMap::default();
             for (pos, &s) in c.objects.iter().enumerate() {
                 let properties = &schema.nodes[node_of(s)].properties;
                 self.budget.spend(properties.len() as u64)?;

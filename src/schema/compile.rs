@@ -4,16 +4,15 @@
 //! Subschemas are known by their address in the document, never by a pointer string: pointers
 //! are spelled out only for an error message.
 
-use std::collections::{HashMap, HashSet};
-
 use serde_json::{Map, Value};
 
 use super::ecma;
 use super::keywords::{is_mark, keyword, At, Implies, Kind, Place, Resolve, MARK};
 use super::patterns::{Form, PatternIndex, Program};
 use super::regex::Regex;
-use super::{uri, DynRef, IdMap, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
+use super::{uri, DynRef, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
 use crate::error::SchemaFault;
+use crate::hash::{IdMap, IdSet, TextMap};
 use crate::json::child;
 use crate::{Error, ErrorCode, Limits};
 
@@ -118,19 +117,19 @@ struct Compiler<'a> {
     /// Pointers of nodes the index never saw (a `$ref` into a non-schema keyword).
     stray: IdMap<NodeId, String>,
     resources: Vec<Resource<'a>>,
-    by_uri: HashMap<String, u32>,
+    by_uri: TextMap<String, u32>,
     /// (resource, name) -> subschema, for `$anchor`, `$dynamicAnchor` and draft-07 `$id: "#name"`.
-    anchors: HashMap<(u32, &'a str), &'a Value>,
+    anchors: TextMap<(u32, &'a str), &'a Value>,
     /// `$dynamicAnchor` name -> every (resource, subschema) declaring it.
-    dynamic_anchors: HashMap<&'a str, Vec<(u32, &'a Value)>>,
+    dynamic_anchors: TextMap<&'a str, Vec<(u32, &'a Value)>>,
     /// Resources whose root has `$recursiveAnchor: true`.
     recursive: Vec<u32>,
     /// Interned anchor names; 0 is [`RECURSIVE`].
-    names: HashMap<&'a str, u32>,
+    names: TextMap<&'a str, u32>,
     /// Names some dynamic reference uses, and whether their anchors are nodes yet.
     used_names: Vec<(u32, &'a str, bool)>,
     resource_anchors: Vec<Vec<(u32, NodeId)>>,
-    forms: HashMap<&'a str, Form>,
+    forms: TextMap<&'a str, Form>,
     programs: Vec<Program>,
     program_total: usize,
     work: u64,
@@ -150,14 +149,14 @@ impl<'a> Compiler<'a> {
             trails: Vec::new(),
             stray: IdMap::default(),
             resources: Vec::new(),
-            by_uri: HashMap::new(),
-            anchors: HashMap::new(),
-            dynamic_anchors: HashMap::new(),
+            by_uri: TextMap::default(),
+            anchors: TextMap::default(),
+            dynamic_anchors: TextMap::default(),
             recursive: Vec::new(),
-            names: HashMap::from([("", RECURSIVE)]),
+            names: [("", RECURSIVE)].into_iter().collect(),
             used_names: Vec::new(),
             resource_anchors: Vec::new(),
-            forms: HashMap::new(),
+            forms: TextMap::default(),
             programs: Vec::new(),
             program_total: 0,
             work: 0,
@@ -506,8 +505,8 @@ impl<'a> Compiler<'a> {
 
     /// Every subschema each dynamic name may stand for, for the passes that must hold whatever
     /// the path (reachability of marks, reference chains).
-    fn dynamic_candidates(&self) -> HashMap<u32, Vec<NodeId>> {
-        let mut out: HashMap<u32, Vec<NodeId>> = HashMap::new();
+    fn dynamic_candidates(&self) -> IdMap<u32, Vec<NodeId>> {
+        let mut out: IdMap<u32, Vec<NodeId>> = IdMap::default();
         for anchors in &self.resource_anchors {
             for &(name, node) in anchors {
                 out.entry(name).or_default().push(node);
@@ -621,7 +620,7 @@ struct Graph {
 }
 
 impl Graph {
-    fn new(nodes: &[Node], candidates: &HashMap<u32, Vec<NodeId>>) -> Graph {
+    fn new(nodes: &[Node], candidates: &IdMap<u32, Vec<NodeId>>) -> Graph {
         let mut start = Vec::with_capacity(nodes.len() + 1);
         let mut in_place = Vec::new();
         let mut deeper = Vec::with_capacity(nodes.len());
@@ -773,7 +772,7 @@ impl Graph {
         let own = |n: &Node| if n.never { 0 } else { n.kinds.map_or(Kinds::ANY, Kinds::mask) };
         let mut fit: Vec<Option<u8>> = vec![None; nodes.len()];
         let always = |n: NodeId| nodes[n].all_of.iter().chain(&nodes[n].refs).copied();
-        let mut done: HashSet<NodeId> = HashSet::new();
+        let mut done: IdSet<NodeId> = IdSet::default();
         for root in 0..nodes.len() {
             if fit[root].is_some() {
                 continue;

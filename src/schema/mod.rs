@@ -40,71 +40,14 @@ pub(crate) use compile::compile;
 #[cfg(feature = "lint")]
 pub(crate) use keywords::{is_mark, is_schema_keyword, keyword, MARK};
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-
 use serde_json::Value;
+
+use crate::hash::TextMap;
 
 use keywords::Place;
 use patterns::{Form, PatternIndex, Program};
 
 pub(crate) type NodeId = usize;
-
-/// A hash map keyed by ids this crate assigns itself (node, set and state ids, addresses of
-/// subschemas in the parsed document), hashed with [`IdHasher`].
-pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
-pub(crate) type IdSet<K> = HashSet<K, BuildHasherDefault<IdHasher>>;
-
-/// A multiply and a rotate per word: several times cheaper than the standard SipHash, whose
-/// resistance to chosen keys ids do not need (no key hashed with it is text a schema or a
-/// result chose). Text keys (property names) keep the standard hasher. (Hand-written: a crate
-/// for these few lines would be a new dependency.)
-#[derive(Default, Clone, Copy)]
-pub(crate) struct IdHasher(u64);
-
-impl IdHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for IdHasher {
-    /// A slice of ids arrives here as its bytes, whole.
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
-        }
-        let rest = words.remainder();
-        if !rest.is_empty() {
-            let mut word = [0; 8];
-            word[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    /// The product's well-mixed high bits moved down: the table picks buckets by the low bits,
-    /// which for addresses (multiples of the value's size) the product leaves zero.
-    fn finish(&self) -> u64 {
-        self.0.rotate_left(26)
-    }
-}
 
 /// The most, in estimated NFA states plus class ranges, that all the regexes of one schema
 /// may compile to together (each one is at most [`ecma::MAX_PATTERN_SIZE`]).
@@ -237,7 +180,7 @@ pub(crate) struct Node {
     /// The schema resource (`$id`) this subschema belongs to.
     pub resource: u32,
     /// By property name.
-    pub properties: HashMap<String, NodeId>,
+    pub properties: TextMap<String, NodeId>,
     /// One per `patternProperties` entry, in document order; `pattern_index` finds them.
     pub patterns: Vec<NodeId>,
     pub pattern_index: Option<Box<PatternIndex>>,
@@ -265,7 +208,7 @@ pub(crate) struct Node {
     /// [`Place::IfKey`]: apply when the key is present, in document order...
     pub dependent: Vec<(String, NodeId)>,
     /// ...and their positions there by key.
-    pub dependent_index: HashMap<String, Vec<usize>>,
+    pub dependent_index: TextMap<String, Vec<usize>>,
     /// [`Place::Content`]: applies to the JSON a string holds.
     pub content: Vec<NodeId>,
     /// The string can be decoded as JSON: `contentMediaType` absent or a JSON type, and no

@@ -5,11 +5,10 @@
 //! of `^k12[a-z]*$`) or end with one (`_id` of `^[a-z]+_id$`) is found through a trie of those
 //! prefixes or suffixes, and runs only on keys that start or end with it. Every step is counted.
 
-use std::collections::{HashMap, HashSet};
-
 use super::apply::{Budget, Exhausted};
 use super::ecma::{Anchor, Literal};
 use super::regex::Regex;
+use crate::hash::{IdSet, TextMap};
 
 /// Regex steps (one state or class range for one character while a transition is built, or one
 /// cached transition) per unit of work: measured natively, one step takes a few nanoseconds at
@@ -34,7 +33,7 @@ pub(crate) enum Form {
 pub(crate) struct PatternIndex {
     /// Patterns that match every key (an empty literal that is not exact: `""`, `^`, `$`).
     always: Vec<u32>,
-    exact: HashMap<String, Vec<u32>>,
+    exact: TextMap<String, Vec<u32>>,
     prefix: Trie,
     suffix: Trie,
     contains: Automaton,
@@ -171,14 +170,14 @@ impl PatternIndex {
 /// A character trie; each state lists the patterns whose literal ends there.
 struct Trie {
     out: Vec<Vec<u32>>,
-    next: HashMap<(u32, char), u32>,
+    next: TextMap<(u32, char), u32>,
     /// The children of each state, in insertion order (for building the automaton).
     children: Vec<Vec<(char, u32)>>,
 }
 
 impl Default for Trie {
     fn default() -> Trie {
-        Trie { out: vec![Vec::new()], next: HashMap::new(), children: vec![Vec::new()] }
+        Trie { out: vec![Vec::new()], next: TextMap::default(), children: vec![Vec::new()] }
     }
 }
 
@@ -260,7 +259,7 @@ impl Automaton {
 
     fn find(&self, key: &str, budget: &mut Budget, out: &mut Vec<u32>) -> Result<(), Exhausted> {
         let mut s = 0u32;
-        let mut reported: HashSet<u32> = HashSet::new();
+        let mut reported: IdSet<u32> = IdSet::default();
         let mut steps = 0u64;
         for c in key.chars() {
             s = loop {

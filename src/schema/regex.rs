@@ -19,13 +19,12 @@
 //! that result and the schema alone, never on what other results warmed before it, and their
 //! memory goes with the call.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::apply::{Budget, Exhausted};
 use super::ecma::Ast;
 use super::patterns::REGEX_STEPS_PER_UNIT;
-use super::IdMap;
+use crate::hash::{IdMap, TextMap};
 
 /// Bytes one program's cache may hold before it is cleared.
 const PROGRAM_CACHE_BYTES: usize = 1 << 20;
@@ -142,7 +141,7 @@ struct Lazy {
 struct Cache {
     seeds: Vec<(Box<[u32]>, u8)>,
     /// The ids of `seeds`, once there are more than `SCAN_STATES`.
-    ids: HashMap<(Box<[u32]>, u8), u32>,
+    ids: TextMap<(Box<[u32]>, u8), u32>,
     /// `classes.len()` entries per state.
     next: Vec<u32>,
     /// Per state: 0 not yet known, 1 matches at the end of the key, 2 does not.
@@ -169,7 +168,7 @@ impl Cache {
     fn empty() -> Cache {
         Cache {
             seeds: Vec::new(),
-            ids: HashMap::new(),
+            ids: TextMap::default(),
             next: Vec::new(),
             accepts: Vec::new(),
             start: UNKNOWN,

@@ -12,7 +12,7 @@
 //! are read on decoded views of the text) until `forget`/`clear`; nothing expires on its own,
 //! since an expired vault entry's value must still never reach the agent.
 
-use std::collections::HashMap;
+use crate::hash::TextMap;
 
 use serde_json::Value;
 
@@ -21,9 +21,9 @@ use super::Needles;
 #[derive(Default)]
 pub struct KnownSecrets {
     needles: Needles,
-    values: HashMap<String, Known>,
+    values: TextMap<String, Known>,
     /// handle -> the values it holds.
-    owned: HashMap<String, Vec<String>>,
+    owned: TextMap<String, Vec<String>>,
     /// Values noted in this run with no handle yet: `settle` pins those that never got one.
     provisional: Vec<(String, String)>,
     /// What changed since the last `drain`, so that JS can rebuild the set after a trap.

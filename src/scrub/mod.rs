@@ -35,8 +35,8 @@
 //! code before it is kept for tests (`oracle.rs`, and `*_before` beside the code), and a
 //! property test compares the two on generated needles and texts.
 
+use crate::hash::TextMap;
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -76,9 +76,9 @@ pub(crate) struct Needles {
     /// the next rebuild.
     forms: Vec<Form>,
     /// Live slots only.
-    by_text: HashMap<Box<str>, u32>,
+    by_text: TextMap<Box<str>, u32>,
     labels: Vec<String>,
-    label_index: HashMap<String, usize>,
+    label_index: TextMap<String, usize>,
     /// Live short values (`MIN_SHORT..MIN_LEN` characters): they are in no automaton, and are
     /// looked up as whole tokens.
     short: usize,

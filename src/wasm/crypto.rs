@@ -69,3 +69,33 @@ impl HandleSource for CryptoHandles {
         self.used += 16;
     }
 }
+
+/// Seeds the core's hashing of text a tool chose (`src/hash.rs`) from Web Crypto, once per
+/// instance; every entry point that may hash such text calls this first.
+///
+/// std's `RandomState` gets the same treatment as far as it can be reached: serde_json's maps
+/// (the DOM engine's objects) use it and the core cannot give them another hasher, and on
+/// wasm32 its keys are the addresses of a stack and a heap variable at its first use, plus one
+/// per `RandomState` made since: the same in every instance. So its first use here comes after
+/// a heap block of random size (up to 64 KiB, which moves that heap variable), and then a
+/// random number of `RandomState`s, up to 65,535, are made and dropped: about 29 bits a tool
+/// would have to guess, against the 64 of a real key. That is a mitigation, not a key; the
+/// streaming engine, which most plain results take, uses no serde_json map.
+pub fn seed_hashing() {
+    if crate::hash::is_seeded() {
+        return;
+    }
+    let mut entropy = [0u8; 20];
+    if !CRYPTO.with(|c| c.get_random_values_with_u8_array(&mut entropy).is_ok()) {
+        panic!("crypto.getRandomValues failed");
+    }
+    let [a, b, c, d] = [entropy[16], entropy[17], entropy[18], entropy[19]].map(usize::from);
+    let pad: Vec<u8> = Vec::with_capacity(8 * (1 + (a | (b & 0x1f) << 8)));
+    let _ = std::hash::RandomState::new();
+    drop(pad);
+    for _ in 0..(c | d << 8) {
+        let _ = std::hash::RandomState::new();
+    }
+    crate::hash::seed(entropy[..16].try_into().expect("sixteen bytes"));
+    entropy.fill(0);
+}

@@ -53,6 +53,7 @@ impl WasmRedactor {
     /// `invalid_options`.
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str) -> Result<WasmRedactor, JsValue> {
+        crypto::seed_hashing(); // before anything hashes (see `crypto.rs`)
         let value: serde_json::Value = serde_json::from_str(options_json)
             .map_err(|_| option_error(&OptionError::Type("createRedactor: options must be plain data".into())))?;
         let settings = wire::read_options(&value).map_err(|e| option_error(&e))?;
@@ -205,6 +206,7 @@ impl WasmRedactor {
 #[cfg(feature = "lint")]
 #[wasm_bindgen(js_name = lintTools)]
 pub fn lint_tools(doc_json: &str) -> String {
+    crypto::seed_hashing();
     let findings = match crate::json::parse_limited(doc_json, &crate::Limits::default()) {
         Ok(doc) => crate::lint::lint(&doc).iter().map(|f| f.to_json()).collect(),
         Err(e) => vec![
@@ -217,11 +219,13 @@ pub fn lint_tools(doc_json: &str) -> String {
 /// Every word and constant JS mirrors, as JSON text (see `wire::Vocabulary`).
 #[wasm_bindgen]
 pub fn vocabulary() -> String {
+    crypto::seed_hashing();
     wire::vocabulary_json()
 }
 
 /// The agent view for a result withheld with `code` (JSON text).
 #[wasm_bindgen(js_name = withheldJson)]
 pub fn withheld_json(tool_name: &str, code: &str) -> String {
+    crypto::seed_hashing();
     withheld_result(tool_name, ErrorCode::parse(code).unwrap_or(ErrorCode::Internal))
 }

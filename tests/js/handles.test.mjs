@@ -13,8 +13,8 @@ const keysTool = {
   },
 };
 
-/** Runs `fn` with crypto.getRandomValues counted: the byte length of each call. */
-function drawn(fn) {
+/** Runs `fn` (and awaits it) with crypto.getRandomValues counted: the byte length of each call. */
+async function drawn(fn) {
   const real = crypto.getRandomValues;
   const calls = [];
   crypto.getRandomValues = function (array) {
@@ -22,18 +22,33 @@ function drawn(fn) {
     return real.call(crypto, array);
   };
   try {
-    return { out: fn(), calls };
+    return { out: await fn(), calls };
   } finally {
     crypto.getRandomValues = real;
   }
 }
+
+// First in this file, so that its redactor is the first core of this realm's instance.
+test("a fresh instance seeds the core's hashing from Web Crypto once, before any table", async () => {
+  // std's RandomState has no entropy on wasm32 (src/hash.rs): without this draw, two instances
+  // would hash a tool's keys alike, and a tool could pick keys that collide.
+  const { out: r, calls } = await drawn(() => createRedactor());
+  // 16 bytes of seed and 4 for the std RandomState mitigation, first; then the core's own draws
+  // (whole handles, 16 bytes each).
+  assert.equal(calls[0], 20);
+  assert.ok(calls.slice(1).every((n) => n % 16 === 0), `${calls}`);
+  const again = await drawn(() => r.redactJson(keysTool, JSON.stringify({ keys: [{ secret: "sk_live_0123456789abcdef" }] })));
+  assert.deepEqual(again.calls, [32], "a redaction draws its handle and id, and no second seed");
+  const second = await drawn(() => createRedactor());
+  assert.ok(second.calls.every((n) => n % 16 === 0), "a second redactor in the same instance is already seeded");
+});
 
 for (const n of [20, 40]) {
   test(`${n} withheld values: all their handles in one draw, all distinct`, async () => {
     const r = await createRedactor();
     r.compile(keysTool);
     const keys = Array.from({ length: n }, (_, i) => ({ secret: `sk_live_${String(i).padStart(20, "0")}` }));
-    const { out, calls } = drawn(() => r.redact(keysTool, { keys }));
+    const { out, calls } = await drawn(() => r.redact(keysTool, { keys }));
     const stubs = out.result.content.filter((b) => b.type === "secret_reference");
     // Up to 32 stubs, then one for the rest: 20 values take 20 handles, 40 take 33.
     const handles = n <= 33 ? n : 33;

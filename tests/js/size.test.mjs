@@ -31,8 +31,11 @@ import { gzipSync } from "node:zlib";
 // compiler and schema evaluation (ids hashed without SipHash, one pattern index for many owners, a
 // report's pointer tokens scrubbed once each) added about 4 KiB raw, 2 KiB gzip; with both, and
 // the live-heap counter and the result id drawn in the core, 505.9 KiB raw, 224.2 KiB gzip.
-const BUDGET_RAW = 508 * 1024;
-const BUDGET_GZIP = 226 * 1024;
+// Tables keyed by a tool's text hashed under a seed from Web Crypto (src/hash.rs: std's
+// RandomState has no entropy on wasm32), foldhash in place of SipHash: 505.7 to 509.0 KiB raw,
+// 224.1 to 225.4 KiB gzip.
+const BUDGET_RAW = 511 * 1024;
+const BUDGET_GZIP = 227.5 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
