@@ -4,8 +4,8 @@
 //! Cost. Compiling is linear in the schema's size (pointers are built only for errors, base URIs
 //! and anchors are interned, every graph pass is one linear walk). Applying it to a result is
 //! done by [`Eval`], which decides each (set of subschemas, kind of value) pair once, looks
-//! properties up by hash, runs each regex in time linear in the key (regex-lite's PikeVM, with a
-//! bounded program), and counts every step against `Limits::max_work`.
+//! properties up by hash, runs each regex in time linear in the key (our lazy DFA, `regex.rs`,
+//! with a bounded program), and counts every step against `Limits::max_work`.
 
 mod agent;
 mod apply;
