@@ -239,7 +239,8 @@ mod tests {
                     dirs.push(path);
                 } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("src/hash.rs") {
                     let text = std::fs::read_to_string(&path).expect("a source file");
-                    let found = ["HashMap<", "HashSet<", "HashMap::", "HashSet::", "collections::{Hash", "collections::Hash"];
+                    let found =
+                        ["HashMap<", "HashSet<", "HashMap::", "HashSet::", "collections::{Hash", "collections::Hash"];
                     if found.iter().any(|f| text.contains(f)) {
                         offenders.push(path.display().to_string());
                     }

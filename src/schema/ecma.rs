@@ -180,7 +180,7 @@ impl Parser {
             '*' | '+' | '?' => return Err(format!("`{c}` has nothing to repeat")),
             '{' => return Err("`{` has nothing to repeat (write `\\{` for the character)".into()),
             ']' | '}' => return Err(format!("a lone `{c}` is a syntax error in Unicode mode (write `\\{c}`)")),
-            c => Ast::Set(point(c as u32)),
+            c => Ast::Set(exact(point(c as u32))?),
         };
         self.quantified(atom)
     }
@@ -300,7 +300,7 @@ impl Parser {
             '1'..='9' => return Err("backreferences (`\\1`) cannot be evaluated by this engine".into()),
             'k' => return Err("named backreferences (`\\k<name>`) cannot be evaluated by this engine".into()),
             _ => match self.class_escape(c)? {
-                ClassAtom::Char(c) => Ast::Set(point(c)),
+                ClassAtom::Char(c) => Ast::Set(exact(point(c))?),
                 ClassAtom::Class(set) => Ast::Set(set),
             },
         })
@@ -408,7 +408,7 @@ impl Parser {
                 _ => return Err("a class escape (`\\d`, `\\s`, `\\w`…) cannot end a range in Unicode mode".into()),
             }
         }
-        let set = normalize(set);
+        let set = exact(set)?;
         Ok(Ast::Set(if negated { negate(&set) } else { set }))
     }
 
@@ -425,8 +425,35 @@ impl Parser {
     }
 }
 
+/// A single code point, not yet normalized (see [`exact`]).
 fn point(c: u32) -> Vec<(u32, u32)> {
-    normalize(vec![(c, c)])
+    vec![(c, c)]
+}
+
+/// A set of the pattern as written, checked: the core reads a key's lone surrogate escape as
+/// U+FFFD (a Rust string cannot hold one), so a set that holds U+FFFD or some surrogate but
+/// not all of them would decide such a key differently from ECMA-262 (`^\ud800$`,
+/// `[^\ufffd]`, `[\ue000-\uffff]`): the pattern cannot be evaluated exactly. Every other set,
+/// `.`, `\W` and `[^a]` among them, holds all of them or none.
+fn exact(set: Vec<(u32, u32)>) -> Result<Vec<(u32, u32)>, String> {
+    let fffd = set.iter().any(|&(lo, hi)| lo <= 0xFFFD && 0xFFFD <= hi);
+    let some = set.iter().any(|&(lo, hi)| lo <= SURROGATES.1 && hi >= SURROGATES.0);
+    // All of them: the ranges meeting the surrogates, sorted, leave no gap in them.
+    let mut meeting: Vec<(u32, u32)> =
+        set.iter().copied().filter(|&(lo, hi)| lo <= SURROGATES.1 && hi >= SURROGATES.0).collect();
+    meeting.sort_unstable();
+    let mut next = SURROGATES.0;
+    for (lo, hi) in meeting {
+        if lo <= next {
+            next = next.max(hi.saturating_add(1));
+        }
+    }
+    let all = next > SURROGATES.1;
+    if (fffd && all) || (!fffd && !some) {
+        Ok(normalize(set))
+    } else {
+        Err("the pattern tells U+FFFD and lone surrogates apart, which this library reads alike in a key (a lone surrogate escape reads as U+FFFD)".into())
+    }
 }
 
 fn digit() -> Vec<(u32, u32)> {
@@ -766,12 +793,39 @@ mod tests {
         assert!(re(r"^$").is_match("") && !re(r"^$").is_match("\n"), "`$` is the end of the key only");
     }
 
+    /// A key's lone surrogate escape reads as U+FFFD in the core, so a pattern that tells them
+    /// apart cannot be evaluated exactly; the others can, since they treat all of them alike.
+    #[test]
+    fn patterns_telling_lone_surrogates_from_the_replacement_character_are_refused() {
+        for p in [
+            r"^\ud800$",
+            r"\uD83D",
+            r"[\ud800-\udfff]",
+            r"^[^\ufffd]$",
+            r"\ufffd",
+            "^\u{FFFD}",
+            r"[\ue000-\uffff]",
+            r"[\udc00-\uffff]",
+        ] {
+            assert!(refused(p).contains("lone surrogates"), "{p}");
+        }
+        assert!(re(r"^\uD83D\uDC32$").is_match("🐲"), "a pair is one code point");
+        for (p, key) in
+            [(r"^.$", "\u{FFFD}"), (r"^[^a]$", "\u{FFFD}"), (r"^\W$", "\u{FFFD}"), (r"^[\u0000-\uffff]$", "\u{FFFD}")]
+        {
+            assert!(re(p).is_match(key), "{p}");
+        }
+        for (p, key) in [(r"^[^\u0000-\uffff]$", "🐲"), (r"^[\ue000-\uf8ff]$", "\u{E000}")] {
+            assert!(re(p).is_match(key), "{p}");
+        }
+        assert!(!re(r"^[^\u0000-\uffff]$").is_match("\u{FFFD}"));
+    }
+
     #[test]
     fn escapes() {
         assert!(re(r"^\cJ$").is_match("\n"));
         assert!(re(r"^\x41\u0042\u{43}$").is_match("ABC"));
         assert!(re(r"^\uD83D\uDC32$").is_match("🐲"), "a surrogate pair is one code point");
-        assert!(!re(r"\uD83D").is_match("🐲"), "a lone surrogate never matches");
         assert!(re(r"^[\b]$").is_match("\u{8}"));
         assert!(re(r"^\0$").is_match("\0"));
         assert!(re(r"^\/\.\*\{\}\[\]\(\)\|\^\$\\$").is_match("/.*{}[]()|^$\\"));

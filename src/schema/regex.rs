@@ -395,6 +395,11 @@ impl Regex {
             cache.ids.insert(key.clone(), id);
         }
         cache.seeds.push(key);
+        // The new state's row of transitions, one per class of the program: a pattern of
+        // thousands of classes makes each new state cost that many writes, so they are counted
+        // (a step per 4 of them), or a program whose states do not fit its cache would rebuild
+        // rows at every character of a key, uncounted.
+        *steps += self.classes.len() as u64 / 4;
         let len = cache.next.len() + self.classes.len();
         cache.next.resize(len, UNKNOWN);
         cache.accepts.push(0);
@@ -566,6 +571,29 @@ mod tests {
         let mut budget = Budget::new(2000);
         assert!(r.is_match(&key, &mut budget).is_err());
         assert!(budget.spent() < 2000 + 2 * FLUSH_STEPS, "{}", budget.spent());
+    }
+
+    /// A program of thousands of classes (one class of 3,000 single code points) whose states
+    /// do not fit its cache builds a row of that many transitions at almost every character:
+    /// those writes are counted, so a long key ends with the budget instead of running on.
+    #[test]
+    fn rows_of_many_classes_are_counted() {
+        let class: String = (0..3000).map(|i| format!("\\u{:04x}", 0x1000 + 2 * i)).collect();
+        let (r, _, _) = both(&format!("^[{class}]|a[ab]{{12}}c"));
+        let mut x = 12345u32;
+        let key: String = (0..100_000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                if x >> 16 & 1 == 0 {
+                    'a'
+                } else {
+                    'b'
+                }
+            })
+            .collect();
+        // Without the rows counted this key took about 0.2 units a character.
+        let mut budget = Budget::new(500_000);
+        assert!(r.is_match(&key, &mut budget).is_err(), "{} units", budget.spent());
     }
 
     #[test]
