@@ -91,8 +91,8 @@ pub(super) fn unreference(s: &str) -> Decoded {
 }
 
 /// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it), with
-/// spans; `None` when that is not UTF-8 (a binary value was encoded, or the escapes are not
-/// text).
+/// spans. An escape whose byte does not form UTF-8 with its neighbours (a Latin-1 `%E9`, a
+/// stray `%FF`) stays as written: one such escape must not hide the rest of the string.
 pub(super) fn unpercent(s: &str) -> Decoded {
     if !s.contains('%') {
         return None;
@@ -129,7 +129,32 @@ fn percent_decoded(s: &str, plus: bool) -> Decoded {
     if !changed {
         return None;
     }
-    String::from_utf8(bytes).ok().map(|text| (text, spans))
+    match String::from_utf8(bytes) {
+        Ok(text) => Some((text, spans)),
+        Err(e) => Some(undecoded_where_not_utf8(s, &e.into_bytes(), &spans)),
+    }
+}
+
+/// The decoded `bytes` (with their `spans` in `s`) as text: the runs that are UTF-8 as they
+/// are, each byte that is not as the escape `s` wrote for it.
+fn undecoded_where_not_utf8(s: &str, bytes: &[u8], spans: &[(u32, u32)]) -> (String, Vec<(u32, u32)>) {
+    let mut text = String::with_capacity(bytes.len() + 8);
+    let mut out = Vec::with_capacity(spans.len() + 8);
+    let mut at = 0;
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        out.extend_from_slice(&spans[at..at + chunk.valid().len()]);
+        at += chunk.valid().len();
+        for &(start, end) in &spans[at..at + chunk.invalid().len()] {
+            // Only an escape's byte can fail to form UTF-8: a character `s` holds as written
+            // brings its whole sequence, which is valid on its own.
+            let written = &s[start as usize..end as usize];
+            text.push_str(written);
+            out.extend((start..end).map(|i| (i, i + 1)));
+        }
+        at += chunk.invalid().len();
+    }
+    (text, out)
 }
 
 /// Decodes `s` char by char: `at(bytes, i)` gives the character an escape at `i` stands for
@@ -221,6 +246,23 @@ mod tests {
         assert_eq!(spans[6..10], [(15, 27); 4]); // the emoji's surrogate pair, four UTF-8 bytes
         assert!(unescape("no escapes").is_none());
         assert!(unescape(r"only \q unknown").is_none());
+    }
+
+    /// An escape that is not UTF-8 (Latin-1 `%E9`, a stray `%FF`) stays as written, and the
+    /// others are still decoded: before, one such escape dropped the string's percent view.
+    #[test]
+    fn an_escape_that_is_not_utf8_stays_as_written() {
+        let s = "name=Jos%E9&pw=p%40ss%2F%C3%A9%FF";
+        let (text, spans) = unpercent(s).unwrap();
+        assert_eq!(text, "name=Jos%E9&pw=p@ss/é%FF");
+        assert_eq!(spans.len(), text.len());
+        let at = text.find('@').unwrap();
+        assert_eq!(&s[spans[at].0 as usize..spans[at].1 as usize], "%40");
+        let e9 = text.find("%E9").unwrap();
+        assert_eq!(spans[e9..e9 + 3], [(8, 9), (9, 10), (10, 11)]);
+        assert_eq!(unform("a+b%E9").unwrap().0, "a b%E9");
+        // A lead byte cut short by a character written as it is: the escape stays, é reads.
+        assert_eq!(unpercent("%E2é").unwrap().0, "%E2é");
     }
 
     #[test]
