@@ -42,3 +42,30 @@ fn a_latin1_escape_does_not_hide_a_known_value_from_check() {
         assert!(c.reasons.iter().any(|x| x.rule.code() == "secret_egress"), "egress missed for {url}");
     }
 }
+
+/// The streaming engine checks a plain result's compact text as a whole before it reads its
+/// strings one by one, and a `[redacted: …]` marker found there could span strings when a label
+/// holds `","`: a known value under it was then taken for our own words and kept, where the DOM
+/// engine, reading the key alone, replaced it. The same label also spelled the value in the
+/// "mcp" stub text of the first result, across its closing bracket: `[secret withheld: x","Qz7Lm]`.
+#[test]
+fn a_marker_spanning_strings_does_not_hide_a_known_value() {
+    let marked = json!({ "name": "a", "outputSchema": { "type": "object", "properties": {
+        "x\",\"Qz7Lm": { "type": "string", "x-sensitive": true },
+        "pin": { "type": "string", "x-sensitive": true } } } })
+    .to_string();
+    for format in [webmcp_redact::Format::Webmcp, webmcp_redact::Format::Mcp] {
+        let mut r = redactor(format);
+        let first = r.redact(&marked, &json!({ "x\",\"Qz7Lm": "w1zzzz", "pin": "Qz7Lm]" }).to_string(), None);
+        assert!(
+            first.error.is_none() && !first.agent_json.contains("Qz7Lm]"),
+            "{:?} {}",
+            first.error,
+            first.agent_json
+        );
+        let view = r.redact(PLAIN, r#"{"a":"[redacted: x","Qz7Lm]":1}"#, None).agent_json;
+        let v: serde_json::Value = serde_json::from_str(&view).unwrap();
+        let value = if format == webmcp_redact::Format::Mcp { &v["structuredContent"] } else { &v };
+        assert!(value.get("Qz7Lm]").is_none(), "the known value reached the agent as a key: {view}");
+    }
+}

@@ -324,8 +324,7 @@ impl Run<'_> {
             return json!({ "content": [] }); // taken whole: the stub says it all
         }
         // Written out together, the scrubbed strings can spell a known value again.
-        let mut text = Value::String(value.to_string());
-        self.scrub(&mut text, "");
+        let text = self.scrub_json_text(value.to_string());
         let mut agent = json!({ "content": [{ "type": "text", "text": text }] });
         if value.is_object() {
             agent["structuredContent"] = value;
@@ -360,6 +359,17 @@ impl Run<'_> {
             }
         }
         any
+    }
+
+    /// Value matching on the JSON text that stands for a structured value (its text block):
+    /// as `scrub` on one string, but a marker that spans strings is not ours
+    /// ([`Needles::scrub_json`]).
+    pub(crate) fn scrub_json_text(&mut self, text: String) -> String {
+        let Some((clean, labels)) = self.known.needles().scrub_json(&text) else { return text };
+        for label in labels {
+            self.note(String::new(), Reason::ValueMatch, label);
+        }
+        clean
     }
 
     /// Value matching on the keys of one object of the result (the top of a CallToolResult, the

@@ -511,14 +511,12 @@ impl Run<'_> {
         // stands in it as it is, between characters that end a token, so one holding a known
         // value makes the text hold it too. When the text holds none, only the strings with
         // escapes (whose characters the text writes differently) are left to read one by one.
-        let text_hit = needles.scrub(&value).is_some();
+        let text_hit = needles.scrub_json(&value).is_some();
         let agent = if any_match(needles, &value, !text_hit) {
             let parsed = parse_json(&value).expect("the streaming engine writes JSON");
             Agent::Value(self.wrap_structured(parsed))
         } else if text_hit {
-            let mut text = serde_json::Value::String(value.clone());
-            self.scrub(&mut text, "");
-            let serde_json::Value::String(text) = text else { unreachable!("scrub keeps a string a string") };
+            let text = self.scrub_json_text(value.clone());
             Agent::Structured { value, text: Some(text), is_object }
         } else {
             Agent::Structured { value, text: None, is_object }

@@ -80,7 +80,7 @@ const OTHER: [(&str, &str); 2] = [
     (" other item was removed or masked by webmcp-redact (", ")."),
     (" other items were removed or masked by webmcp-redact (", ")."),
 ];
-const STUB_TEXT: (&str, &str) = ("[secret withheld: ", "]");
+const STUB_TEXT: (&str, &str) = crate::scrub::MARKER_FORMS[1];
 
 /// The last text block of a redacted result: what was withheld (the user can reveal it) and
 /// what was only removed or masked (nothing to reveal).

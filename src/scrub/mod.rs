@@ -54,6 +54,10 @@ mod oracle;
 
 use automaton::{Automaton, Steps};
 
+/// How labels are written into text the agent reads: value matching's markers, and the "mcp"
+/// format's stub text (`src/redact/stubs.rs`).
+pub(crate) const MARKER_FORMS: [(&str, &str); 2] = [("[redacted: ", "]"), ("[secret withheld: ", "]")];
+
 /// Values of at least this many characters are matched wherever they occur. Shorter ones
 /// would match innocent text everywhere.
 pub(crate) const MIN_LEN: usize = 4;
@@ -89,6 +93,10 @@ pub(crate) struct Needles {
     index: RefCell<Index>,
     work: Cell<Steps>,
     build_work: Cell<Steps>,
+    /// The last label `display_label` was asked about and whether it spells a value, while the
+    /// set stays as it is: the takes of a result mostly share a label (one per element of a
+    /// marked array), and a label is a tool's text of any length.
+    last_label: RefCell<Option<(Box<str>, bool)>>,
 }
 
 #[derive(Default)]
@@ -153,6 +161,7 @@ impl Needles {
     /// its encodings on decoded views of the text (see `forms.rs`: what is caught, and what is
     /// not). Returns the bytes it added.
     pub fn add(&mut self, value: &str, label: &str) -> usize {
+        *self.last_label.get_mut() = None;
         let chars = value.chars().count();
         if chars < MIN_SHORT {
             return 0;
@@ -173,6 +182,7 @@ impl Needles {
     /// Takes back one `add` of `value`: a value added more than once stays until its last
     /// `remove`.
     pub fn remove(&mut self, value: &str) {
+        *self.last_label.get_mut() = None;
         let Some(&slot) = self.by_text.get(value) else { return };
         let f = &mut self.forms[slot as usize];
         f.refs -= 1;
@@ -261,7 +271,8 @@ impl Needles {
     ///
     /// A string with JSON escapes is also matched as it reads decoded (`unescape.rs`), and a
     /// match there replaces the span of `s` that encodes it.
-    fn find(&self, s: &str) -> Vec<(usize, usize, usize)> {
+    /// `json`: `s` is JSON text (see [`Needles::scrub_json`]).
+    fn find(&self, s: &str, json: bool) -> Vec<(usize, usize, usize)> {
         if self.too_short(s) {
             return Vec::new();
         }
@@ -292,13 +303,18 @@ impl Needles {
         if lists.is_empty() {
             return Vec::new();
         }
-        self.merge_outside_markers(s, lists)
+        self.merge_outside_markers(s, lists, json)
     }
 
     /// The matches of `lists` in `s`, leaving out those inside our own markers, merged into
     /// groups (`merge`).
-    fn merge_outside_markers(&self, s: &str, mut lists: Vec<Vec<(usize, usize, usize)>>) -> Vec<(usize, usize, usize)> {
-        let markers = self.markers(s);
+    fn merge_outside_markers(
+        &self,
+        s: &str,
+        mut lists: Vec<Vec<(usize, usize, usize)>>,
+        json: bool,
+    ) -> Vec<(usize, usize, usize)> {
+        let markers = self.markers(s, json);
         if !markers.is_empty() {
             for list in &mut lists {
                 retain_outside(list, &markers);
@@ -402,12 +418,35 @@ impl Needles {
     /// The label the agent sees for `label`: itself, unless it holds a known value (a title or
     /// key that spells a secret, a tool's reference label built around its id); then a fixed
     /// word that holds none. Written out, a label never carries a value, and a second pass
-    /// finds nothing new in it.
+    /// finds nothing new in it. It is read as it is written, inside the brackets of a marker
+    /// or of the "mcp" format's stub text: a value may be spelled across them (a label ending
+    /// in `Qz7Lm` before the `]` spells a known `Qz7Lm]`).
     pub fn display_label<'a>(&self, label: &'a str) -> &'a str {
-        if !self.holds_value(label) {
+        let holds = |l: &str| {
+            self.holds_value(l) || MARKER_FORMS.iter().any(|&(open, close)| self.spelled_across(open, l, close))
+        };
+        let last = match &*self.last_label.borrow() {
+            Some((last, spells)) if **last == *label => Some(*spells),
+            _ => None,
+        };
+        let spells = last.unwrap_or_else(|| {
+            let spells = holds(label);
+            *self.last_label.borrow_mut() = Some((label.into(), spells));
+            spells
+        });
+        if !spells {
             return label;
         }
-        FALLBACK_LABELS.iter().copied().find(|f| !self.holds_value(f)).unwrap_or("")
+        FALLBACK_LABELS.iter().copied().find(|f| !holds(f)).unwrap_or("")
+    }
+
+    /// Does a known value, as written, overlap both `label` and the fixed text around it in
+    /// `{open}{label}{close}`? (One wholly inside the label is `holds_value`'s; one wholly inside
+    /// the fixed words is ours, as everywhere in a marker.)
+    fn spelled_across(&self, open: &str, label: &str, close: &str) -> bool {
+        let written = format!("{open}{label}{close}");
+        let (a, b) = (open.len(), open.len() + label.len());
+        self.matches(&written).iter().flatten().any(|&(start, end, _)| start < b && end > a && (start < a || end > b))
     }
 
     /// The short values standing alone as a token in `s`: (start, end, label), the longest per
@@ -451,8 +490,11 @@ impl Needles {
 
     /// Our own `[redacted: <label>]` markers in `s`, in order: those whose label is one this set
     /// writes (a label it holds that holds no known value, or a fixed fallback word).
-    fn markers(&self, s: &str) -> Vec<(usize, usize)> {
-        const OPEN: &str = "[redacted: ";
+    /// In JSON text (`json`), a marker never holds a `"`: ours are written inside one string,
+    /// where a label's `"` is escaped, so a `[redacted: …]` with a raw `"` in it spans strings
+    /// (a label holding `","`) and leaves what it covers to be matched.
+    fn markers(&self, s: &str, json: bool) -> Vec<(usize, usize)> {
+        const OPEN: &str = MARKER_FORMS[0].0;
         let mut out = Vec::new();
         let (mut from, mut close) = (0, 0);
         while let Some(k) = s[from..].find(OPEN) {
@@ -466,7 +508,8 @@ impl Needles {
             work += (body - from) as u64;
             self.work.set(work);
             let label = &s[body..close];
-            let ours = FALLBACK_LABELS.contains(&label) || self.label_index.contains_key(label);
+            let ours = !(json && label.contains('"'))
+                && (FALLBACK_LABELS.contains(&label) || self.label_index.contains_key(label));
             if ours && !self.holds_value(label) {
                 out.push((body - OPEN.len(), close + 1));
                 from = close + 1;
@@ -491,10 +534,21 @@ impl Needles {
 
     /// [`Needles::scrub`] with only the matches `applies(start, end)` accepts.
     pub fn scrub_where(&self, s: &str, applies: impl Fn(usize, usize) -> bool) -> Option<(String, Vec<String>)> {
+        self.scrub_in(s, false, applies)
+    }
+
+    /// [`Needles::scrub`] of JSON text (a structured value written out, as the text block that
+    /// stands for it): what is in our markers is left alone only where the marker lies inside
+    /// one string.
+    pub fn scrub_json(&self, s: &str) -> Option<(String, Vec<String>)> {
+        self.scrub_in(s, true, |_, _| true)
+    }
+
+    fn scrub_in(&self, s: &str, json: bool, applies: impl Fn(usize, usize) -> bool) -> Option<(String, Vec<String>)> {
         if self.is_empty() {
             return None;
         }
-        let mut groups = self.find(s);
+        let mut groups = self.find(s, json);
         groups.retain(|&(start, end, _)| applies(start, end));
         if groups.is_empty() {
             return None;
@@ -505,7 +559,7 @@ impl Needles {
         for (start, end, label) in groups {
             let label = self.display_label(&self.labels[label]);
             out.push_str(&s[at..start]);
-            out.push_str(&format!("[redacted: {label}]"));
+            out.push_str(&format!("{}{label}{}", MARKER_FORMS[0].0, MARKER_FORMS[0].1));
             if !labels.iter().any(|l| l == label) {
                 labels.push(label.to_string());
             }
@@ -573,7 +627,7 @@ impl Needles {
     /// equal to one reveals nothing there, and renaming it would break the shape.
     pub fn scrub_keys(&self, map: &mut Map<String, Value>, pointer: &str, shape: &[&str], hits: &mut Vec<Hit>) {
         let data = |k: &String| !shape.contains(&k.as_str());
-        if !map.keys().filter(|k| data(k)).any(|k| !self.find(k).is_empty()) {
+        if !map.keys().filter(|k| data(k)).any(|k| !self.find(k, false).is_empty()) {
             return;
         }
         let old = std::mem::take(map);
@@ -890,7 +944,7 @@ mod tests {
                     let text: String = (0..40).map(|_| char::from(b'a' + next(4) as u8)).collect();
                     let want = brute(&model, &text);
                     let got: Vec<(usize, usize, String)> =
-                        n.find(&text).into_iter().map(|(s, e, l)| (s, e, n.labels[l].clone())).collect();
+                        n.find(&text, false).into_iter().map(|(s, e, l)| (s, e, n.labels[l].clone())).collect();
                     assert_eq!(got, want, "round {round}: {text}");
                     scans += 1;
                 }

@@ -22,7 +22,7 @@ impl Needles {
         if lists.is_empty() {
             return Vec::new();
         }
-        self.merge_outside_markers(s, lists)
+        self.merge_outside_markers(s, lists, false)
     }
 }
 
@@ -112,7 +112,7 @@ mod tests {
             let mut cases = vec![text];
             cases.extend(pieces.iter().map(|(pick, form, filler)| piece(&texts, *pick, *form, filler)));
             for t in &cases {
-                prop_assert_eq!(n.find(t), n.find_before(t), "{:?}", t);
+                prop_assert_eq!(n.find(t, false), n.find_before(t), "{:?}", t);
                 prop_assert_eq!(n.holds_value(t), n.holds_value_before(t), "{:?}", t);
             }
         }
