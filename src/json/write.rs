@@ -181,7 +181,12 @@ mod tests {
         // Every ASCII byte alone, between text, and in runs longer than the eight-byte skip.
         for b in 0u8..0x80 {
             let c = char::from(b);
-            for s in [c.to_string(), format!("ab{c}cd"), format!("{c}{c}0123456789abcdefé{c}"), "é".repeat(9) + &c.to_string()] {
+            for s in [
+                c.to_string(),
+                format!("ab{c}cd"),
+                format!("{c}{c}0123456789abcdefé{c}"),
+                "é".repeat(9) + &c.to_string(),
+            ] {
                 let mut out = String::new();
                 string(&mut out, &s);
                 assert_eq!(out, serde_json::to_string(&s).unwrap(), "{b:#x}");

@@ -89,6 +89,11 @@ pub(crate) struct Needles {
     index: RefCell<Index>,
     work: Cell<Steps>,
     build_work: Cell<Steps>,
+    /// What `display_label` shows for a label that holds a value: the first fixed word that
+    /// holds none, found once while the set stays as it is (a result whose keys hold values
+    /// asks for it once per report entry and per match; each asking scanned every word).
+    /// `None` until asked after a change.
+    fallback: Cell<Option<&'static str>>,
 }
 
 #[derive(Default)]
@@ -153,6 +158,7 @@ impl Needles {
     /// its encodings on decoded views of the text (see `forms.rs`: what is caught, and what is
     /// not). Returns the bytes it added.
     pub fn add(&mut self, value: &str, label: &str) -> usize {
+        self.fallback.set(None);
         let chars = value.chars().count();
         if chars < MIN_SHORT {
             return 0;
@@ -173,6 +179,7 @@ impl Needles {
     /// Takes back one `add` of `value`: a value added more than once stays until its last
     /// `remove`.
     pub fn remove(&mut self, value: &str) {
+        self.fallback.set(None);
         let Some(&slot) = self.by_text.get(value) else { return };
         let f = &mut self.forms[slot as usize];
         f.refs -= 1;
@@ -407,7 +414,17 @@ impl Needles {
         if !self.holds_value(label) {
             return label;
         }
-        FALLBACK_LABELS.iter().copied().find(|f| !self.holds_value(f)).unwrap_or("")
+        self.fallback_label()
+    }
+
+    /// What [`Needles::display_label`] shows for a label that holds a known value.
+    pub fn fallback_label(&self) -> &'static str {
+        if let Some(word) = self.fallback.get() {
+            return word;
+        }
+        let word = FALLBACK_LABELS.iter().copied().find(|f| !self.holds_value(f)).unwrap_or("");
+        self.fallback.set(Some(word));
+        word
     }
 
     /// The short values standing alone as a token in `s`: (start, end, label), the longest per

@@ -27,6 +27,14 @@ impl Needles {
 }
 
 impl Needles {
+    /// `display_label` as it was: every fixed word scanned each time.
+    pub(crate) fn display_label_before<'a>(&self, label: &'a str) -> &'a str {
+        if !self.holds_value(label) {
+            return label;
+        }
+        super::FALLBACK_LABELS.iter().copied().find(|f| !self.holds_value(f)).unwrap_or("")
+    }
+
     /// `holds_value` as it was: every string scanned, however short.
     pub(super) fn holds_value_before(&self, s: &str) -> bool {
         let found = |text: &str| {
@@ -114,6 +122,27 @@ mod tests {
             for t in &cases {
                 prop_assert_eq!(n.find(t), n.find_before(t), "{:?}", t);
                 prop_assert_eq!(n.holds_value(t), n.holds_value_before(t), "{:?}", t);
+            }
+        }
+
+        /// `display_label` with its fixed word remembered shows what it showed when it scanned
+        /// every word each time: labels asked before and after values that spell the fixed
+        /// words (and the labels) are added and removed.
+        #[test]
+        fn display_label_remembers_only_while_the_set_is_unchanged(ops in prop::collection::vec((0..5usize, 0..3u8), 1..30)) {
+            // Values that hold the fixed words one after the other, and labels built on them.
+            const VALUES: [&str; 5] = ["secret", "value", "redacted", "secret-x", "item"];
+            const LABELS: [&str; 4] = ["secret", "my value", "item", "x-secret-x"];
+            let mut n = Needles::default();
+            for (pick, op) in ops {
+                match op {
+                    0 => drop(n.add(VALUES[pick], "s")),
+                    1 => n.remove(VALUES[pick]),
+                    _ => {}
+                }
+                for label in LABELS {
+                    prop_assert_eq!(n.display_label(label), n.display_label_before(label), "{:?}", label);
+                }
             }
         }
     }
