@@ -4,7 +4,7 @@
 pub fn push_token(pointer: &mut String, token: &str) {
     // Runs between escapes copied whole: a char-by-char `push` is a call and a UTF-8 encoding
     // per character at opt-level "z" (measured in the module's profile).
-    pointer.push_str("/");
+    pointer.push('/');
     let mut rest = token;
     while let Some(k) = rest.bytes().position(|b| b == b'~' || b == b'/') {
         pointer.push_str(&rest[..k]);

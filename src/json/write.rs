@@ -14,21 +14,21 @@ pub struct Obj<'a> {
 
 /// Writes one JSON object, its members written by `members`.
 pub fn object(out: &mut String, members: impl FnOnce(&mut Obj)) {
-    out.push_str("{");
+    out.push('{');
     members(&mut Obj { out, first: true });
-    out.push_str("}");
+    out.push('}');
 }
 
 /// Writes a JSON array of `items`, each written by `item`.
 pub fn array<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut item: impl FnMut(&mut String, T)) {
-    out.push_str("[");
+    out.push('[');
     for (i, t) in items.into_iter().enumerate() {
         if i > 0 {
-            out.push_str(",");
+            out.push(',');
         }
         item(out, t);
     }
-    out.push_str("]");
+    out.push(']');
 }
 
 /// A JSON string literal, escaped byte for byte as serde_json escapes it (the agent view mixes
@@ -39,9 +39,9 @@ pub fn string(out: &mut String, s: &str) {
     // No reserve for `s` here: growing by doubling alone leaves the buffer at a power of two,
     // and a reserve of one long string's length made it grow twice past that (measured: wasm
     // memory peak of a dense 1 MB redaction).
-    out.push_str("\"");
+    out.push('"');
     body(out, s);
-    out.push_str("\"");
+    out.push('"');
 }
 
 /// The inside of [`string`]'s literal. Every write is one `push_str`: at opt-level "z"
