@@ -94,6 +94,11 @@ pub(crate) struct Needles {
     /// asks for it once per report entry and per match; each asking scanned every word).
     /// `None` until asked after a change.
     fallback: Cell<Option<&'static str>>,
+    /// Per label (by index), what `display_label` answered for it while the set stays as it
+    /// is: 0 not asked, 1 the label itself, 2 the fixed word. A match is replaced with its
+    /// label's display, and the labels of a result's matches repeat (measured: scanning the
+    /// label again for each match was a tenth of a dense result whose keys hold values).
+    shown: RefCell<Vec<u8>>,
 }
 
 #[derive(Default)]
@@ -159,6 +164,7 @@ impl Needles {
     /// not). Returns the bytes it added.
     pub fn add(&mut self, value: &str, label: &str) -> usize {
         self.fallback.set(None);
+        self.shown.get_mut().clear();
         let chars = value.chars().count();
         if chars < MIN_SHORT {
             return 0;
@@ -180,6 +186,7 @@ impl Needles {
     /// `remove`.
     pub fn remove(&mut self, value: &str) {
         self.fallback.set(None);
+        self.shown.get_mut().clear();
         let Some(&slot) = self.by_text.get(value) else { return };
         let f = &mut self.forms[slot as usize];
         f.refs -= 1;
@@ -417,6 +424,28 @@ impl Needles {
         self.fallback_label()
     }
 
+    /// [`Needles::display_label`] of the label at `index`, remembered (see `shown`).
+    fn display_label_at(&self, index: usize) -> &str {
+        let label = &self.labels[index];
+        match self.shown.borrow().get(index) {
+            Some(1) => return label,
+            Some(2) => return self.fallback_label(),
+            _ => {}
+        }
+        let holds = self.holds_value(label);
+        let mut shown = self.shown.borrow_mut();
+        if shown.len() <= index {
+            shown.resize(self.labels.len(), 0);
+        }
+        shown[index] = if holds { 2 } else { 1 };
+        drop(shown);
+        if holds {
+            self.fallback_label()
+        } else {
+            label
+        }
+    }
+
     /// What [`Needles::display_label`] shows for a label that holds a known value.
     pub fn fallback_label(&self) -> &'static str {
         if let Some(word) = self.fallback.get() {
@@ -520,7 +549,7 @@ impl Needles {
         let mut labels: Vec<String> = Vec::new();
         let mut at = 0;
         for (start, end, label) in groups {
-            let label = self.display_label(&self.labels[label]);
+            let label = self.display_label_at(label);
             out.push_str(&s[at..start]);
             out.push_str(&format!("[redacted: {label}]"));
             if !labels.iter().any(|l| l == label) {

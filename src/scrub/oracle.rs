@@ -35,6 +35,26 @@ impl Needles {
         super::FALLBACK_LABELS.iter().copied().find(|f| !self.holds_value(f)).unwrap_or("")
     }
 
+    /// `scrub` as it was: each match's label asked again.
+    pub(super) fn scrub_before(&self, s: &str) -> Option<(String, Vec<String>)> {
+        let groups = if self.is_empty() { Vec::new() } else { self.find(s) };
+        if groups.is_empty() {
+            return None;
+        }
+        let (mut out, mut labels, mut at) = (String::new(), Vec::<String>::new(), 0);
+        for (start, end, label) in groups {
+            let label = self.display_label_before(&self.labels[label]);
+            out.push_str(&s[at..start]);
+            out.push_str(&format!("[redacted: {label}]"));
+            if !labels.iter().any(|l| l == label) {
+                labels.push(label.to_string());
+            }
+            at = end;
+        }
+        out.push_str(&s[at..]);
+        Some((out, labels))
+    }
+
     /// `holds_value` as it was: every string scanned, however short.
     pub(super) fn holds_value_before(&self, s: &str) -> bool {
         let found = |text: &str| {
@@ -136,13 +156,17 @@ mod tests {
             let mut n = Needles::default();
             for (pick, op) in ops {
                 match op {
-                    0 => drop(n.add(VALUES[pick], "s")),
+                    // Under labels that may hold the values (and so show as a fixed word).
+                    0 => drop(n.add(VALUES[pick], LABELS[pick % LABELS.len()])),
                     1 => n.remove(VALUES[pick]),
                     _ => {}
                 }
                 for label in LABELS {
                     prop_assert_eq!(n.display_label(label), n.display_label_before(label), "{:?}", label);
                 }
+                // Each match replaced by its label's display, asked twice in one text.
+                let text = format!("{} and {} and {}", VALUES.join(" "), LABELS.join(" "), VALUES.join("/"));
+                prop_assert_eq!(n.scrub(&text), n.scrub_before(&text));
             }
         }
     }
