@@ -40,6 +40,14 @@ pub fn string(out: &mut String, s: &str) {
     // and a reserve of one long string's length made it grow twice past that (measured: wasm
     // memory peak of a dense 1 MB redaction).
     out.push('"');
+    body(out, s);
+    out.push('"');
+}
+
+/// The inside of [`string`]'s literal. Every write is one `push_str`: at opt-level "z"
+/// `String::push` is not inlined, and each char it pushes is a call, a reserve and a UTF-8
+/// encoding (measured: a fifth of the time `string` took on a result of escaped JSON text).
+fn body(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     let (mut start, mut i) = (0, 0);
     // An indexed loop: at opt-level "z" the slice iterator's steps are not inlined (perf).
@@ -60,25 +68,26 @@ pub fn string(out: &mut String, s: &str) {
         out.push_str(&s[start..i - 1]);
         start = i;
         let short = match b {
-            0x08 => b'b',
-            0x0c => b'f',
-            b'\n' => b'n',
-            b'\r' => b'r',
-            b'\t' => b't',
-            0..=0x1f => b'u',
-            _ => b, // '"' and '\\'
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            _ => "",
         };
-        out.push('\\');
-        out.push(char::from(short));
-        if short == b'u' {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("00");
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        if short.is_empty() {
+            const HEX: &str = "0123456789abcdef";
+            let (hi, lo) = (usize::from(b >> 4), usize::from(b & 0xf));
+            out.push_str("\\u00");
+            out.push_str(&HEX[hi..=hi]);
+            out.push_str(&HEX[lo..=lo]);
+        } else {
+            out.push_str(short);
         }
     }
     out.push_str(&s[start..]);
-    out.push('"');
 }
 
 /// Any JSON value, written as `serde_json::to_string` writes it (compact, keys in their
@@ -106,12 +115,11 @@ pub fn members<'a>(out: &mut String, items: impl IntoIterator<Item = (&'a String
 impl Obj<'_> {
     /// Starts a member; its value is written next, into the returned text.
     pub fn key(&mut self, key: &str) -> &mut String {
-        if !self.first {
-            self.out.push(',');
-        }
+        // The punctuation around a key in two copies, not four pushes (see `body`).
+        self.out.push_str(if self.first { "\"" } else { ",\"" });
         self.first = false;
-        string(self.out, key);
-        self.out.push(':');
+        body(self.out, key);
+        self.out.push_str("\":");
         self.out
     }
 
@@ -166,5 +174,28 @@ mod tests {
             back,
             serde_json::json!({ "s": tricky, "t": true, "n": 12.5, "l": ["a", tricky], "v": { "x": [1, null] } })
         );
+    }
+
+    #[test]
+    fn strings_are_escaped_byte_for_byte_as_serde_json_escapes_them() {
+        // Every ASCII byte alone, between text, and in runs longer than the eight-byte skip.
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for s in [
+                c.to_string(),
+                format!("ab{c}cd"),
+                format!("{c}{c}0123456789abcdefé{c}"),
+                "é".repeat(9) + &c.to_string(),
+            ] {
+                let mut out = String::new();
+                string(&mut out, &s);
+                assert_eq!(out, serde_json::to_string(&s).unwrap(), "{b:#x}");
+                let mut keyed = String::new();
+                object(&mut keyed, |o| {
+                    o.str(&s, &s).str("key", "v");
+                });
+                assert_eq!(keyed, serde_json::json!({ s.clone(): s, "key": "v" }).to_string(), "{b:#x}");
+            }
+        }
     }
 }

@@ -94,9 +94,19 @@ pub(crate) struct Needles {
     work: Cell<Steps>,
     build_work: Cell<Steps>,
     /// The last label `display_label` was asked about and whether it spells a value, while the
-    /// set stays as it is: the takes of a result mostly share a label (one per element of a
-    /// marked array), and a label is a tool's text of any length.
+    /// set stays as it is: report entries and stubs come in runs of one label (one per element
+    /// of a marked array), and a label is a tool's text of any length.
     last_label: RefCell<Option<(Box<str>, bool)>>,
+    /// What `display_label` shows for a label that holds a value: the first fixed word that
+    /// holds none, found once while the set stays as it is (a result whose keys hold values
+    /// asks for it once per report entry and per match; each asking scanned every word).
+    /// `None` until asked after a change.
+    fallback: Cell<Option<&'static str>>,
+    /// Per label (by index), what `display_label` answered for it while the set stays as it
+    /// is: 0 not asked, 1 the label itself, 2 the fixed word. A match is replaced with its
+    /// label's display, and the labels of a result's matches repeat (measured: scanning the
+    /// label again for each match was a tenth of a dense result whose keys hold values).
+    shown: RefCell<Vec<u8>>,
 }
 
 #[derive(Default)]
@@ -161,7 +171,7 @@ impl Needles {
     /// its encodings on decoded views of the text (see `forms.rs`: what is caught, and what is
     /// not). Returns the bytes it added.
     pub fn add(&mut self, value: &str, label: &str) -> usize {
-        *self.last_label.get_mut() = None;
+        self.forget_labels();
         let chars = value.chars().count();
         if chars < MIN_SHORT {
             return 0;
@@ -182,7 +192,7 @@ impl Needles {
     /// Takes back one `add` of `value`: a value added more than once stays until its last
     /// `remove`.
     pub fn remove(&mut self, value: &str) {
-        *self.last_label.get_mut() = None;
+        self.forget_labels();
         let Some(&slot) = self.by_text.get(value) else { return };
         let f = &mut self.forms[slot as usize];
         f.refs -= 1;
@@ -422,22 +432,26 @@ impl Needles {
     /// or of the "mcp" format's stub text: a value may be spelled across them (a label ending
     /// in `Qz7Lm` before the `]` spells a known `Qz7Lm]`).
     pub fn display_label<'a>(&self, label: &'a str) -> &'a str {
-        let holds = |l: &str| {
-            self.holds_value(l) || MARKER_FORMS.iter().any(|&(open, close)| self.spelled_across(open, l, close))
-        };
         let last = match &*self.last_label.borrow() {
             Some((last, spells)) if **last == *label => Some(*spells),
             _ => None,
         };
         let spells = last.unwrap_or_else(|| {
-            let spells = holds(label);
+            let spells = self.spells_value(label);
             *self.last_label.borrow_mut() = Some((label.into(), spells));
             spells
         });
         if !spells {
             return label;
         }
-        FALLBACK_LABELS.iter().copied().find(|f| !holds(f)).unwrap_or("")
+        self.fallback_label()
+    }
+
+    /// Does `label` spell a known value where it is written: in itself, or across the brackets
+    /// of a marker or of an "mcp" stub's text (a label ending in `Qz7Lm` before the `]` spells
+    /// a known `Qz7Lm]`)?
+    fn spells_value(&self, label: &str) -> bool {
+        self.holds_value(label) || MARKER_FORMS.iter().any(|&(open, close)| self.spelled_across(open, label, close))
     }
 
     /// Does a known value, as written, overlap both `label` and the fixed text around it in
@@ -447,6 +461,45 @@ impl Needles {
         let written = format!("{open}{label}{close}");
         let (a, b) = (open.len(), open.len() + label.len());
         self.matches(&written).iter().flatten().any(|&(start, end, _)| start < b && end > a && (start < a || end > b))
+    }
+
+    /// What the memos of labels knew no longer holds once the set changes.
+    fn forget_labels(&mut self) {
+        *self.last_label.get_mut() = None;
+        self.fallback.set(None);
+        self.shown.get_mut().clear();
+    }
+
+    /// [`Needles::display_label`] of the label at `index`, remembered (see `shown`).
+    fn display_label_at(&self, index: usize) -> &str {
+        let label = &self.labels[index];
+        match self.shown.borrow().get(index) {
+            Some(1) => return label,
+            Some(2) => return self.fallback_label(),
+            _ => {}
+        }
+        let holds = self.spells_value(label);
+        let mut shown = self.shown.borrow_mut();
+        if shown.len() <= index {
+            shown.resize(self.labels.len(), 0);
+        }
+        shown[index] = if holds { 2 } else { 1 };
+        drop(shown);
+        if holds {
+            self.fallback_label()
+        } else {
+            label
+        }
+    }
+
+    /// What [`Needles::display_label`] shows for a label that holds a known value.
+    pub fn fallback_label(&self) -> &'static str {
+        if let Some(word) = self.fallback.get() {
+            return word;
+        }
+        let word = FALLBACK_LABELS.iter().copied().find(|f| !self.spells_value(f)).unwrap_or("");
+        self.fallback.set(Some(word));
+        word
     }
 
     /// The short values standing alone as a token in `s`: (start, end, label), the longest per
@@ -557,7 +610,7 @@ impl Needles {
         let mut labels: Vec<String> = Vec::new();
         let mut at = 0;
         for (start, end, label) in groups {
-            let label = self.display_label(&self.labels[label]);
+            let label = self.display_label_at(label);
             out.push_str(&s[at..start]);
             out.push_str(&format!("{}{label}{}", MARKER_FORMS[0].0, MARKER_FORMS[0].1));
             if !labels.iter().any(|l| l == label) {

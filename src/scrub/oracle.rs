@@ -27,6 +27,34 @@ impl Needles {
 }
 
 impl Needles {
+    /// `display_label` without its memos: the label and every fixed word read each time.
+    pub(crate) fn display_label_before<'a>(&self, label: &'a str) -> &'a str {
+        if !self.spells_value(label) {
+            return label;
+        }
+        super::FALLBACK_LABELS.iter().copied().find(|f| !self.spells_value(f)).unwrap_or("")
+    }
+
+    /// `scrub` as it was: each match's label asked again.
+    pub(super) fn scrub_before(&self, s: &str) -> Option<(String, Vec<String>)> {
+        let groups = if self.is_empty() { Vec::new() } else { self.find(s, false) };
+        if groups.is_empty() {
+            return None;
+        }
+        let (mut out, mut labels, mut at) = (String::new(), Vec::<String>::new(), 0);
+        for (start, end, label) in groups {
+            let label = self.display_label_before(&self.labels[label]);
+            out.push_str(&s[at..start]);
+            out.push_str(&format!("[redacted: {label}]"));
+            if !labels.iter().any(|l| l == label) {
+                labels.push(label.to_string());
+            }
+            at = end;
+        }
+        out.push_str(&s[at..]);
+        Some((out, labels))
+    }
+
     /// `holds_value` as it was: every string scanned, however short.
     pub(super) fn holds_value_before(&self, s: &str) -> bool {
         let found = |text: &str| {
@@ -114,6 +142,31 @@ mod tests {
             for t in &cases {
                 prop_assert_eq!(n.find(t, false), n.find_before(t), "{:?}", t);
                 prop_assert_eq!(n.holds_value(t), n.holds_value_before(t), "{:?}", t);
+            }
+        }
+
+        /// `display_label` with its fixed word remembered shows what it showed when it scanned
+        /// every word each time: labels asked before and after values that spell the fixed
+        /// words (and the labels) are added and removed.
+        #[test]
+        fn display_label_remembers_only_while_the_set_is_unchanged(ops in prop::collection::vec((0..5usize, 0..3u8), 1..30)) {
+            // Values that hold the fixed words one after the other, and labels built on them.
+            const VALUES: [&str; 5] = ["secret", "value", "redacted", "secret-x", "item"];
+            const LABELS: [&str; 4] = ["secret", "my value", "item", "x-secret-x"];
+            let mut n = Needles::default();
+            for (pick, op) in ops {
+                match op {
+                    // Under labels that may hold the values (and so show as a fixed word).
+                    0 => drop(n.add(VALUES[pick], LABELS[pick % LABELS.len()])),
+                    1 => n.remove(VALUES[pick]),
+                    _ => {}
+                }
+                for label in LABELS {
+                    prop_assert_eq!(n.display_label(label), n.display_label_before(label), "{:?}", label);
+                }
+                // Each match replaced by its label's display, asked twice in one text.
+                let text = format!("{} and {} and {}", VALUES.join(" "), LABELS.join(" "), VALUES.join("/"));
+                prop_assert_eq!(n.scrub(&text), n.scrub_before(&text));
             }
         }
     }
