@@ -33,9 +33,11 @@ import { gzipSync } from "node:zlib";
 // the live-heap counter and the result id drawn in the core, 505.9 KiB raw, 224.2 KiB gzip.
 // Tables keyed by a tool's text hashed under a seed from Web Crypto (src/hash.rs: std's
 // RandomState has no entropy on wasm32), foldhash in place of SipHash: 505.7 to 509.0 KiB raw,
-// 224.1 to 225.4 KiB gzip.
-const BUDGET_RAW = 511 * 1024;
-const BUDGET_GZIP = 227.5 * 1024;
+// 224.1 to 225.4 KiB gzip. The fixes of review s18 (percent views kept past a non-UTF-8
+// escape, markers in JSON text, labels read inside their brackets, lone-surrogate patterns
+// refused, DFA rows counted) and the per-label memos: 513.8 KiB raw, 227.7 KiB gzip.
+const BUDGET_RAW = 516 * 1024;
+const BUDGET_GZIP = 229.5 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
