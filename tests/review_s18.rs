@@ -69,3 +69,28 @@ fn a_marker_spanning_strings_does_not_hide_a_known_value() {
         assert!(value.get("Qz7Lm]").is_none(), "the known value reached the agent as a key: {view}");
     }
 }
+
+/// A long label or pointer is written again for every value taken (the report entry, the side
+/// record, the vault), and was counted at a unit per 16 pointer bytes, labels not at all: a
+/// 10 KB schema title over 20,000 marked elements of a 40 KB result made a 200 MB agent view,
+/// ten nested 1,000-character keys over them 221 MB. Past 128 bytes, each byte now counts.
+#[test]
+fn long_labels_and_pointers_over_many_takes_end_with_the_work_limit() {
+    let elements = format!("[{}]", vec!["0"; 20_000].join(","));
+    let titled = json!({ "name": "t", "outputSchema": { "type": "array", "items": { "x-sensitive": true, "title": "T".repeat(10_000) } } });
+    let o = run_with(titled, &elements, webmcp_redact::Format::Webmcp, &[]);
+    assert_eq!(o.error.map(|e| e.code), Some(webmcp_redact::ErrorCode::WorkLimit));
+    assert!(o.agent_json.len() < 1000, "the withheld view, not the report: {} bytes", o.agent_json.len());
+    let mut deep = elements.clone();
+    for d in 0..10u8 {
+        deep = format!(r#"{{"{}":{deep}}}"#, char::from(b'a' + d).to_string().repeat(1000));
+    }
+    let nested = json!({ "name": "p", "outputSchema": { "additionalProperties": { "$ref": "#" }, "items": { "x-sensitive": true } } });
+    let o = run_with(nested, &deep, webmcp_redact::Format::Webmcp, &[]);
+    assert_eq!(o.error.map(|e| e.code), Some(webmcp_redact::ErrorCode::WorkLimit));
+    // Labels and pointers of ordinary length cost what they did: 20,000 takes pass.
+    let plain =
+        json!({ "name": "n", "outputSchema": { "type": "array", "items": { "x-sensitive": true, "title": "PIN" } } });
+    let o = run_with(plain, &elements, webmcp_redact::Format::Webmcp, &[]);
+    assert!(o.error.is_none() && o.redactions.len() == 20_000);
+}

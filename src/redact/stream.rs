@@ -24,7 +24,7 @@ use crate::hash::{Keyed, TextSet};
 use crate::json::scan::{self, Str};
 use crate::json::write;
 use crate::json::{parse_json, push_token};
-use crate::redact::walk::work_limit;
+use crate::redact::walk::{entry_units, work_limit};
 use crate::schema::{AppliedId, Eval, Exhausted, Kinds, Schema, SetId};
 use crate::scrub::detect::Detect;
 use crate::scrub::known::secret_strings;
@@ -329,7 +329,8 @@ impl Scanner<'_, '_> {
             Err(Exhausted) => return Some(self.exhaust()),
         }
         let plan = self.visit(at, nodes, name)?;
-        if plan == Plan::Take && self.eval.spend(1 + self.pointer.len() as u64 / 16).is_err() {
+        let label = || self.taken.last().map_or("", |t| t.label.as_str());
+        if plan == Plan::Take && self.eval.spend(entry_units(&self.pointer, label())).is_err() {
             self.taken.pop(); // the walk had not taken it yet
             return Some(self.exhaust());
         }
