@@ -490,6 +490,21 @@ mod tests {
         (Regex::new(&t.ast), regex_lite::Regex::new(&t.source).unwrap(), t.size)
     }
 
+    /// `n` characters, each `a` or `b`, from a fixed pseudo-random sequence.
+    fn random_ab(n: usize) -> String {
+        let mut x = 12345u32;
+        (0..n)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                if x >> 16 & 1 == 0 {
+                    'a'
+                } else {
+                    'b'
+                }
+            })
+            .collect()
+    }
+
     /// What one more run of `r` on `key` costs within the evaluation `budget` stands for.
     fn cost(r: &Regex, key: &str, budget: &mut Budget) -> u64 {
         let before = budget.spent();
@@ -503,17 +518,7 @@ mod tests {
     #[test]
     fn a_full_cache_is_cleared_and_the_answers_stay_exact() {
         let (r, lite, _) = both("(?:a|b)*a(?:a|b){14}$");
-        let mut x = 12345u32;
-        let key: String = (0..9000)
-            .map(|_| {
-                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                if x >> 16 & 1 == 0 {
-                    'a'
-                } else {
-                    'b'
-                }
-            })
-            .collect();
+        let key = random_ab(9000);
         let mut budget = Budget::new(u64::MAX);
         for end in (100..key.len()).step_by(297) {
             let k = &key[..end];
@@ -580,17 +585,7 @@ mod tests {
     fn rows_of_many_classes_are_counted() {
         let class: String = (0..3000).map(|i| format!("\\u{:04x}", 0x1000 + 2 * i)).collect();
         let (r, _, _) = both(&format!("^[{class}]|a[ab]{{12}}c"));
-        let mut x = 12345u32;
-        let key: String = (0..100_000)
-            .map(|_| {
-                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-                if x >> 16 & 1 == 0 {
-                    'a'
-                } else {
-                    'b'
-                }
-            })
-            .collect();
+        let key = random_ab(100_000);
         // Without the rows counted this key took about 0.2 units a character.
         let mut budget = Budget::new(500_000);
         assert!(r.is_match(&key, &mut budget).is_err(), "{} units", budget.spent());
