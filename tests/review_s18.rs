@@ -94,3 +94,18 @@ fn long_labels_and_pointers_over_many_takes_end_with_the_work_limit() {
     let o = run_with(plain, &elements, webmcp_redact::Format::Webmcp, &[]);
     assert!(o.error.is_none() && o.redactions.len() == 20_000);
 }
+
+/// Each label of the notice's list holds no known value, but the list joins them with `, `:
+/// labels `klmn` and `opqr` spelled the value `lmn, opq` taken in the same result. The notice
+/// is now value-matched as a second pass would match it, and that pass changes nothing.
+#[test]
+fn the_notice_does_not_spell_a_known_value_across_its_labels() {
+    let def = json!({ "name": "a", "outputSchema": { "type": "object", "properties": {
+        "klmn": { "x-sensitive": true }, "opqr": { "x-sensitive": true }, "pin": { "x-sensitive": true } } } });
+    let raw = json!({ "klmn": "v1zzzz", "opqr": "v2zzzz", "pin": "lmn, opq" }).to_string();
+    for format in [webmcp_redact::Format::Webmcp, webmcp_redact::Format::Mcp] {
+        let o = run_with(def.clone(), &raw, format, &[]);
+        assert!(o.error.is_none() && !o.agent_json.contains("lmn, opq"), "{}", o.agent_json);
+        assert_idempotent(&def, &o, format);
+    }
+}

@@ -9,6 +9,7 @@ use crate::redact::collect::{Collector, StubSpec};
 use crate::redact::stubs::{write_notice, write_stub, REPORT_KEY};
 use crate::redact::{Agent, Run};
 use crate::scrub::known::KnownSecrets;
+use crate::scrub::Needles;
 use crate::{Format, HandleSource, Outcome, Reason, Redaction};
 
 /// What a redaction adds to its agent view, as JSON text.
@@ -32,11 +33,11 @@ pub(crate) fn tail(
 ) -> Tail {
     let stubs = collect.issue(handles, known);
     collect.scrub_report(known.needles());
-    write_tail(&stubs, collect.report(), format)
+    write_tail(&stubs, collect.report(), format, Some(known.needles()))
 }
 
 /// The stubs and the notice, and the report's entries, as JSON text.
-fn write_tail(stubs: &[StubSpec], report: &[Redaction], format: Format) -> Tail {
+fn write_tail(stubs: &[StubSpec], report: &[Redaction], format: Format, needles: Option<&Needles>) -> Tail {
     let mut blocks = String::with_capacity(stubs.len() * 96 + 256);
     for s in stubs {
         write_stub(&mut blocks, format, &s.label, &s.handle);
@@ -46,7 +47,7 @@ fn write_tail(stubs: &[StubSpec], report: &[Redaction], format: Format) -> Tail 
     for r in report {
         if r.handle.is_some() { &mut withheld } else { &mut other }.push(r.label.as_str());
     }
-    write_notice(&mut blocks, &withheld, &other);
+    write_notice(&mut blocks, &withheld, &other, needles);
     // Sized to what the entries take unescaped: a doubling past that would leave a larger hole
     // in the module's memory, which only grows.
     let size = report.iter().map(|r| r.pointer.len() + r.reason.as_str().len() + r.label.len() + 37).sum();
@@ -335,7 +336,7 @@ mod tests {
             let format = if mcp { Format::Mcp } else { Format::Webmcp };
             let stubs: Vec<StubSpec> =
                 labels.into_iter().enumerate().map(|(i, label)| StubSpec { handle: format!("{i:032x}"), label }).collect();
-            let tail = write_tail(&stubs, &report, format);
+            let tail = write_tail(&stubs, &report, format, None);
             prop_assert_eq!(place(&agent, &tail), place_oracle(agent.clone(), &stubs, &report, format));
         }
     }
@@ -348,6 +349,7 @@ mod tests {
             &[],
             &[Redaction { pointer: "/k".into(), reason: Reason::ValueMatch, label: "key".into(), handle: None }],
             Format::Webmcp,
+            None,
         );
         let placed = place(&json!({ "content": [], "_meta": "x" }), &tail);
         assert!(placed.ends_with(r#"}],"_meta":"x"}"#), "{placed}");
@@ -362,7 +364,7 @@ mod tests {
             label: "key".into(),
             handle: Some("0a".repeat(16)),
         }];
-        let tail = write_tail(&stubs, &report, Format::Webmcp);
+        let tail = write_tail(&stubs, &report, Format::Webmcp, None);
         let agent = json!({ "content": [{ "type": "text", "text": "x" }], "isError": false });
         let placed: Value = serde_json::from_str(&place(&agent, &tail)).unwrap();
         assert_eq!(

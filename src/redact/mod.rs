@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use crate::json::{child, is_call_result, parse_result};
 use crate::policy::session::{claims_untrusted, Labels};
 use crate::redact::blocks::STRUCTURAL;
-use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, stub, wording_spans, SECRET_KEY};
+use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, scrub_outside_wording, stub, SECRET_KEY};
 use crate::redact::walk::walk;
 use crate::schema::Eval;
 use crate::scrub::known::{secret_strings, KnownSecrets};
@@ -387,9 +387,7 @@ impl Run<'_> {
     /// Value matching on our own text (a notice, an mcp stub): a match wholly inside our
     /// fixed wording is ignored, every other one applies.
     fn scrub_library_text(&mut self, text: &mut String, pointer: &str) {
-        let wording = wording_spans(text).unwrap_or_default();
-        let ours = |start: usize, end: usize| wording.iter().any(|&(a, b)| a <= start && end <= b);
-        if let Some((clean, labels)) = self.known.needles().scrub_where(text, |start, end| !ours(start, end)) {
+        if let Some((clean, labels)) = scrub_outside_wording(self.known.needles(), text) {
             *text = clean;
             for label in labels {
                 self.note(pointer.to_string(), Reason::ValueMatch, label);

@@ -6,6 +6,7 @@ use crate::hash::TextMap;
 use serde_json::{Map, Value};
 
 use crate::json::write::object;
+use crate::scrub::Needles;
 use crate::Format;
 
 pub(crate) const META_PREFIX: &str = "webmcp-redact/";
@@ -90,9 +91,15 @@ pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
 }
 
 /// [`notice`] written as JSON text into `out`, byte for byte as serde_json writes that value.
-pub(crate) fn write_notice(out: &mut String, withheld: &[&str], other: &[&str]) {
+/// With `needles`, value-matched as a second pass would match it: labels each hold no known
+/// value, but the list that joins them may spell one across a `, `.
+pub(crate) fn write_notice(out: &mut String, withheld: &[&str], other: &[&str], needles: Option<&Needles>) {
+    let mut text = notice_text(withheld, other);
+    if let Some((clean, _)) = needles.and_then(|n| scrub_outside_wording(n, &text)) {
+        text = clean;
+    }
     object(out, |o| {
-        o.str("type", "text").str("text", &notice_text(withheld, other));
+        o.str("type", "text").str("text", &text);
         object(o.key("_meta"), |m| {
             m.bool(NOTICE_KEY, true);
         });
@@ -108,6 +115,14 @@ fn notice_text(withheld: &[&str], other: &[&str]) -> String {
         }
     }
     parts.join(" ")
+}
+
+/// Value matching on a text this library writes (a notice, an mcp stub's text): a match wholly
+/// inside its fixed wording is ours and stays (see [`wording_spans`]).
+pub(crate) fn scrub_outside_wording(needles: &Needles, text: &str) -> Option<(String, Vec<String>)> {
+    let wording = wording_spans(text).unwrap_or_default();
+    let ours = |start: usize, end: usize| wording.iter().any(|&(a, b)| a <= start && end <= b);
+    needles.scrub_where(text, |start, end| !ours(start, end))
 }
 
 /// Where this library's own fixed wording stands in a text it writes (a notice, or an mcp
@@ -284,7 +299,7 @@ mod tests {
             assert_eq!(stub(format, label, &h), value);
         }
         let mut out = String::new();
-        write_notice(&mut out, &["a\n"], &["b", "c"]);
+        write_notice(&mut out, &["a\n"], &["b", "c"], None);
         assert_eq!(out, notice(&["a\n"], &["b", "c"]).to_string());
     }
 
