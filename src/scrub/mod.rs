@@ -93,20 +93,16 @@ pub(crate) struct Needles {
     index: RefCell<Index>,
     work: Cell<Steps>,
     build_work: Cell<Steps>,
-    /// The last label `display_label` was asked about and whether it spells a value, while the
-    /// set stays as it is: report entries and stubs come in runs of one label (one per element
-    /// of a marked array), and a label is a tool's text of any length.
-    last_label: RefCell<Option<(Box<str>, bool)>>,
     /// What `display_label` shows for a label that holds a value: the first fixed word that
     /// holds none, found once while the set stays as it is (a result whose keys hold values
     /// asks for it once per report entry and per match; each asking scanned every word).
     /// `None` until asked after a change.
     fallback: Cell<Option<&'static str>>,
-    /// Per label (by index), what `display_label` answered for it while the set stays as it
-    /// is: 0 not asked, 1 the label itself, 2 the fixed word. A match is replaced with its
-    /// label's display, and the labels of a result's matches repeat (measured: scanning the
-    /// label again for each match was a tenth of a dense result whose keys hold values).
-    shown: RefCell<Vec<u8>>,
+    /// Per label, whether it spells a value (`spells_value`), while the set stays as it is:
+    /// matches, stubs and report entries repeat their labels (one per element of a marked
+    /// array), and a label is a tool's text of any length (measured: scanning the label again
+    /// for each match was a tenth of a dense result whose keys hold values).
+    spells: RefCell<TextMap<Box<str>, bool>>,
 }
 
 #[derive(Default)]
@@ -432,13 +428,10 @@ impl Needles {
     /// or of the "mcp" format's stub text: a value may be spelled across them (a label ending
     /// in `Qz7Lm` before the `]` spells a known `Qz7Lm]`).
     pub fn display_label<'a>(&self, label: &'a str) -> &'a str {
-        let last = match &*self.last_label.borrow() {
-            Some((last, spells)) if **last == *label => Some(*spells),
-            _ => None,
-        };
-        let spells = last.unwrap_or_else(|| {
+        let known = self.spells.borrow().get(label).copied();
+        let spells = known.unwrap_or_else(|| {
             let spells = self.spells_value(label);
-            *self.last_label.borrow_mut() = Some((label.into(), spells));
+            self.spells.borrow_mut().insert(label.into(), spells);
             spells
         });
         if !spells {
@@ -465,31 +458,8 @@ impl Needles {
 
     /// What the memos of labels knew no longer holds once the set changes.
     fn forget_labels(&mut self) {
-        *self.last_label.get_mut() = None;
+        self.spells.get_mut().clear();
         self.fallback.set(None);
-        self.shown.get_mut().clear();
-    }
-
-    /// [`Needles::display_label`] of the label at `index`, remembered (see `shown`).
-    fn display_label_at(&self, index: usize) -> &str {
-        let label = &self.labels[index];
-        match self.shown.borrow().get(index) {
-            Some(1) => return label,
-            Some(2) => return self.fallback_label(),
-            _ => {}
-        }
-        let holds = self.spells_value(label);
-        let mut shown = self.shown.borrow_mut();
-        if shown.len() <= index {
-            shown.resize(self.labels.len(), 0);
-        }
-        shown[index] = if holds { 2 } else { 1 };
-        drop(shown);
-        if holds {
-            self.fallback_label()
-        } else {
-            label
-        }
     }
 
     /// What [`Needles::display_label`] shows for a label that holds a known value.
@@ -610,7 +580,7 @@ impl Needles {
         let mut labels: Vec<String> = Vec::new();
         let mut at = 0;
         for (start, end, label) in groups {
-            let label = self.display_label_at(label);
+            let label = self.display_label(&self.labels[label]);
             out.push_str(&s[at..start]);
             out.push_str(&format!("{}{label}{}", MARKER_FORMS[0].0, MARKER_FORMS[0].1));
             if !labels.iter().any(|l| l == label) {
