@@ -109,3 +109,21 @@ fn the_notice_does_not_spell_a_known_value_across_its_labels() {
         assert_idempotent(&def, &o, format);
     }
 }
+
+/// A `[redacted: …]` in prose (a text block) was taken for ours when its label held no value
+/// by itself, though it spelled one across the closing bracket: the known value inside it
+/// reached the agent. A marker is ours only if we could have written it.
+#[test]
+fn a_marker_whose_label_spells_a_value_across_its_bracket_is_not_ours() {
+    let marked = json!({ "name": "a", "outputSchema": { "type": "object", "properties": {
+        "x\",\"Qz7Lm": { "type": "string", "x-sensitive": true },
+        "pin": { "type": "string", "x-sensitive": true } } } })
+    .to_string();
+    for format in [webmcp_redact::Format::Webmcp, webmcp_redact::Format::Mcp] {
+        let mut r = redactor(format);
+        r.redact(&marked, &json!({ "x\",\"Qz7Lm": "w1zzzz", "pin": "Qz7Lm]" }).to_string(), None);
+        let later = text_result("note: [redacted: x\",\"Qz7Lm] end");
+        let view = r.redact(PLAIN, &later.to_string(), None).agent_json;
+        assert!(!view.contains("Qz7Lm]"), "the known value passed inside a forged marker: {view}");
+    }
+}

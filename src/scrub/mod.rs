@@ -512,7 +512,7 @@ impl Needles {
     }
 
     /// Our own `[redacted: <label>]` markers in `s`, in order: those whose label is one this set
-    /// writes (a label it holds that holds no known value, or a fixed fallback word).
+    /// writes (a label it holds that spells no known value, or a fixed fallback word).
     /// In JSON text (`json`), a marker never holds a `"`: ours are written inside one string,
     /// where a label's `"` is escaped, so a `[redacted: …]` with a raw `"` in it spans strings
     /// (a label holding `","`) and leaves what it covers to be matched.
@@ -533,7 +533,9 @@ impl Needles {
             let label = &s[body..close];
             let ours = !(json && label.contains('"'))
                 && (FALLBACK_LABELS.contains(&label) || self.label_index.contains_key(label));
-            if ours && !self.holds_value(label) {
+            // Ours only if we could have written it: its label spells no value, in itself or
+            // across the brackets (`display_label` would have written the fixed word).
+            if ours && self.display_label(label) == label {
                 out.push((body - OPEN.len(), close + 1));
                 from = close + 1;
             } else {

@@ -131,7 +131,8 @@ fn percent_decoded(s: &str, plus: bool) -> Decoded {
     }
     match String::from_utf8(bytes) {
         Ok(text) => Some((text, spans)),
-        Err(e) => Some(undecoded_where_not_utf8(s, &e.into_bytes(), &spans)),
+        // Nothing decoded but escapes kept as written: no view (a view changes something).
+        Err(e) => Some(undecoded_where_not_utf8(s, &e.into_bytes(), &spans)).filter(|(text, _)| text != s),
     }
 }
 
@@ -262,7 +263,9 @@ mod tests {
         assert_eq!(spans[e9..e9 + 3], [(8, 9), (9, 10), (10, 11)]);
         assert_eq!(unform("a+b%E9").unwrap().0, "a b%E9");
         // A lead byte cut short by a character written as it is: the escape stays, é reads.
-        assert_eq!(unpercent("%E2é").unwrap().0, "%E2é");
+        assert_eq!(unpercent("%E2%41é").unwrap().0, "%E2Aé");
+        // Only escapes kept as written: nothing reads otherwise, so there is no view to scan.
+        assert!(unpercent("Jos%E9 %FF").is_none() && unpercent("%E2é").is_none());
     }
 
     #[test]
