@@ -35,9 +35,10 @@ import { gzipSync } from "node:zlib";
 // RandomState has no entropy on wasm32), foldhash in place of SipHash: 505.7 to 509.0 KiB raw,
 // 224.1 to 225.4 KiB gzip. The fixes of review s18 (percent views kept past a non-UTF-8
 // escape, markers in JSON text, labels read inside their brackets, lone-surrogate patterns
-// refused, DFA rows counted) and the per-label memos: 513.8 KiB raw, 227.7 KiB gzip.
-const BUDGET_RAW = 516 * 1024;
-const BUDGET_GZIP = 229.5 * 1024;
+// refused, DFA rows counted), the per-label memo and the notice value-matched: 515.3 KiB raw,
+// 228.2 KiB gzip.
+const BUDGET_RAW = 518 * 1024;
+const BUDGET_GZIP = 230 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
