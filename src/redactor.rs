@@ -15,7 +15,8 @@ use crate::policy::session::Labels;
 use crate::policy::Policy;
 use crate::redact::{failed_outcome, redact_with};
 use crate::scrub::known::{KnownSecrets, Learned};
-use crate::{CompiledTool, Error, Format, HandleSource, Limits, Options, Outcome};
+use crate::scrub::meter::{allowance, overrun_detail};
+use crate::{CompiledTool, Error, ErrorCode, Format, HandleSource, Limits, Options, Outcome};
 
 /// How many compiled tools a redactor keeps; the least recently used one goes first.
 pub const TOOL_CACHE_SIZE: usize = 256;
@@ -132,7 +133,24 @@ impl Redactor {
         let args: Value = parse_limited(args_json, &self.config.limits).map_err(|e| e.for_tool(tool.name()))?;
         let none = Labels::default();
         let labels = session.and_then(|id| self.sessions.get(&id)).unwrap_or(&none);
-        Ok(check_with(tool.model(), &args, labels, &self.config.policy, &self.known, vault))
+        let max_work = self.config.limits.max_work;
+        let checked = self
+            .metered(args_json, || check_with(tool.model(), &args, labels, &self.config.policy, &self.known, vault));
+        // Arguments read only in part may hold a value: the call is not checked, so not made.
+        checked.ok_or_else(|| {
+            Error::new(ErrorCode::WorkLimit, String::new(), overrun_detail(max_work)).for_tool(tool.name())
+        })
+    }
+
+    /// Runs `read` with value matching metered for an input of `input`'s size (see
+    /// `scrub/meter.rs`); `None` if it read past the allowance, and so may have missed a value.
+    fn metered<T>(&self, input: &str, read: impl FnOnce() -> T) -> Option<T> {
+        let meter = self.known.meter();
+        meter.allow(allowance(self.config.limits.max_work, input.len()));
+        let out = read();
+        let spent = meter.spent();
+        meter.stop();
+        (!spent).then_some(out)
     }
 
     /// The tool as the proposals' vocabulary describes it (see `CompiledTool::describe`).
@@ -181,10 +199,11 @@ impl Redactor {
     }
 
     /// `args_json` with every value the known set holds replaced by `[redacted: <label>]`: what
-    /// a consent prompt may show of a call's arguments. Arguments that cannot be read are `None`.
+    /// a consent prompt may show of a call's arguments. Arguments that cannot be read, or not
+    /// within the reading allowance (`scrub/meter.rs`), are `None`.
     pub fn scrub_known(&self, args_json: &str) -> Option<Value> {
         let mut args = parse_limited(args_json, &self.config.limits).ok()?;
-        self.known.needles().scrub_value(&mut args, &mut String::new(), &mut Vec::new());
+        self.metered(args_json, || self.known.needles().scrub_value(&mut args, &mut String::new(), &mut Vec::new()))?;
         Some(args)
     }
 

@@ -140,6 +140,7 @@ impl Run<'_> {
             unchanged: false,
             learned: Vec::new(),
             engine: Default::default(),
+            read: 0,
         };
         // Nothing collected: only a reshaping (the mcp format's wrapping, a rewritten stub).
         let tail = (!collect.is_empty()).then(|| tail(&mut collect, format, handles, known));

@@ -11,6 +11,7 @@ use super::Run;
 use crate::json::{child, push_token};
 use crate::scrub::detect::{Detect, Kind};
 use crate::scrub::detected;
+use crate::scrub::meter::Meter;
 use crate::Reason;
 
 impl Run<'_> {
@@ -21,7 +22,7 @@ impl Run<'_> {
         if on.is_none() {
             return;
         }
-        for (at, (kind, secret)) in detections(value, pointer, on) {
+        for (at, (kind, secret)) in detections(value, pointer, on, self.known.meter()) {
             self.detected(at, kind, secret);
         }
     }
@@ -60,7 +61,7 @@ impl Run<'_> {
         let mut found = Vec::new();
         for r in self.collect.report() {
             for text in [&r.label, &r.pointer] {
-                found.extend(detected(text, on, &mut 0).into_iter().map(|h| (r.pointer.clone(), h)));
+                found.extend(detected(text, on, self.known.meter()).into_iter().map(|h| (r.pointer.clone(), h)));
             }
         }
         for (at, (kind, secret)) in found {
@@ -82,16 +83,15 @@ impl Run<'_> {
 /// The hits in `value` (at `pointer`), with the pointer of each. The values are visited in the
 /// order of a stack (an array's last item first), and a pointer is built only for a hit: each
 /// container visited leaves its place (its parent's, and its token) in `places`.
-fn detections(value: &Value, pointer: &str, on: Detect) -> Vec<(String, (Kind, String))> {
+fn detections(value: &Value, pointer: &str, on: Detect, meter: &Meter) -> Vec<(String, (Kind, String))> {
     let mut found = Vec::new();
     let mut places: Vec<(usize, Token)> = Vec::new();
     // Each value with its place: its container's (`ROOT` for `value`'s) and its token.
     let mut stack: Vec<(&Value, usize, Option<Token>)> = vec![(value, ROOT, None)];
-    let mut work = 0;
     while let Some((v, parent, token)) = stack.pop() {
         match v {
             Value::String(s) => {
-                let hits = detected(s, on, &mut work);
+                let hits = detected(s, on, meter);
                 if !hits.is_empty() {
                     let at = pointer_of(pointer, &places, parent, token);
                     found.extend(hits.into_iter().map(|h| (at.clone(), h)));
@@ -104,7 +104,7 @@ fn detections(value: &Value, pointer: &str, on: Detect) -> Vec<(String, (Kind, S
             Value::Object(map) => {
                 let me = place(&mut places, parent, token);
                 for (key, v) in map {
-                    let hits = detected(key, on, &mut work);
+                    let hits = detected(key, on, meter);
                     if !hits.is_empty() {
                         let at = pointer_of(pointer, &places, me, None);
                         found.extend(hits.into_iter().map(|h| (at.clone(), h)));
@@ -167,16 +167,17 @@ mod props {
     fn eager(value: &Value, pointer: &str, on: Detect) -> Vec<(String, (Kind, String))> {
         let mut found = Vec::new();
         let mut stack = vec![(value, pointer.to_string())];
-        let mut work = 0;
         while let Some((v, at)) = stack.pop() {
             match v {
-                Value::String(s) => found.extend(detected(s, on, &mut work).into_iter().map(|h| (at.clone(), h))),
+                Value::String(s) => {
+                    found.extend(detected(s, on, &Meter::default()).into_iter().map(|h| (at.clone(), h)))
+                }
                 Value::Array(items) => {
                     stack.extend(items.iter().enumerate().map(|(i, v)| (v, child(&at, &i.to_string()))))
                 }
                 Value::Object(map) => {
                     for (key, v) in map {
-                        found.extend(detected(key, on, &mut work).into_iter().map(|h| (at.clone(), h)));
+                        found.extend(detected(key, on, &Meter::default()).into_iter().map(|h| (at.clone(), h)));
                         stack.push((v, child(&at, key)));
                     }
                 }
@@ -214,7 +215,7 @@ mod props {
 
         #[test]
         fn lazy_pointers_agree_with_eager_ones(doc in document(), root in "(/[a-z~]{0,3}){0,2}") {
-            let lazy = detections(&doc, &root, Detect::ALL);
+            let lazy = detections(&doc, &root, Detect::ALL, &Meter::default());
             prop_assert_eq!(&lazy, &eager(&doc, &root, Detect::ALL));
         }
     }

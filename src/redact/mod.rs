@@ -21,7 +21,8 @@ use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, scrub_outside_wording, stub, SECRET_KEY};
 use crate::redact::walk::walk;
 use crate::schema::Eval;
-use crate::scrub::known::{secret_strings, KnownSecrets};
+use crate::scrub::known::{secret_strings, KnownSecrets, Overrun};
+use crate::scrub::meter;
 use crate::tool::Mode;
 use crate::{CompiledTool, Engine, Error, ErrorCode, Format, Limits, Options, Outcome, Reason};
 use collect::Collector;
@@ -71,7 +72,8 @@ pub fn redact_with(
     handles: &mut dyn HandleSource,
     known: &mut KnownSecrets,
 ) -> Outcome {
-    known.budget(options.limits.max_work as u64);
+    let max_work = options.limits.max_work;
+    known.budget(max_work as u64, meter::allowance(max_work, raw_json.len()));
     let mut run = Run {
         tool,
         format: options.format,
@@ -89,7 +91,7 @@ pub fn redact_with(
     let result = run.result(raw_json, options, &mut labels);
     let engine = if run.streamed { Engine::Streaming } else { Engine::Dom };
     let mut outcome = match result {
-        Ok(_) if run.known.over_budget() => failed_outcome(learning_limit(options).for_tool(tool.name())),
+        Ok(_) if run.known.overrun().is_some() => failed_outcome(overrun(run.known, options).for_tool(tool.name())),
         Ok(Some(agent)) => run.finish(agent),
         Ok(None) => Outcome {
             agent_json: raw_json.to_string(),
@@ -101,9 +103,16 @@ pub fn redact_with(
             unchanged: true,
             learned: Vec::new(),
             engine: Engine::Dom,
+            read: 0,
         },
         Err(e) => failed_outcome(e.for_tool(tool.name())),
     };
+    // Finishing reads too (the report, the notice, the stubs' labels): a budget it passed
+    // leaves what it wrote unread.
+    if outcome.error.is_none() && known.overrun().is_some() {
+        outcome = failed_outcome(overrun(known, options).for_tool(tool.name()));
+    }
+    outcome.read = known.meter().read();
     known.end_budget();
     known.settle();
     if !outcome.unchanged && outcome.error.is_none() {
@@ -115,12 +124,18 @@ pub fn redact_with(
 }
 
 /// A result whose values would add more than `max_work` bytes to the known set (the matcher's
-/// size and build time grow with them): it fails closed. What it noted is still known.
-fn learning_limit(options: &Options) -> Error {
-    let detail = format!(
-        "the values it withholds would add more than {} bytes to the known-secret set (limits.maxWork)",
-        options.limits.max_work
-    );
+/// size and build time grow with them), or whose reading took more than its allowance
+/// (`scrub/meter.rs`): it fails closed. What it noted is still known.
+fn overrun(known: &KnownSecrets, options: &Options) -> Error {
+    let max_work = options.limits.max_work;
+    let detail = match known.overrun() {
+        Some(Overrun::Learning) => {
+            format!(
+                "the values it withholds would add more than {max_work} bytes to the known-secret set (limits.maxWork)"
+            )
+        }
+        _ => meter::overrun_detail(max_work),
+    };
     Error::new(ErrorCode::WorkLimit, String::new(), detail)
 }
 
@@ -143,6 +158,7 @@ pub(crate) fn failed_outcome(error: Error) -> Outcome {
         unchanged: false,
         learned: Vec::new(),
         engine: Engine::Dom,
+        read: 0,
     }
 }
 

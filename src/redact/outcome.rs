@@ -139,6 +139,9 @@ pub struct Outcome {
     pub learned: Vec<crate::scrub::known::Learned>,
     /// Which engine read the result (the tests compare the two).
     pub engine: crate::Engine,
+    /// Bytes value matching and the detectors read (see `scrub/meter.rs`; the tests hold
+    /// ordinary results far below the allowance).
+    pub read: u64,
 }
 
 impl Outcome {

@@ -28,6 +28,7 @@ use crate::redact::walk::{entry_units, work_limit};
 use crate::schema::{AppliedId, Eval, Exhausted, Kinds, Schema, SetId};
 use crate::scrub::detect::Detect;
 use crate::scrub::known::secret_strings;
+use crate::scrub::meter::Meter;
 use crate::scrub::{detected, Needles};
 use crate::{Error, Format, Reason};
 
@@ -112,7 +113,9 @@ struct Scanner<'t, 'e> {
     key_hash: Keyed,
     big_keys: Vec<TextSet<u64>>,
     taken: Vec<TakenSpan>,
-    detect_work: u64,
+    /// What the detectors read (the known set's meter: value matching reads under the same
+    /// allowance).
+    meter: &'t Meter,
     /// Where the work limit was reached.
     exhausted: Option<String>,
 }
@@ -123,6 +126,7 @@ pub(super) fn scan(
     schema: Option<&Schema>,
     eval: &mut Eval,
     detect: Detect,
+    meter: &Meter,
     max_depth: usize,
 ) -> Option<Scanned> {
     let b = text.as_bytes();
@@ -147,7 +151,7 @@ pub(super) fn scan(
         key_hash: Keyed::default(),
         big_keys: Vec::new(),
         taken: Vec::new(),
-        detect_work: 0,
+        meter,
         exhausted: None,
     };
     let plan = match schema {
@@ -433,7 +437,7 @@ impl Scanner<'_, '_> {
         if self.suppressed() {
             return Some(());
         }
-        if !self.detect.is_none() && !detected(chars, self.detect, &mut self.detect_work).is_empty() {
+        if !self.detect.is_none() && !detected(chars, self.detect, self.meter).is_empty() {
             return None; // a credential: the DOM engine takes it (its order, its pointers)
         }
         if token.escaped {
@@ -478,11 +482,23 @@ impl Run<'_> {
         }
         let max_depth = limits.max_depth.min(crate::Limits::DEPTH_CEILING);
         let mut eval = Eval::new(limits);
-        let mut scanned = scan(raw_json, self.tool.schema(), &mut eval, self.tool.detect(), max_depth)?;
-        let values = scanned.taken.iter().map(|t| parse_json(&raw_json[t.start..t.end]).ok());
-        scanned.values = values.collect::<Option<_>>()?;
-        self.eval = eval;
-        Some(scanned)
+        // A decline leaves the result to the DOM engine with the allowance it would have had
+        // alone (so both engines learn the same; a call reads at most twice its allowance),
+        // and so does a scan whose detectors ran out of it: they read in another order.
+        let meter = self.known.meter();
+        let before = meter.read();
+        let scanned = scan(raw_json, self.tool.schema(), &mut eval, self.tool.detect(), meter, max_depth)
+            .filter(|_| !meter.spent())
+            .and_then(|mut scanned| {
+                let values = scanned.taken.iter().map(|t| parse_json(&raw_json[t.start..t.end]).ok());
+                scanned.values = values.collect::<Option<_>>()?;
+                Some(scanned)
+            });
+        match scanned {
+            Some(_) => self.eval = eval,
+            None => meter.rewind(before),
+        }
+        scanned
     }
 
     /// What the DOM engine's `structured` does with a value, for one the streaming engine read:

@@ -1160,9 +1160,9 @@ mod props {
             };
             found(&text);
             if oracle::needs_views(&text, on) {
-                crate::scrub::unescape::for_each_view(&text, &mut |view, _| found(view));
+                crate::scrub::unescape::for_each_view(&text, &crate::scrub::meter::Meter::default(), &mut |view, _| found(view));
             }
-            prop_assert_eq!(crate::scrub::detected(&text, on, &mut 0), want);
+            prop_assert_eq!(crate::scrub::detected(&text, on, &crate::scrub::meter::Meter::default()), want);
         }
     }
 }

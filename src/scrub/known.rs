@@ -16,6 +16,7 @@ use crate::hash::TextMap;
 
 use serde_json::Value;
 
+use super::meter::Meter;
 use super::Needles;
 
 #[derive(Default)]
@@ -37,6 +38,15 @@ pub struct KnownSecrets {
     exhausted: bool,
     /// What `needles` gives past the budget.
     none: Needles,
+}
+
+/// Which budget a run went past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overrun {
+    /// The values it withholds would add more bytes to the matcher than `Limits::max_work`.
+    Learning,
+    /// Value matching and the detectors read more than their allowance (`meter.rs`).
+    Reading,
 }
 
 #[derive(Default)]
@@ -112,25 +122,41 @@ impl KnownSecrets {
         }
     }
 
-    /// A run starts that may add `bytes` of values to the matcher (whose size and build time
-    /// grow with them): past them, [`over_budget`](Self::over_budget) says so and the run fails
-    /// with `work_limit`. What it noted is still known.
-    pub fn budget(&mut self, bytes: u64) {
-        self.budget = Some(bytes);
+    /// A run starts that may add `learn` bytes of values to the matcher (whose size and build
+    /// time grow with them) and read `read` bytes in value matching and detection (see
+    /// `meter.rs`): past either, [`overrun`](Self::overrun) says which, and the run fails with
+    /// `work_limit`. What it noted is still known.
+    pub fn budget(&mut self, learn: u64, read: u64) {
+        self.budget = Some(learn);
         self.exhausted = false;
+        self.needles.meter().allow(read);
     }
 
-    /// Has this run gone past its budget? Then it fails, and scrubbing stops (nothing of it
-    /// reaches the agent): `needles` is empty until `end_budget`, so that the values it did add
-    /// are not built into the matcher for a result that is thrown away.
-    pub fn over_budget(&self) -> bool {
-        self.exhausted
+    /// Has this run gone past its budget? Then it fails. Past the learning budget scrubbing
+    /// stops (nothing of it reaches the agent): `needles` is empty until `end_budget`, so that
+    /// the values it did add are not built into the matcher for a result that is thrown away.
+    /// Past the reading allowance, every scan finds nothing at once.
+    pub fn overrun(&self) -> Option<Overrun> {
+        if self.exhausted {
+            Some(Overrun::Learning)
+        } else if self.needles.meter().spent() {
+            Some(Overrun::Reading)
+        } else {
+            None
+        }
     }
 
     /// The run is over.
     pub fn end_budget(&mut self) {
         self.budget = None;
         self.exhausted = false;
+        self.needles.meter().stop();
+    }
+
+    /// What value matching and the detectors read in the current call, against its allowance
+    /// (the same meter whether or not `needles` is empty past the learning budget).
+    pub(crate) fn meter(&self) -> &Meter {
+        self.needles.meter()
     }
 
     /// What joined the set since the last call.
@@ -246,19 +272,37 @@ mod tests {
     #[test]
     fn a_run_past_its_budget_matches_nothing_until_it_ends_and_keeps_what_it_noted() {
         let mut k = KnownSecrets::default();
-        k.budget(10);
+        k.budget(10, u64::MAX);
         k.own("h1", "<p>\"tok\"</p>", "key"); // 12 bytes: past 10
-        assert!(k.over_budget());
+        assert_eq!(k.overrun(), Some(Overrun::Learning));
         assert!(k.needles().is_empty(), "nothing is built for a run that fails");
         k.own("h2", "<b>\"second\"</b>", "key");
         k.end_budget();
-        assert!(!k.over_budget());
+        assert_eq!(k.overrun(), None);
         assert!(scrubbed(&k, "x &lt;b&gt;&quot;second&quot;&lt;/b&gt; y"));
         assert!(scrubbed(&k, "x PGI+InNlY29uZCI8L2I+ y"), "base64 is read decoded");
         assert!(scrubbed(&k, "x PHA+InRvayI8L3A+ y"));
         k.forget("h2");
         k.forget("h1");
         assert!(k.is_empty() && k.needles().is_empty());
+    }
+
+    #[test]
+    fn a_run_past_its_reading_allowance_finds_nothing_more_and_its_label_answers_are_not_kept() {
+        let mut k = KnownSecrets::default();
+        k.own("h", "Qz7LmSecretValue", "token");
+        let text = "x Qz7LmSecretValue y";
+        k.budget(u64::MAX, 2 * text.len() as u64);
+        assert!(scrubbed(&k, text), "within the allowance");
+        assert!(!scrubbed(&k, text), "past it: nothing read");
+        assert_eq!(k.overrun(), Some(Overrun::Reading));
+        // A label asked about past the allowance shows the fixed word, and that answer is
+        // not remembered for later calls.
+        assert_eq!(k.needles().display_label("plain"), "secret");
+        k.end_budget();
+        assert_eq!(k.overrun(), None);
+        assert_eq!(k.needles().display_label("plain"), "plain");
+        assert!(scrubbed(&k, text), "a new call reads again");
     }
 
     #[test]

@@ -47,12 +47,16 @@ mod base64;
 pub mod detect;
 mod forms;
 pub mod known;
+pub(crate) mod meter;
 mod unescape;
+#[cfg(test)]
+mod unescape_before;
 // Proptest is native only (tests run on wasm32 too).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod oracle;
 
 use automaton::{Automaton, Steps};
+use meter::Meter;
 
 /// How labels are written into text the agent reads: value matching's markers, and the "mcp"
 /// format's stub text (`src/redact/stubs.rs`).
@@ -103,6 +107,8 @@ pub(crate) struct Needles {
     /// array), and a label is a tool's text of any length (measured: scanning the label again
     /// for each match was a tenth of a dense result whose keys hold values).
     spells: RefCell<TextMap<Box<str>, bool>>,
+    /// What scans and views have read in the current call, against its allowance.
+    meter: Meter,
 }
 
 #[derive(Default)]
@@ -279,7 +285,7 @@ impl Needles {
     /// match there replaces the span of `s` that encodes it.
     /// `json`: `s` is JSON text (see [`Needles::scrub_json`]).
     fn find(&self, s: &str, json: bool) -> Vec<(usize, usize, usize)> {
-        if self.too_short(s) {
+        if self.too_short(s) || self.meter.spent() {
             return Vec::new();
         }
         // Most strings hold no value: the lists are gathered without allocating until one
@@ -296,8 +302,11 @@ impl Needles {
         // Base64 matches come from many decoded runs: gathered, then put in order of end.
         let mut encoded = Vec::new();
         self.base64_matches(s.as_bytes(), &mut |m| encoded.push(m));
-        unescape::for_each_view(s, &mut |view, spans| {
-            let raw = |(a, b, label): (usize, usize, usize)| (spans[a].0 as usize, spans[b - 1].1 as usize, label);
+        unescape::for_each_view(s, &self.meter, &mut |view, map| {
+            let raw = |(a, b, label): (usize, usize, usize)| {
+                let (start, end) = map.span(a, b);
+                (start, end, label)
+            };
             for list in self.matches(view) {
                 keep(list.into_iter().map(raw).filter(|m| m.0 < m.1).collect(), &mut lists);
             }
@@ -342,6 +351,9 @@ impl Needles {
         let mut work = self.work.get();
         base64::for_each_view(text, shortest, &mut |view| {
             work += view.bytes.len() as u64;
+            if !self.meter.charge(view.bytes.len()) {
+                return;
+            }
             let mut found = |(a, b, label): (usize, usize, usize), work: &mut Steps| {
                 *work += 1;
                 if view.counts(a, b) {
@@ -355,10 +367,11 @@ impl Needles {
             // Decoded text may be escaped in turn: a JWT's JSON (`\u00e4`, `\/`), a URL's
             // query. One decoding deep, so that a run costs a bounded number of scans.
             let Ok(decoded) = std::str::from_utf8(view.bytes) else { return };
-            unescape::for_each_view_once(decoded, &mut |inner, spans| {
+            unescape::for_each_view_once(decoded, &self.meter, &mut |inner, map| {
                 work += inner.len() as u64;
                 for (a, b, label) in self.long_matches(inner.as_bytes(), &mut work).into_iter().flatten() {
-                    found((spans[a].0 as usize, spans[b - 1].1 as usize, label), &mut work);
+                    let (start, end) = map.span(a, b);
+                    found((start, end, label), &mut work);
                 }
             });
         });
@@ -385,6 +398,9 @@ impl Needles {
     /// Every match in `s`, unmerged: the main automaton's, the side automaton's, and the short
     /// values standing alone as a token, each list in order of end.
     fn matches(&self, s: &str) -> [Vec<(usize, usize, usize)>; 3] {
+        if !self.meter.charge(s.len()) {
+            return Default::default();
+        }
         let mut work = self.work.get();
         let [a, b] = self.long_matches(s.as_bytes(), &mut work);
         let c = self.short_matches(s, &mut work);
@@ -411,13 +427,16 @@ impl Needles {
         if self.too_short(s) {
             return false;
         }
+        if self.meter.spent() {
+            return true; // unread: the call fails, and the safe answer is kept from the memo
+        }
         let found = |text: &str| {
             let mut any = self.matches(text).iter().any(|l| !l.is_empty());
             self.base64_matches(text.as_bytes(), &mut |_| any = true);
             any
         };
         let mut any = found(s);
-        unescape::for_each_view(s, &mut |view, _| any = any || found(view));
+        unescape::for_each_view(s, &self.meter, &mut |view, _| any = any || found(view));
         any
     }
 
@@ -431,6 +450,11 @@ impl Needles {
         let known = self.spells.borrow().get(label).copied();
         let spells = known.unwrap_or_else(|| {
             let spells = self.spells_value(label);
+            // An answer read past the meter's allowance may be incomplete: the call fails, and
+            // the memo outlives it.
+            if self.meter.spent() {
+                return true;
+            }
             self.spells.borrow_mut().insert(label.into(), spells);
             spells
         });
@@ -468,7 +492,9 @@ impl Needles {
             return word;
         }
         let word = FALLBACK_LABELS.iter().copied().find(|f| !self.spells_value(f)).unwrap_or("");
-        self.fallback.set(Some(word));
+        if !self.meter.spent() {
+            self.fallback.set(Some(word));
+        }
         word
     }
 
@@ -594,6 +620,11 @@ impl Needles {
         Some((out, labels))
     }
 
+    /// What this set's scans read in the current call, and may read (`meter.rs`).
+    pub(crate) fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
     /// Steps taken by every scan so far (transitions, failure hops, tombstones skipped,
     /// matches merged).
     #[cfg(test)]
@@ -683,26 +714,29 @@ impl Needles {
 /// value matching, and most strings name none.
 ///
 /// One `scan` of `s` decides both: a string with nothing to find costs that pass, and
-/// allocates nothing.
-pub(crate) fn detected(s: &str, on: detect::Detect, work: &mut u64) -> Vec<(detect::Kind, String)> {
+/// allocates nothing. What the detectors read is charged to `meter` (a spent meter reads
+/// nothing more: the caller fails).
+pub(crate) fn detected(s: &str, on: detect::Detect, meter: &Meter) -> Vec<(detect::Kind, String)> {
     let mut out: Vec<(detect::Kind, String)> = Vec::new();
-    if on.is_none() {
+    if on.is_none() || !meter.charge(s.len()) {
         return out;
     }
     let seen = detect::scan(s);
-    *work += s.len() as u64;
     if !seen.any() {
         return out;
     }
-    let mut found = |text: &str, seen: detect::Scan, work: &mut u64| {
-        let hits = detect::detect_scanned(text, on, seen, work);
+    let mut found = |text: &str, seen: detect::Scan| {
+        let mut work = 0;
+        let hits = detect::detect_scanned(text, on, seen, &mut work);
+        meter.charge(work as usize);
         out.extend(hits.into_iter().map(|f| (f.kind, text[f.start..f.end].to_string())));
     };
-    found(s, seen, work);
+    found(s, seen);
     if seen.needs_views(on) {
-        unescape::for_each_view(s, &mut |view, _| {
-            *work += view.len() as u64;
-            found(view, detect::scan(view), work)
+        unescape::for_each_view(s, meter, &mut |view, _| {
+            if meter.charge(view.len()) {
+                found(view, detect::scan(view));
+            }
         });
     }
     out

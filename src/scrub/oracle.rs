@@ -2,7 +2,7 @@
 //! (`mod.rs`) compare what it finds with what the faster code finds, on generated needles and
 //! texts.
 
-use super::{one_per_end, unescape, Needles};
+use super::{one_per_end, Needles};
 
 impl Needles {
     /// `find` as it was: every list gathered, allocated and merged, matching or not.
@@ -10,7 +10,7 @@ impl Needles {
         let mut lists: Vec<Vec<(usize, usize, usize)>> = self.matches(s).into();
         let mut encoded = Vec::new();
         self.base64_matches(s.as_bytes(), &mut |m| encoded.push(m));
-        unescape::for_each_view(s, &mut |view, spans| {
+        super::unescape_before::for_each_view(s, &mut |view, spans| {
             let raw = |(a, b, label): (usize, usize, usize)| (spans[a].0 as usize, spans[b - 1].1 as usize, label);
             lists.extend(
                 self.matches(view).map(|list| list.into_iter().map(raw).filter(|m| m.0 < m.1).collect::<Vec<_>>()),
@@ -63,7 +63,7 @@ impl Needles {
             any
         };
         let mut any = found(s);
-        unescape::for_each_view(s, &mut |view, _| any = any || found(view));
+        super::unescape_before::for_each_view(s, &mut |view, _| any = any || found(view));
         any
     }
 }

@@ -10,23 +10,190 @@
 //! limit, text that is only partly JSON); an escape it does not know stays as written; a lone
 //! surrogate reads as U+FFFD; a percent view that is not UTF-8 is not made.
 //!
-//! Each decoded byte remembers the span of the original text it came from, so that a match in
-//! a view replaces exactly what encodes it.
+//! Each byte of a view remembers the span of the original text it came from, so that a match in
+//! a view replaces exactly what encodes it. The spans are kept as pieces ([`Map`]): a run
+//! copied as written is one piece, an escape another, and a decoding copies the runs between
+//! escapes whole. (Before issue 9 every byte carried its own span and every decoding went char
+//! by char: views were ten times the cost of a scan, and a text rich in escapes of every kind,
+//! ordinary HTML with links, has dozens of views. `unescape_before.rs` keeps that code, and a
+//! property test holds the two to the same views.)
+
+use super::meter::Meter;
 
 /// Decodings chained on one string at most.
 pub(super) const LEVELS: usize = 3;
 
-/// `s` with its JSON escapes decoded once, with, for each byte of it, the span of `s` it came
-/// from (start, end). `None` when `s` has no escape to decode.
-pub(super) fn unescape(s: &str) -> Decoded {
-    if !s.contains('\\') {
-        return None;
+/// Where the bytes of a view came from: its pieces, in order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Map {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    /// The piece's first byte in the view; it lasts until the next piece's.
+    at: u32,
+    /// Its span in the text below.
+    from: u32,
+    to: u32,
+    /// Byte for byte: byte `at + k` came from byte `from + k` (a run copied as written).
+    /// Otherwise an escape: each of its bytes came from all of `from..to`.
+    copied: bool,
+}
+
+impl Map {
+    /// The span of the text below that bytes `a..b` of the view came from (`a < b`).
+    pub fn span(&self, a: usize, b: usize) -> (usize, usize) {
+        (self.byte(a).0, self.byte(b - 1).1)
     }
-    decode(s, |b, i| if b[i] == b'\\' { escape(b, i) } else { None })
+
+    /// The span byte `i` of the view came from.
+    fn byte(&self, i: usize) -> (usize, usize) {
+        self.byte_in(self.pieces.partition_point(|p| p.at as usize <= i) - 1, i)
+    }
+
+    /// The span byte `i` of the view came from, in piece `k`.
+    fn byte_in(&self, k: usize, i: usize) -> (usize, usize) {
+        let p = self.pieces[k];
+        if p.copied {
+            let from = p.from as usize + (i - p.at as usize);
+            (from, from + 1)
+        } else {
+            (p.from as usize, p.to as usize)
+        }
+    }
+
+    /// Byte by byte (for the rare percent view with escapes kept as written).
+    fn from_spans(spans: &[(u32, u32)]) -> Map {
+        let mut map = Map::default();
+        for (i, &(from, to)) in spans.iter().enumerate() {
+            map.push(Piece { at: i as u32, from, to, copied: to == from + 1 });
+        }
+        map
+    }
+
+    /// `self`, the map of a view of a view, read through `below`, the map of that view (of
+    /// `len` bytes): the spans of the original each byte came from. Linear in the pieces: both
+    /// lists are in order.
+    fn through(&self, below: &Map, len: usize) -> Map {
+        let end = |k: usize| below.pieces.get(k + 1).map_or(len, |q| q.at as usize);
+        let mut out = Map { pieces: Vec::with_capacity(self.pieces.len()) };
+        let mut k = 0; // the piece of `below` holding the byte looked at
+        let seek = |x: usize, k: &mut usize| {
+            while end(*k) <= x {
+                *k += 1;
+            }
+        };
+        for p in &self.pieces {
+            let (from, to) = (p.from as usize, p.to as usize);
+            if !p.copied {
+                seek(from, &mut k);
+                let start = below.byte_in(k, from).0;
+                seek(to - 1, &mut k);
+                let end = below.byte_in(k, to - 1).1;
+                out.push(Piece { at: p.at, from: start as u32, to: end as u32, copied: false });
+                continue;
+            }
+            // A run copied from the view below may cross several of its pieces.
+            let mut x = from;
+            while x < to {
+                seek(x, &mut k);
+                let q = below.pieces[k];
+                let y = end(k).min(to);
+                let at = p.at + (x - from) as u32;
+                out.push(if q.copied {
+                    let start = q.from + (x - q.at as usize) as u32;
+                    Piece { at, from: start, to: start + (y - x) as u32, copied: true }
+                } else {
+                    Piece { at, from: q.from, to: q.to, copied: false }
+                });
+                x = y;
+            }
+        }
+        out
+    }
+
+    /// Adds `p` (the next bytes of the view): a piece that continues the last one joins it.
+    fn push(&mut self, p: Piece) {
+        match self.pieces.last_mut() {
+            Some(last) if last.copied && p.copied && last.to == p.from => last.to = p.to,
+            Some(last) if !last.copied && !p.copied && (last.from, last.to) == (p.from, p.to) => {}
+            _ => self.pieces.push(p),
+        }
+    }
+}
+
+/// One decoding: the text decoded, and where its bytes came from. `None` when it changes
+/// nothing.
+type Decoded = Option<(String, Map)>;
+
+/// A decoding being written: runs of `src` copied whole between the escapes.
+struct Out<'s> {
+    src: &'s str,
+    text: String,
+    map: Map,
+    /// `src` is written up to here.
+    copied: usize,
+    escaped: bool,
+}
+
+impl<'s> Out<'s> {
+    fn new(src: &'s str) -> Self {
+        Out { src, text: String::with_capacity(src.len()), map: Map::default(), copied: 0, escaped: false }
+    }
+
+    /// Copies `src` as written up to `end`.
+    fn copy_to(&mut self, end: usize) {
+        if end > self.copied {
+            let at = self.text.len() as u32;
+            self.map.push(Piece { at, from: self.copied as u32, to: end as u32, copied: true });
+            self.text.push_str(&self.src[self.copied..end]);
+            self.copied = end;
+        }
+    }
+
+    /// The escape `src[from..to]` reads as `c`.
+    fn escape(&mut self, from: usize, to: usize, c: char) {
+        self.copy_to(from);
+        self.map.push(Piece { at: self.text.len() as u32, from: from as u32, to: to as u32, copied: false });
+        self.text.push(c);
+        self.copied = to;
+        self.escaped = true;
+    }
+
+    /// The decoding, if an escape was read.
+    fn finish(mut self) -> Decoded {
+        self.copy_to(self.src.len());
+        self.escaped.then_some((self.text, self.map))
+    }
+}
+
+/// Decodes the escapes of `s` that start with `lead`: `at(bytes, i)` gives the character the
+/// one at `i` stands for and its length, or `None` to keep it as written.
+fn decode(s: &str, lead: u8, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decoded {
+    let b = s.as_bytes();
+    let mut out = Out::new(s);
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == lead) {
+        i += k;
+        match at(b, i) {
+            Some((c, len)) => {
+                out.escape(i, i + len, c);
+                i += len;
+            }
+            None => i += 1,
+        }
+    }
+    out.finish()
+}
+
+/// `s` with its JSON escapes decoded once. `None` when `s` has no escape to decode.
+pub(super) fn unescape(s: &str) -> Decoded {
+    decode(s, b'\\', escape)
 }
 
 /// The escape at `b[i]` (a backslash): the character and the bytes it takes.
-fn escape(b: &[u8], i: usize) -> Option<(char, usize)> {
+pub(super) fn escape(b: &[u8], i: usize) -> Option<(char, usize)> {
     let c = match *b.get(i + 1)? {
         b'"' => '"',
         b'\\' => '\\',
@@ -56,47 +223,37 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok().filter(|_| digits.iter().all(u8::is_ascii_hexdigit))
 }
 
-/// One decoding: the text decoded, and each decoded byte's span in the text. `None` when it
-/// changes nothing.
-type Decoded = Option<(String, Vec<(u32, u32)>)>;
-
 /// `s` with its HTML character references decoded (the five specials by name, `&apos;`, and
-/// numeric ones), with spans.
+/// numeric ones).
 pub(super) fn unreference(s: &str) -> Decoded {
-    if !s.contains('&') {
-        return None;
-    }
-    decode(s, |b, i| {
-        if b[i] != b'&' {
-            return None;
-        }
-        let end = i + b[i..].iter().take(12).position(|&c| c == b';')?;
-        let name = &b[i + 1..end];
-        let c = match name {
-            b"amp" => '&',
-            b"lt" => '<',
-            b"gt" => '>',
-            b"quot" => '"',
-            b"apos" => '\'',
-            [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() => {
-                char::from_u32(u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?)?
-            }
-            [b'#', dec @ ..] if !dec.is_empty() && dec.iter().all(u8::is_ascii_digit) => {
-                char::from_u32(std::str::from_utf8(dec).ok()?.parse().ok()?)?
-            }
-            _ => return None,
-        };
-        Some((c, end + 1 - i))
-    })
+    decode(s, b'&', reference)
 }
 
-/// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it), with
-/// spans. An escape whose byte does not form UTF-8 with its neighbours (a Latin-1 `%E9`, a
-/// stray `%FF`) stays as written: one such escape must not hide the rest of the string.
+/// The reference at `b[i]` (an ampersand): the character and the bytes it takes.
+pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
+    let end = i + b[i..].iter().take(12).position(|&c| c == b';')?;
+    let name = &b[i + 1..end];
+    let c = match name {
+        b"amp" => '&',
+        b"lt" => '<',
+        b"gt" => '>',
+        b"quot" => '"',
+        b"apos" => '\'',
+        [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() => {
+            char::from_u32(u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?)?
+        }
+        [b'#', dec @ ..] if !dec.is_empty() && dec.iter().all(u8::is_ascii_digit) => {
+            char::from_u32(std::str::from_utf8(dec).ok()?.parse().ok()?)?
+        }
+        _ => return None,
+    };
+    Some((c, end + 1 - i))
+}
+
+/// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it). An
+/// escape whose byte does not form UTF-8 with its neighbours (a Latin-1 `%E9`, a stray `%FF`)
+/// stays as written: one such escape must not hide the rest of the string.
 pub(super) fn unpercent(s: &str) -> Decoded {
-    if !s.contains('%') {
-        return None;
-    }
     percent_decoded(s, false)
 }
 
@@ -110,35 +267,58 @@ pub(super) fn unform(s: &str) -> Decoded {
 
 fn percent_decoded(s: &str, plus: bool) -> Decoded {
     let b = s.as_bytes();
+    let lead = |c: u8| c == b'%' || (plus && c == b'+');
     let mut bytes = Vec::with_capacity(b.len());
-    let mut spans = Vec::with_capacity(b.len());
-    let mut i = 0;
-    let mut changed = false;
-    while i < b.len() {
-        let hex = b.get(i + 1..i + 3).filter(|h| b[i] == b'%' && h.iter().all(u8::is_ascii_hexdigit));
-        let (byte, len) = match hex {
-            Some(h) => (u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()?, 3),
-            None if plus && b[i] == b'+' => (b' ', 1),
-            None => (b[i], 1),
+    let mut map = Map::default();
+    let copy = |bytes: &mut Vec<u8>, map: &mut Map, from: usize, to: usize| {
+        if to > from {
+            map.push(Piece { at: bytes.len() as u32, from: from as u32, to: to as u32, copied: true });
+            bytes.extend_from_slice(&b[from..to]);
+        }
+    };
+    let (mut copied, mut i) = (0, 0);
+    while let Some(k) = b[i..].iter().position(|&c| lead(c)) {
+        i += k;
+        let (byte, len) = match b.get(i + 1..i + 3) {
+            Some(&[h, l]) if b[i] == b'%' && h.is_ascii_hexdigit() && l.is_ascii_hexdigit() => {
+                (hex_digit(h) << 4 | hex_digit(l), 3)
+            }
+            _ if b[i] == b'+' => (b' ', 1),
+            _ => {
+                i += 1;
+                continue;
+            }
         };
-        changed |= len == 3 || (plus && b[i] == b'+');
+        copy(&mut bytes, &mut map, copied, i);
+        map.push(Piece { at: bytes.len() as u32, from: i as u32, to: (i + len) as u32, copied: false });
         bytes.push(byte);
-        spans.push((i as u32, (i + len) as u32));
         i += len;
+        copied = i;
     }
-    if !changed {
-        return None;
+    if copied == 0 {
+        return None; // no escape
     }
+    copy(&mut bytes, &mut map, copied, b.len());
     match String::from_utf8(bytes) {
-        Ok(text) => Some((text, spans)),
-        // Nothing decoded but escapes kept as written: no view (a view changes something).
-        Err(e) => Some(undecoded_where_not_utf8(s, &e.into_bytes(), &spans)).filter(|(text, _)| text != s),
+        Ok(text) => Some((text, map)),
+        Err(e) => {
+            // Rare: bytes that are no UTF-8 stay as their escapes were written.
+            let spans: Vec<(u32, u32)> =
+                (0..e.as_bytes().len()).map(|i| map.byte(i)).map(|(a, b)| (a as u32, b as u32)).collect();
+            let (text, spans) = undecoded_where_not_utf8(s, &e.into_bytes(), &spans);
+            // Nothing decoded but escapes kept as written: no view (a view changes something).
+            (text != s).then(|| (text, Map::from_spans(&spans)))
+        }
     }
+}
+
+fn hex_digit(c: u8) -> u8 {
+    (c as char).to_digit(16).unwrap_or(0) as u8
 }
 
 /// The decoded `bytes` (with their `spans` in `s`) as text: the runs that are UTF-8 as they
 /// are, each byte that is not as the escape `s` wrote for it.
-fn undecoded_where_not_utf8(s: &str, bytes: &[u8], spans: &[(u32, u32)]) -> (String, Vec<(u32, u32)>) {
+pub(super) fn undecoded_where_not_utf8(s: &str, bytes: &[u8], spans: &[(u32, u32)]) -> (String, Vec<(u32, u32)>) {
     let mut text = String::with_capacity(bytes.len() + 8);
     let mut out = Vec::with_capacity(spans.len() + 8);
     let mut at = 0;
@@ -158,81 +338,66 @@ fn undecoded_where_not_utf8(s: &str, bytes: &[u8], spans: &[(u32, u32)]) -> (Str
     (text, out)
 }
 
-/// Decodes `s` char by char: `at(bytes, i)` gives the character an escape at `i` stands for
-/// and its length, or `None` to keep the character as written.
-fn decode(s: &str, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decoded {
-    let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(s.len());
-    let mut i = 0;
-    let mut changed = false;
-    while i < b.len() {
-        let (c, len) = match at(b, i) {
-            Some(found) => {
-                changed = true;
-                found
-            }
-            None => {
-                let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
-                (c, c.len_utf8())
-            }
-        };
-        let before = out.len();
-        out.push(c);
-        spans.extend(std::iter::repeat((i as u32, (i + len) as u32)).take(out.len() - before));
-        i += len;
-    }
-    changed.then_some((out, spans))
-}
-
-/// Calls `visit` with each decoded view of `s` and the span of `s` every byte of it came
-/// from: every chain of up to [`LEVELS`] decodings that each change something. Depth first, so
-/// that at most `LEVELS` views (each about nine bytes per byte of `s`) are alive at once;
-/// at most 4 + 16 + 64 views, each made and scanned in linear time.
-pub(super) fn for_each_view(s: &str, visit: &mut Visit) {
-    views_deep(s, LEVELS, visit);
+/// Calls `visit` with each decoded view of `s` and where its bytes came from in `s`: every
+/// chain of up to [`LEVELS`] decodings that each change something. Depth first, so that at
+/// most `LEVELS` views are alive at once; at most 4 + 16 + 64 views, each made in linear time.
+/// Each decoding charges `meter` the bytes it reads and writes; once it is spent, no more
+/// views are made.
+pub(super) fn for_each_view(s: &str, meter: &Meter, visit: &mut Visit) {
+    views_deep(s, LEVELS, meter, visit);
 }
 
 /// [`for_each_view`], one decoding deep: each decoder once (base64 that was decoded already).
-pub(super) fn for_each_view_once(s: &str, visit: &mut Visit) {
-    views_deep(s, 1, visit);
+pub(super) fn for_each_view_once(s: &str, meter: &Meter, visit: &mut Visit) {
+    views_deep(s, 1, meter, visit);
 }
 
-fn views_deep(s: &str, levels: usize, visit: &mut Visit) {
+fn views_deep(s: &str, levels: usize, meter: &Meter, visit: &mut Visit) {
     // One pass to rule out most strings, which hold no escape at all.
     if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) {
-        descend(s, None, levels, visit);
+        descend(s, None, levels, meter, visit);
     }
 }
 
-/// What sees each view: the decoded text, and each of its bytes' span in the original.
-pub(super) type Visit<'a> = dyn FnMut(&str, &[(u32, u32)]) + 'a;
+/// What sees each view: the decoded text, and where its bytes came from in the original.
+pub(super) type Visit<'a> = dyn FnMut(&str, &Map) + 'a;
 
 const DECODERS: [fn(&str) -> Decoded; 4] = [unescape, unreference, unpercent, unform];
 
-fn descend(text: &str, outer: Option<&[(u32, u32)]>, levels: usize, visit: &mut Visit) {
+fn descend(text: &str, below: Option<&Map>, levels: usize, meter: &Meter, visit: &mut Visit) {
     if levels == 0 {
         return;
     }
     for decode in DECODERS {
-        let Some((view, inner)) = decode(text) else { continue };
-        // Compose: a byte of the view came from a span of `text`, which (below the first
-        // level) came from a span of the original.
-        let spans: Vec<(u32, u32)> = match outer {
-            None => inner,
-            Some(o) => inner.iter().map(|&(a, b)| (o[a as usize].0, o[b as usize - 1].1)).collect(),
+        if !meter.charge(text.len()) {
+            return;
+        }
+        let Some((view, map)) = decode(text) else { continue };
+        if !meter.charge(view.len()) {
+            return;
+        }
+        // Below the first level, the view's bytes came from a view: read through its map.
+        let map = match below {
+            None => map,
+            Some(below) => map.through(below, text.len()),
         };
-        visit(&view, &spans);
-        descend(&view, Some(&spans), levels - 1, visit);
+        visit(&view, &map);
+        descend(&view, Some(&map), levels - 1, meter, visit);
     }
 }
 
-/// The views, collected (for tests).
+/// The views, collected, each byte with its span (for tests).
 #[cfg(test)]
 pub(super) fn views(s: &str) -> Vec<(String, Vec<(u32, u32)>)> {
     let mut out = Vec::new();
-    for_each_view(s, &mut |v, spans| out.push((v.to_string(), spans.to_vec())));
+    for_each_view(s, &Meter::default(), &mut |v, map| out.push((v.to_string(), per_byte(map, v.len()))));
     out
+}
+
+/// `map` byte by byte, for a view of `len` bytes (for tests).
+#[cfg(test)]
+fn per_byte(map: &Map, len: usize) -> Vec<(u32, u32)> {
+    (0..len).map(|i| map.byte(i)).map(|(a, b)| (a as u32, b as u32)).collect()
 }
 
 #[cfg(test)]
@@ -241,7 +406,8 @@ mod tests {
 
     #[test]
     fn every_json_escape_decodes_and_remembers_where_it_came_from() {
-        let (text, spans) = unescape(r#"a\u0073\"\\\/\n\ud83d\ude00\ud800x\q"#).unwrap();
+        let (text, map) = unescape(r#"a\u0073\"\\\/\n\ud83d\ude00\ud800x\q"#).unwrap();
+        let spans = per_byte(&map, text.len());
         assert_eq!(text, "as\"\\/\n😀\u{FFFD}x\\q");
         assert_eq!(spans[1], (1, 7)); // `\u0073`
         assert_eq!(spans[6..10], [(15, 27); 4]); // the emoji's surrogate pair, four UTF-8 bytes
@@ -254,7 +420,8 @@ mod tests {
     #[test]
     fn an_escape_that_is_not_utf8_stays_as_written() {
         let s = "name=Jos%E9&pw=p%40ss%2F%C3%A9%FF";
-        let (text, spans) = unpercent(s).unwrap();
+        let (text, map) = unpercent(s).unwrap();
+        let spans = per_byte(&map, text.len());
         assert_eq!(text, "name=Jos%E9&pw=p@ss/é%FF");
         assert_eq!(spans.len(), text.len());
         let at = text.find('@').unwrap();
@@ -277,5 +444,42 @@ mod tests {
         let at = v[1].0.find("sk").unwrap();
         let (start, end) = (v[1].1[at].0 as usize, v[1].1[at + 1].1 as usize);
         assert_eq!(&s[start..end], r"\\u0073k");
+    }
+
+    /// Where a view's characters came from: each one's first byte's start and last byte's
+    /// end (the bytes inside a character, which no match ends or starts at, are not compared:
+    /// the code before gave them the character's span, this one a byte each).
+    fn char_spans(view: &str, spans: &[(u32, u32)]) -> Vec<(u32, u32)> {
+        view.char_indices().map(|(i, c)| (spans[i].0, spans[i + c.len_utf8() - 1].1)).collect()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod props {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Text made of escapes of every kind, their pieces, and what completes them.
+        fn text() -> impl Strategy<Value = String> {
+            let piece = prop::sample::select(vec![
+                "\\\\", "\\\"", "\\u00", "\\u0025", "\\u0026", "\\u005C", "\\ud83d", "\\ude00", "\\n", "\\", "\\q",
+                "&amp;", "&quot;", "&#x2F;", "&#37;", "&#92;", "&", "amp;", ";", "#", "%", "%25", "%26", "%5C", "%2B",
+                "%C3", "%A9", "%E9", "%FF", "25", "41", "+", "a", "u", "x", "é", "😀", " ",
+            ]);
+            prop::collection::vec(piece, 0..24).prop_map(|p| p.concat())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(3000))]
+
+            /// The views made with maps of pieces are those the byte-by-byte code made: the
+            /// same texts, in the same order, each character from the same span.
+            #[test]
+            fn the_views_are_those_of_the_code_before(s in text()) {
+                let mut before = Vec::new();
+                crate::scrub::unescape_before::for_each_view(&s, &mut |v, spans| before.push((v.to_string(), char_spans(v, spans))));
+                let now: Vec<_> = views(&s).into_iter().map(|(v, spans)| { let c = char_spans(&v, &spans); (v, c) }).collect();
+                prop_assert_eq!(now, before);
+            }
+        }
     }
 }
