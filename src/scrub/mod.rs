@@ -49,7 +49,7 @@ mod forms;
 pub mod known;
 pub(crate) mod meter;
 mod unescape;
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod unescape_before;
 // Proptest is native only (tests run on wasm32 too).
 #[cfg(all(test, not(target_arch = "wasm32")))]

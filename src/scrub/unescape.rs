@@ -446,17 +446,17 @@ mod tests {
         assert_eq!(&s[start..end], r"\\u0073k");
     }
 
-    /// Where a view's characters came from: each one's first byte's start and last byte's
-    /// end (the bytes inside a character, which no match ends or starts at, are not compared:
-    /// the code before gave them the character's span, this one a byte each).
-    fn char_spans(view: &str, spans: &[(u32, u32)]) -> Vec<(u32, u32)> {
-        view.char_indices().map(|(i, c)| (spans[i].0, spans[i + c.len_utf8() - 1].1)).collect()
-    }
-
     #[cfg(not(target_arch = "wasm32"))]
     mod props {
         use super::*;
         use proptest::prelude::*;
+
+        /// Where a view's characters came from: each one's first byte's start and last byte's
+        /// end (the bytes inside a character, which no match ends or starts at, are not compared:
+        /// the code before gave them the character's span, this one a byte each).
+        fn char_spans(view: &str, spans: &[(u32, u32)]) -> Vec<(u32, u32)> {
+            view.char_indices().map(|(i, c)| (spans[i].0, spans[i + c.len_utf8() - 1].1)).collect()
+        }
 
         /// Text made of escapes of every kind, their pieces, and what completes them.
         fn text() -> impl Strategy<Value = String> {
