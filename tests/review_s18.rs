@@ -43,6 +43,18 @@ fn a_latin1_escape_does_not_hide_a_known_value_from_check() {
     }
 }
 
+/// A redactor that took `Qz7Lm]` from a tool whose other marked key, `x","Qz7Lm`, spells it
+/// across the closing bracket of a marker or an "mcp" stub; and that first outcome.
+fn learned_across_the_bracket(format: webmcp_redact::Format) -> (webmcp_redact::Redactor, webmcp_redact::Outcome) {
+    let marked = json!({ "name": "a", "outputSchema": { "type": "object", "properties": {
+        "x\",\"Qz7Lm": { "type": "string", "x-sensitive": true },
+        "pin": { "type": "string", "x-sensitive": true } } } })
+    .to_string();
+    let mut r = redactor(format);
+    let first = r.redact(&marked, &json!({ "x\",\"Qz7Lm": "w1zzzz", "pin": "Qz7Lm]" }).to_string(), None);
+    (r, first)
+}
+
 /// The streaming engine checks a plain result's compact text as a whole before it reads its
 /// strings one by one, and a `[redacted: …]` marker found there could span strings when a label
 /// holds `","`: a known value under it was then taken for our own words and kept, where the DOM
@@ -50,13 +62,8 @@ fn a_latin1_escape_does_not_hide_a_known_value_from_check() {
 /// "mcp" stub text of the first result, across its closing bracket: `[secret withheld: x","Qz7Lm]`.
 #[test]
 fn a_marker_spanning_strings_does_not_hide_a_known_value() {
-    let marked = json!({ "name": "a", "outputSchema": { "type": "object", "properties": {
-        "x\",\"Qz7Lm": { "type": "string", "x-sensitive": true },
-        "pin": { "type": "string", "x-sensitive": true } } } })
-    .to_string();
     for format in [webmcp_redact::Format::Webmcp, webmcp_redact::Format::Mcp] {
-        let mut r = redactor(format);
-        let first = r.redact(&marked, &json!({ "x\",\"Qz7Lm": "w1zzzz", "pin": "Qz7Lm]" }).to_string(), None);
+        let (mut r, first) = learned_across_the_bracket(format);
         assert!(
             first.error.is_none() && !first.agent_json.contains("Qz7Lm]"),
             "{:?} {}",
@@ -115,13 +122,8 @@ fn the_notice_does_not_spell_a_known_value_across_its_labels() {
 /// reached the agent. A marker is ours only if we could have written it.
 #[test]
 fn a_marker_whose_label_spells_a_value_across_its_bracket_is_not_ours() {
-    let marked = json!({ "name": "a", "outputSchema": { "type": "object", "properties": {
-        "x\",\"Qz7Lm": { "type": "string", "x-sensitive": true },
-        "pin": { "type": "string", "x-sensitive": true } } } })
-    .to_string();
     for format in [webmcp_redact::Format::Webmcp, webmcp_redact::Format::Mcp] {
-        let mut r = redactor(format);
-        r.redact(&marked, &json!({ "x\",\"Qz7Lm": "w1zzzz", "pin": "Qz7Lm]" }).to_string(), None);
+        let (mut r, _) = learned_across_the_bracket(format);
         let later = text_result("note: [redacted: x\",\"Qz7Lm] end");
         let view = r.redact(PLAIN, &later.to_string(), None).agent_json;
         assert!(!view.contains("Qz7Lm]"), "the known value passed inside a forged marker: {view}");

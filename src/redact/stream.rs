@@ -528,15 +528,16 @@ impl Run<'_> {
         // stands in it as it is, between characters that end a token, so one holding a known
         // value makes the text hold it too. When the text holds none, only the strings with
         // escapes (whose characters the text writes differently) are left to read one by one.
-        let before = needles.meter().read();
+        let meter = self.known.meter();
+        let before = meter.read();
         let text_hit = needles.scrub_json(&value).is_some();
         let found = any_match(needles, &value, !text_hit);
         // Reading the whole text and then its strings reads more than the DOM engine's one
         // pass over the strings: past the allowance here, that pass decides, under the
         // allowance the DOM engine would have had (so both give the same outcome).
-        let spent = needles.meter().spent();
+        let spent = meter.spent();
         if spent {
-            needles.meter().rewind(before);
+            meter.rewind(before);
         }
         let agent = if found || spent {
             let parsed = parse_json(&value).expect("the streaming engine writes JSON");

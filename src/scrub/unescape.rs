@@ -63,6 +63,19 @@ impl Map {
         }
     }
 
+    /// Each byte's span, for a view of `len` bytes, piece by piece (the rare percent view with
+    /// escapes kept as written works byte by byte; so do tests).
+    fn per_byte(&self, len: usize) -> Vec<(u32, u32)> {
+        let mut out = Vec::with_capacity(len);
+        for (k, p) in self.pieces.iter().enumerate() {
+            let end = self.pieces.get(k + 1).map_or(len, |q| q.at as usize);
+            for i in 0..(end - p.at as usize) as u32 {
+                out.push(if p.copied { (p.from + i, p.from + i + 1) } else { (p.from, p.to) });
+            }
+        }
+        out
+    }
+
     /// Byte by byte (for the rare percent view with escapes kept as written).
     fn from_spans(spans: &[(u32, u32)]) -> Map {
         let mut map = Map::default();
@@ -303,8 +316,7 @@ fn percent_decoded(s: &str, plus: bool) -> Decoded {
         Ok(text) => Some((text, map)),
         Err(e) => {
             // Rare: bytes that are no UTF-8 stay as their escapes were written.
-            let spans: Vec<(u32, u32)> =
-                (0..e.as_bytes().len()).map(|i| map.byte(i)).map(|(a, b)| (a as u32, b as u32)).collect();
+            let spans = map.per_byte(e.as_bytes().len());
             let (text, spans) = undecoded_where_not_utf8(s, &e.into_bytes(), &spans);
             // Nothing decoded but escapes kept as written: no view (a view changes something).
             (text != s).then(|| (text, Map::from_spans(&spans)))
@@ -390,14 +402,8 @@ fn descend(text: &str, below: Option<&Map>, levels: usize, meter: &Meter, visit:
 #[cfg(test)]
 pub(super) fn views(s: &str) -> Vec<(String, Vec<(u32, u32)>)> {
     let mut out = Vec::new();
-    for_each_view(s, &Meter::default(), &mut |v, map| out.push((v.to_string(), per_byte(map, v.len()))));
+    for_each_view(s, &Meter::default(), &mut |v, map| out.push((v.to_string(), map.per_byte(v.len()))));
     out
-}
-
-/// `map` byte by byte, for a view of `len` bytes (for tests).
-#[cfg(test)]
-fn per_byte(map: &Map, len: usize) -> Vec<(u32, u32)> {
-    (0..len).map(|i| map.byte(i)).map(|(a, b)| (a as u32, b as u32)).collect()
 }
 
 #[cfg(test)]
@@ -407,7 +413,7 @@ mod tests {
     #[test]
     fn every_json_escape_decodes_and_remembers_where_it_came_from() {
         let (text, map) = unescape(r#"a\u0073\"\\\/\n\ud83d\ude00\ud800x\q"#).unwrap();
-        let spans = per_byte(&map, text.len());
+        let spans = map.per_byte(text.len());
         assert_eq!(text, "as\"\\/\n😀\u{FFFD}x\\q");
         assert_eq!(spans[1], (1, 7)); // `\u0073`
         assert_eq!(spans[6..10], [(15, 27); 4]); // the emoji's surrogate pair, four UTF-8 bytes
@@ -421,7 +427,7 @@ mod tests {
     fn an_escape_that_is_not_utf8_stays_as_written() {
         let s = "name=Jos%E9&pw=p%40ss%2F%C3%A9%FF";
         let (text, map) = unpercent(s).unwrap();
-        let spans = per_byte(&map, text.len());
+        let spans = map.per_byte(text.len());
         assert_eq!(text, "name=Jos%E9&pw=p@ss/é%FF");
         assert_eq!(spans.len(), text.len());
         let at = text.find('@').unwrap();
