@@ -129,3 +129,58 @@ fn ordinary_text_rich_in_escapes_reads_well_within_the_allowance() {
         }
     }
 }
+
+/// Generated: text of escapes of every kind with a known value in it, as written or encoded,
+/// under a `maxWork` from tight to the default. Whatever the meter allows, the value never
+/// reaches the agent: the call either reads it all or is withheld.
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Pieces of text that make decodings chain (and plain runs between them).
+    const PIECES: &[&str] =
+        &["\\\\\\\\", "&amp;amp;", "%2525", "+", "%C3%A9", "%E9", "\\u00e9", "&#x2F;", "AAAAAAAAAAAAAAAA", " "];
+
+    /// `SECRET` as written, percent-encoded, behind HTML references, JSON-escaped, twice percent-encoded.
+    fn encoded(form: usize) -> String {
+        let hex = |c: char| format!("%{:02X}", c as u32);
+        match form {
+            0 => SECRET.to_string(),
+            1 => SECRET.chars().map(hex).collect(),
+            2 => SECRET.chars().map(|c| format!("&#x{:X};", c as u32)).collect(),
+            3 => SECRET.chars().map(|c| format!("\\u{:04x}", c as u32)).collect(),
+            _ => SECRET.chars().map(|c| hex(c).replace('%', "%25")).collect(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        #[test]
+        fn a_known_value_never_passes_whatever_the_allowance(
+            pieces in prop::collection::vec(prop::sample::select(PIECES), 0..400),
+            at in any::<prop::sample::Index>(),
+            form in 0..5usize,
+            shift in 12..=24u32,
+            block in any::<bool>(),
+            format in prop::sample::select(vec![Format::Webmcp, Format::Mcp]),
+        ) {
+            let mut pieces: Vec<String> = pieces.into_iter().map(str::to_string).collect();
+            pieces.insert(at.index(pieces.len() + 1), encoded(form));
+            let text = pieces.concat();
+            let later = if block { text_result(&text) } else { json!({ "note": text }) };
+            let mut r = limited(1 << shift, format);
+            r.redact(MARKED, &json!({ "s": SECRET }).to_string(), None);
+            let out = r.redact(PLAIN, &later.to_string(), None);
+            match &out.error {
+                Some(e) => prop_assert_eq!(e.code, ErrorCode::WorkLimit),
+                None => {
+                    prop_assert!(!out.agent_json.contains(&encoded(form)), "{}", out.agent_json);
+                    prop_assert!(!out.agent_json.contains("Qz7Lm"), "{}", out.agent_json);
+                }
+            }
+            if out.withheld {
+                prop_assert!(!out.agent_json.contains("AAAA") && !out.agent_json.contains("Qz7Lm"));
+            }
+        }
+    }
+}
