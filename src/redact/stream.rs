@@ -532,9 +532,9 @@ impl Run<'_> {
         let before = meter.read();
         let text_hit = needles.scrub_json(&value).is_some();
         let found = any_match(needles, &value, !text_hit);
-        // Reading the whole text and then its strings reads more than the DOM engine's one
+        // Reading the whole text and then its strings can read more than the DOM engine's
         // pass over the strings: past the allowance here, that pass decides, under the
-        // allowance the DOM engine would have had (so both give the same outcome).
+        // allowance the DOM engine would have had.
         let spent = meter.spent();
         if spent {
             meter.rewind(before);

@@ -17,17 +17,26 @@ use std::cell::Cell;
 /// that every chain of decodings changes something 823 (1 MB of it took 1.8 s natively).
 pub(crate) const READ_SHIFT: u32 = 14;
 
+/// The fixed part of the allowance is never below this (a millisecond or two of reading): a
+/// small `max_work` bounds the walk, and should not make a small result's reading the limit.
+/// It also keeps the engines apart from the allowance on small results: they read a result
+/// differently (the streaming engine its whole text, then the strings with escapes; the DOM
+/// engine every string, then the text block), so near the allowance one could run out where
+/// the other does not.
+pub(crate) const READ_FLOOR: u64 = 1 << 20;
+
 /// The allowance for reading an input of `input_bytes` under `max_work`.
 pub(crate) fn allowance(max_work: usize, input_bytes: usize) -> u64 {
     let per_byte = (max_work as u64 >> READ_SHIFT).max(1);
-    (max_work as u64).saturating_add(per_byte.saturating_mul(input_bytes as u64))
+    (max_work as u64).max(READ_FLOOR).saturating_add(per_byte.saturating_mul(input_bytes as u64))
 }
 
 /// The `work_limit` detail of a call whose reading passed its allowance.
 pub(crate) fn overrun_detail(max_work: usize) -> String {
     let per_byte = (max_work >> READ_SHIFT).max(1);
+    let fixed = (max_work as u64).max(READ_FLOOR);
     format!(
-        "reading it for known and undeclared secrets took more than {max_work} bytes plus \
+        "reading it for known and undeclared secrets took more than {fixed} bytes plus \
          {per_byte} per byte of input (limits.maxWork)"
     )
 }
@@ -95,7 +104,7 @@ mod tests {
         assert_eq!(m.read(), 11, "what is not read is not counted");
         m.stop();
         assert!(!m.spent() && m.read() == 0);
-        assert_eq!(allowance(5, 2), 5 + 2);
+        assert_eq!(allowance(5, 2), READ_FLOOR + 2);
         assert_eq!(allowance(1 << 24, 3), (1 << 24) + 3 * 1024);
         assert_eq!(allowance(usize::MAX, usize::MAX), u64::MAX);
     }
