@@ -33,8 +33,8 @@ fn allowance(max_work: usize, input: &str) -> u64 {
     (max_work.max(1 << 20) + (max_work >> 14).max(1) * input.len()) as u64
 }
 
-/// 256 bytes read per byte of input: below what `many_views` needs.
-const TIGHT: usize = 1 << 22;
+/// 64 bytes read per byte of input: below what `many_views` needs.
+const TIGHT: usize = 1 << 20;
 
 #[test]
 fn a_string_whose_views_multiply_is_withheld_at_the_reading_allowance() {

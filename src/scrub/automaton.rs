@@ -231,6 +231,12 @@ impl Automaton {
         self.len.iter().min().map_or(usize::MAX, |&l| l as usize)
     }
 
+    /// The length of its longest needle, tombstones included (0 when it has none): no match
+    /// reaches further than that from any byte it covers.
+    pub fn longest(&self) -> usize {
+        self.len.iter().max().map_or(0, |&l| l as usize)
+    }
+
     fn goto(&self, s: u32, b: u8) -> Option<u32> {
         if s == 0 {
             return Some(self.root[usize::from(b)]).filter(|&t| t != 0);

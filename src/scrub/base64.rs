@@ -104,8 +104,14 @@ fn run_from(text: &[u8], start: usize) -> (usize, usize) {
 /// least `MIN_RUN` base64 characters, decoded from each of its first four characters. A run
 /// goes on across line breaks, as MIME (76 characters), PEM (64) and `base64` (76) wrap it and
 /// `atob` and `Buffer` read it. Linear: each character is decoded at most four times (the
-/// caller counts the decoded bytes it scans).
-pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&View)) {
+/// caller counts the decoded bytes it scans). Only the runs `start..end` that `wanted` takes
+/// are decoded.
+pub(super) fn for_each_view(
+    text: &[u8],
+    min_bytes: usize,
+    wanted: &dyn Fn(usize, usize) -> bool,
+    f: &mut dyn FnMut(&View),
+) {
     let (mut buf, mut chars, mut at) = (Vec::new(), Vec::new(), Vec::new());
     let mut i = 0;
     while i < text.len() {
@@ -117,7 +123,7 @@ pub(super) fn for_each_view(text: &[u8], min_bytes: usize, f: &mut dyn FnMut(&Vi
         let start = i;
         let count;
         (i, count) = run_from(text, start);
-        if count < MIN_RUN || count * 3 / 4 < min_bytes {
+        if count < MIN_RUN || count * 3 / 4 < min_bytes || !wanted(start, i) {
             continue;
         }
         // A run in one piece is decoded where it stands; a wrapped one is gathered first.
@@ -191,7 +197,7 @@ mod tests {
 
     fn views_of(text: &str, min_bytes: usize) -> Vec<(Vec<u8>, usize)> {
         let mut out = Vec::new();
-        for_each_view(text.as_bytes(), min_bytes, &mut |v| out.push((v.bytes.to_vec(), v.char_at(0))));
+        for_each_view(text.as_bytes(), min_bytes, &|_, _| true, &mut |v| out.push((v.bytes.to_vec(), v.char_at(0))));
         out
     }
 
@@ -244,7 +250,7 @@ mod tests {
     fn decoding_is_linear() {
         let text = "QUJD".repeat(10_000) + " " + &"a".repeat(5);
         let mut decoded = 0;
-        for_each_view(text.as_bytes(), 0, &mut |v| decoded += v.bytes.len());
+        for_each_view(text.as_bytes(), 0, &|_, _| true, &mut |v| decoded += v.bytes.len());
         assert!(decoded <= 3 * text.len(), "{decoded}");
     }
 }
@@ -305,7 +311,7 @@ mod props {
             let text: String = pieces.concat();
             let before = views_before(text.as_bytes(), min_bytes);
             let mut now = Vec::new();
-            for_each_view(text.as_bytes(), min_bytes, &mut |v| {
+            for_each_view(text.as_bytes(), min_bytes, &|_, _| true, &mut |v| {
                 let chars = before.get(now.len()).map_or(0, |(_, at)| at.len());
                 now.push((v.bytes.to_vec(), (0..chars).map(|k| v.char_at(k) as u32).collect::<Vec<_>>()));
             });

@@ -124,6 +124,9 @@ struct Index {
     /// The shortest needle of either automaton (`usize::MAX` for none): base64 runs too short
     /// to decode to it are not decoded.
     shortest: usize,
+    /// The longest needle of either automaton (0 for none): how far from an escape a view is
+    /// read (`long_matches_near`).
+    longest: usize,
     /// The side automaton no longer matches the pending slots.
     side_stale: bool,
 }
@@ -146,6 +149,7 @@ impl Index {
             self.side_stale = false;
         }
         self.shortest = self.main.shortest().min(self.side.shortest());
+        self.longest = self.main.longest().max(self.side.longest());
     }
 }
 
@@ -301,16 +305,18 @@ impl Needles {
         }
         // Base64 matches come from many decoded runs: gathered, then put in order of end.
         let mut encoded = Vec::new();
-        self.base64_matches(s.as_bytes(), &mut |m| encoded.push(m));
-        unescape::for_each_view(s, &self.meter, &mut |view, map| {
+        let clean = CleanRuns::new(s.len());
+        self.base64_matches_in(s.as_bytes(), None, Some(&clean), &mut |m| encoded.push(m));
+        unescape::for_each_view(s, &self.meter, &mut |view, origin| {
             let raw = |(a, b, label): (usize, usize, usize)| {
-                let (start, end) = map.span(a, b);
+                let (start, end) = origin.span(a, b);
                 (start, end, label)
             };
-            for list in self.matches(view) {
+            for list in self.matches_near(view, origin.escapes()) {
                 keep(list.into_iter().map(raw).filter(|m| m.0 < m.1).collect(), &mut lists);
             }
-            self.base64_matches(view.as_bytes(), &mut |m| encoded.extend(Some(raw(m)).filter(|m| m.0 < m.1)));
+            let mut emit = |m| encoded.extend(Some(raw(m)).filter(|m| m.0 < m.1));
+            self.base64_matches_in(view.as_bytes(), Some(origin.escapes()), Some(&clean), &mut emit);
         });
         if !encoded.is_empty() {
             lists.push(one_per_end(encoded));
@@ -342,20 +348,50 @@ impl Needles {
     }
 
     /// The values in `text` read as base64 (`base64.rs`), as spans of `text`: matches of the
-    /// values of `MIN_LEN` characters or more, in no particular order.
-    fn base64_matches(&self, text: &[u8], emit: &mut dyn FnMut((usize, usize, usize))) {
+    /// values of `MIN_LEN` characters or more, in no particular order. In a view whose last
+    /// decoding read `escapes` (if given), only the runs beside an escape are read: any other
+    /// run, with the characters that end it, was copied whole from the text below, and read
+    /// there as it reads here. Nor is a run that `clean` holds: read already in another view
+    /// of the same string, and found to hold nothing.
+    fn base64_matches_in(
+        &self,
+        text: &[u8],
+        escapes: Option<&[u32]>,
+        clean: Option<&RefCell<CleanRuns>>,
+        emit: &mut dyn FnMut((usize, usize, usize)),
+    ) {
         if self.by_text.len() == self.short {
             return; // no value is matched anywhere but as a token
         }
         let shortest = self.index().shortest;
         let mut work = self.work.get();
-        base64::for_each_view(text, shortest, &mut |view| {
+        // The run being read, until a match is found in it; then, unless the meter ran out
+        // (the call fails), it is clean.
+        let reading: Cell<Option<(usize, usize)>> = Cell::new(None);
+        let settle = || match (reading.take(), clean) {
+            (Some((a, b)), Some(clean)) if !self.meter.spent() => clean.borrow_mut().add(&text[a..b]),
+            _ => {}
+        };
+        let wanted = |start: usize, end: usize| {
+            // A run's bounds are read up to 3 characters past it (a line break, `\r\n`, and
+            // the character after it), and an escape's character is up to 4 bytes long.
+            if escapes.is_some_and(|e| !near(e, start.saturating_sub(8), end + 4))
+                || clean.is_some_and(|c| c.borrow().holds(&text[start..end]))
+            {
+                return false;
+            }
+            settle();
+            reading.set(Some((start, end)));
+            true
+        };
+        base64::for_each_view(text, shortest, &wanted, &mut |view| {
             work += view.bytes.len() as u64;
             if !self.meter.charge(view.bytes.len()) {
                 return;
             }
             let mut found = |(a, b, label): (usize, usize, usize), work: &mut Steps| {
                 *work += 1;
+                reading.set(None);
                 if view.counts(a, b) {
                     let (start, end) = view.span(a, b);
                     emit((start, end, label));
@@ -367,14 +403,16 @@ impl Needles {
             // Decoded text may be escaped in turn: a JWT's JSON (`\u00e4`, `\/`), a URL's
             // query. One decoding deep, so that a run costs a bounded number of scans.
             let Ok(decoded) = std::str::from_utf8(view.bytes) else { return };
-            unescape::for_each_view_once(decoded, &self.meter, &mut |inner, map| {
-                work += inner.len() as u64;
-                for (a, b, label) in self.long_matches(inner.as_bytes(), &mut work).into_iter().flatten() {
-                    let (start, end) = map.span(a, b);
+            unescape::for_each_view_once(decoded, &self.meter, &mut |inner, origin| {
+                for (a, b, label) in
+                    self.long_matches_near(inner.as_bytes(), origin.escapes(), &mut work).into_iter().flatten()
+                {
+                    let (start, end) = origin.span(a, b);
                     found((start, end, label), &mut work);
                 }
             });
         });
+        settle();
         self.work.set(work);
     }
 
@@ -408,6 +446,56 @@ impl Needles {
         [a, b, c]
     }
 
+    /// `matches` in a view whose last decoding read `escapes`, read only within reach of them
+    /// (`long_matches_near`); with short values known, the whole view (a token's bounds are
+    /// read beside it).
+    fn matches_near(&self, view: &str, escapes: &[u32]) -> [Vec<(usize, usize, usize)>; 3] {
+        if self.short > 0 {
+            return self.matches(view);
+        }
+        let mut work = self.work.get();
+        let [a, b] = self.long_matches_near(view.as_bytes(), escapes, &mut work);
+        self.work.set(work);
+        [a, b, Vec::new()]
+    }
+
+    /// `long_matches` in a view whose last decoding read `escapes`: only the windows that reach
+    /// from an escape as far as the longest needle does are read (charged to the meter). A match
+    /// outside them touches no escape, so it lies in a run the decoding copied whole from the
+    /// text below, where it was found, with the same span of the original (or inside a longer
+    /// match ending at the same place). Escapes close together make one window; a view that is
+    /// mostly windows is read whole.
+    fn long_matches_near(&self, view: &[u8], escapes: &[u32], work: &mut Steps) -> [Vec<(usize, usize, usize)>; 2] {
+        let reach = self.index().longest.saturating_sub(1);
+        let mut windows: Vec<(usize, usize)> = Vec::new();
+        for &e in escapes {
+            let (a, b) = ((e as usize).saturating_sub(reach), (e as usize + 4 + reach).min(view.len()));
+            match windows.last_mut() {
+                Some(last) if a <= last.1 => last.1 = b.max(last.1),
+                _ => windows.push((a, b)),
+            }
+        }
+        let read: usize = windows.iter().map(|(a, b)| b - a).sum();
+        if read * 4 >= view.len() * 3 {
+            *work += view.len() as u64;
+            if !self.meter.charge(view.len()) {
+                return Default::default();
+            }
+            return self.long_matches(view, work);
+        }
+        *work += read as u64;
+        if !self.meter.charge(read) {
+            return Default::default();
+        }
+        let mut out: [Vec<(usize, usize, usize)>; 2] = Default::default();
+        for (a, b) in windows {
+            for (list, found) in out.iter_mut().zip(self.long_matches(&view[a..b], work)) {
+                list.extend(found.into_iter().map(|(s, e, label)| (s + a, e + a, label)));
+            }
+        }
+        out
+    }
+
     /// The matches in `bytes` of the values of `MIN_LEN` characters or more: the main
     /// automaton's and the side one's, each in order of end.
     fn long_matches(&self, bytes: &[u8], work: &mut Steps) -> [Vec<(usize, usize, usize)>; 2] {
@@ -430,13 +518,16 @@ impl Needles {
         if self.meter.spent() {
             return true; // unread: the call fails, and the safe answer is kept from the memo
         }
-        let found = |text: &str| {
-            let mut any = self.matches(text).iter().any(|l| !l.is_empty());
-            self.base64_matches(text.as_bytes(), &mut |_| any = true);
-            any
-        };
-        let mut any = found(s);
-        unescape::for_each_view(s, &self.meter, &mut |view, _| any = any || found(view));
+        // As `find` reads, stopping at the first match.
+        let clean = CleanRuns::new(s.len());
+        let mut any = self.matches(s).iter().any(|l| !l.is_empty());
+        self.base64_matches_in(s.as_bytes(), None, Some(&clean), &mut |_| any = true);
+        unescape::for_each_view(s, &self.meter, &mut |view, origin| {
+            if !any {
+                any = self.matches_near(view, origin.escapes()).iter().any(|l| !l.is_empty());
+                self.base64_matches_in(view.as_bytes(), Some(origin.escapes()), Some(&clean), &mut |_| any = true);
+            }
+        });
         any
     }
 
@@ -740,6 +831,39 @@ pub(crate) fn detected(s: &str, on: detect::Detect, meter: &Meter) -> Vec<(detec
         });
     }
     out
+}
+
+/// Base64 runs of one string, read already and found to hold no value, by their characters:
+/// what a run holds depends on its characters alone, and the views of a text rich in escapes
+/// copy most of its runs (measured: text padded with runs of `A` between escapes of every kind
+/// read each run in each of its dozens of views). Kept up to a few times the string's length.
+struct CleanRuns {
+    /// (A run is ASCII: base64 characters and line breaks. The module already holds this
+    /// table's type, `spells`; a set of bytes took 2 KiB more.)
+    runs: TextMap<Box<str>, bool>,
+    room: usize,
+}
+
+impl CleanRuns {
+    fn new(len: usize) -> RefCell<CleanRuns> {
+        RefCell::new(CleanRuns { runs: TextMap::default(), room: 4 * len + 4096 })
+    }
+
+    fn holds(&self, run: &[u8]) -> bool {
+        std::str::from_utf8(run).is_ok_and(|run| self.runs.contains_key(run))
+    }
+
+    fn add(&mut self, run: &[u8]) {
+        if let Some(run) = std::str::from_utf8(run).ok().filter(|r| r.len() <= self.room) {
+            self.room -= run.len();
+            self.runs.insert(Box::from(run), true);
+        }
+    }
+}
+
+/// Is one of `escapes` (sorted) in `from..to`?
+fn near(escapes: &[u32], from: usize, to: usize) -> bool {
+    escapes.get(escapes.partition_point(|&e| (e as usize) < from)).is_some_and(|&e| (e as usize) < to)
 }
 
 /// The words a label falls back to when it holds a known value, in order of preference.
@@ -1156,6 +1280,36 @@ mod tests {
         // (`ok\\n737` is a newline once decoded twice, as JSON text inside a JSON string: caught.)
         for text in ["17370", "x%41737", r"ok\u0041737", "ab737", "caf%C3%A9737"] {
             assert!(n.scrub(text).is_none(), "{text}");
+        }
+    }
+
+    /// A view is read only near its escapes: a base64 run beside one is read in the view even
+    /// where the text below runs it on. Here the JSON escape `\u0020` is a space in the view,
+    /// ending the run there; below, `u0020` runs on into it, so the run decodes below with 3
+    /// more bytes first, which are not UTF-8, and its escaped JSON is read only in the view.
+    #[test]
+    fn a_base64_run_beside_an_escape_is_read_in_the_view() {
+        let n = needles(&[("Qz7LmSecretValue", "token")]);
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let jwt_part = super::forms::base64(br#"{"a":"\u0051z7LmSecretValue"}"#, alphabet, false);
+        for text in [format!(r"x\u0020{jwt_part} y"), format!(r"x\u0020{jwt_part}\u0020y"), jwt_part.clone()] {
+            let groups = n.find(&text, false);
+            assert_eq!(groups.len(), 1, "{text}");
+            // The characters that carry `\u0051z7LmSecretValue`, bytes 6 to 27 of the JSON.
+            let at = text.find(&jwt_part).unwrap();
+            assert_eq!((groups[0].0 - at, groups[0].1 - at), (8, 36), "{text}");
+        }
+    }
+
+    /// A base64 run that held a value is read again wherever it recurs: only runs found clean
+    /// are skipped in the string's other views.
+    #[test]
+    fn a_base64_run_that_recurs_is_caught_each_time() {
+        let n = needles(&[("Qz7LmSecretValue", "token")]);
+        let b = "UXo3TG1TZWNyZXRWYWx1ZQ"; // the value in base64, unpadded
+        for text in [format!("{b} {b} x&amp;{b}"), format!(r"{b}.\n{b}.\t{b}.{b}"), format!("{b}%20{b}+x {b}")] {
+            let groups = n.find(&text, false);
+            assert_eq!(groups.len(), text.matches(b).count(), "{text}");
         }
     }
 

@@ -9,13 +9,15 @@ impl Needles {
     pub(super) fn find_before(&self, s: &str) -> Vec<(usize, usize, usize)> {
         let mut lists: Vec<Vec<(usize, usize, usize)>> = self.matches(s).into();
         let mut encoded = Vec::new();
-        self.base64_matches(s.as_bytes(), &mut |m| encoded.push(m));
+        self.base64_matches_in(s.as_bytes(), None, None, &mut |m| encoded.push(m));
         super::unescape_before::for_each_view(s, &mut |view, spans| {
             let raw = |(a, b, label): (usize, usize, usize)| (spans[a].0 as usize, spans[b - 1].1 as usize, label);
             lists.extend(
                 self.matches(view).map(|list| list.into_iter().map(raw).filter(|m| m.0 < m.1).collect::<Vec<_>>()),
             );
-            self.base64_matches(view.as_bytes(), &mut |m| encoded.extend(Some(raw(m)).filter(|m| m.0 < m.1)));
+            self.base64_matches_in(view.as_bytes(), None, None, &mut |m| {
+                encoded.extend(Some(raw(m)).filter(|m| m.0 < m.1))
+            });
         });
         lists.push(one_per_end(encoded));
         lists.retain(|l| !l.is_empty());
@@ -59,7 +61,7 @@ impl Needles {
     pub(super) fn holds_value_before(&self, s: &str) -> bool {
         let found = |text: &str| {
             let mut any = self.matches(text).iter().any(|l| !l.is_empty());
-            self.base64_matches(text.as_bytes(), &mut |_| any = true);
+            self.base64_matches_in(text.as_bytes(), None, None, &mut |_| any = true);
             any
         };
         let mut any = found(s);
@@ -78,6 +80,9 @@ mod tests {
     /// Characters that make needles overlap and share prefixes, and that every decoder reads.
     const ALPHABET: &[char] = &['a', 'b', '1', ' ', 'é', '/', '&', '<', '%', '+', '"', '\\', '~', '😀'];
     const LABELS: &[&str] = &["secret", "ab", "key", "redacted", "value", "aab"];
+    /// Plain text between the pieces: base64 characters of both alphabets, line breaks, and
+    /// characters that end a run.
+    const GAP: &[char] = &['Q', 'a', '7', '/', '_', '-', '\n', '\r', ' ', '=', '.'];
 
     fn word(len: std::ops::Range<usize>) -> impl Strategy<Value = String> {
         prop::collection::vec(prop::sample::select(ALPHABET), len).prop_map(|c| c.into_iter().collect())
@@ -119,6 +124,19 @@ mod tests {
         (values, 0..4usize, pieces)
     }
 
+    /// The values added under their labels, the first `removed` of them (all but one at most)
+    /// removed again; and the values' texts.
+    fn needles_of(values: &[(String, usize)], removed: usize) -> (Needles, Vec<String>) {
+        let mut n = Needles::default();
+        for (v, label) in values {
+            n.add(v, LABELS[*label]);
+        }
+        for (v, _) in values.iter().take(removed.min(values.len() - 1)) {
+            n.remove(v);
+        }
+        (n, values.iter().map(|(v, _)| v.clone()).collect())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
@@ -127,14 +145,7 @@ mod tests {
         /// verbatim, escaped, percent- and HTML-encoded and in base64 at every alignment.
         #[test]
         fn the_faster_matcher_finds_what_the_old_one_did((values, removed, pieces) in case()) {
-            let mut n = Needles::default();
-            for (v, label) in &values {
-                n.add(v, LABELS[*label]);
-            }
-            for (v, _) in values.iter().take(removed.min(values.len() - 1)) {
-                n.remove(v);
-            }
-            let texts: Vec<String> = values.iter().map(|(v, _)| v.clone()).collect();
+            let (n, texts) = needles_of(&values, removed);
             let text: String = pieces.iter().map(|(pick, form, filler)| piece(&texts, *pick, *form, filler)).collect();
             // The whole text, and each piece alone (most of them short).
             let mut cases = vec![text];
@@ -143,6 +154,25 @@ mod tests {
                 prop_assert_eq!(n.find(t, false), n.find_before(t), "{:?}", t);
                 prop_assert_eq!(n.holds_value(t), n.holds_value_before(t), "{:?}", t);
             }
+        }
+
+        /// The same on long texts, the values' forms far apart between runs of plain text and
+        /// base64 characters (and line breaks, which continue a base64 run): a view is read
+        /// only near its escapes, and its base64 runs only beside them.
+        #[test]
+        fn views_read_near_their_escapes_find_what_the_old_matcher_did(
+            (values, removed, pieces) in case(),
+            gaps in prop::collection::vec(prop::collection::vec(prop::sample::select(GAP), 0..80), 10),
+        ) {
+            let (n, texts) = needles_of(&values, removed);
+            let mut text = String::new();
+            for ((pick, form, filler), gap) in pieces.iter().zip(&gaps) {
+                text.extend(gap.iter());
+                text.push_str(&piece(&texts, *pick, *form, filler));
+            }
+            text.extend(gaps[9].iter());
+            prop_assert_eq!(n.find(&text, false), n.find_before(&text), "{:?}", text);
+            prop_assert_eq!(n.holds_value(&text), n.holds_value_before(&text), "{:?}", text);
         }
 
         /// `display_label` with its fixed word remembered shows what it showed when it scanned

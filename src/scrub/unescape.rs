@@ -17,6 +17,10 @@
 //! by char: views were ten times the cost of a scan, and a text rich in escapes of every kind,
 //! ordinary HTML with links, has dozens of views. `unescape_before.rs` keeps that code, and a
 //! property test holds the two to the same views.)
+//!
+//! A view's map is made only when asked for ([`Origin`]), since most views hold no match; what
+//! every view keeps is where its last decoding's escapes are, so that the matcher reads a view
+//! only near them (the rest of it was copied whole from the text below, and read there).
 
 use super::meter::Meter;
 
@@ -136,30 +140,43 @@ impl Map {
     }
 }
 
-/// One decoding: the text decoded, and where its bytes came from. `None` when it changes
-/// nothing.
-type Decoded = Option<(String, Map)>;
+/// One decoding: the text decoded, where each escape's character starts in it, and where its
+/// bytes came from (when asked for). `None` when it changes nothing.
+type Decoded = Option<Decoding>;
+
+pub(super) struct Decoding {
+    pub text: String,
+    /// The first byte of each escape's character in `text`, in order: every other byte was
+    /// copied as written, in runs that each come whole from the text below.
+    pub escapes: Vec<u32>,
+    /// Empty unless asked for.
+    pub map: Map,
+}
 
 /// A decoding being written: runs of `src` copied whole between the escapes.
 struct Out<'s> {
     src: &'s str,
     text: String,
-    map: Map,
+    escapes: Vec<u32>,
+    /// Built only when asked for (`mapping`): most views hold no match and need none.
+    map: Option<Map>,
     /// `src` is written up to here.
     copied: usize,
     escaped: bool,
 }
 
 impl<'s> Out<'s> {
-    fn new(src: &'s str) -> Self {
-        Out { src, text: String::with_capacity(src.len()), map: Map::default(), copied: 0, escaped: false }
+    fn new(src: &'s str, mapping: bool) -> Self {
+        let map = mapping.then(Map::default);
+        Out { src, text: String::with_capacity(src.len()), escapes: Vec::new(), map, copied: 0, escaped: false }
     }
 
     /// Copies `src` as written up to `end`.
     fn copy_to(&mut self, end: usize) {
         if end > self.copied {
-            let at = self.text.len() as u32;
-            self.map.push(Piece { at, from: self.copied as u32, to: end as u32, copied: true });
+            if let Some(map) = &mut self.map {
+                map.push(Piece { at: self.text.len() as u32, from: self.copied as u32, to: end as u32, copied: true });
+            }
             self.text.push_str(&self.src[self.copied..end]);
             self.copied = end;
         }
@@ -168,7 +185,10 @@ impl<'s> Out<'s> {
     /// The escape `src[from..to]` reads as `c`.
     fn escape(&mut self, from: usize, to: usize, c: char) {
         self.copy_to(from);
-        self.map.push(Piece { at: self.text.len() as u32, from: from as u32, to: to as u32, copied: false });
+        self.escapes.push(self.text.len() as u32);
+        if let Some(map) = &mut self.map {
+            map.push(Piece { at: self.text.len() as u32, from: from as u32, to: to as u32, copied: false });
+        }
         self.text.push(c);
         self.copied = to;
         self.escaped = true;
@@ -177,15 +197,16 @@ impl<'s> Out<'s> {
     /// The decoding, if an escape was read.
     fn finish(mut self) -> Decoded {
         self.copy_to(self.src.len());
-        self.escaped.then_some((self.text, self.map))
+        let (text, escapes, map) = (self.text, self.escapes, self.map.unwrap_or_default());
+        self.escaped.then_some(Decoding { text, escapes, map })
     }
 }
 
 /// Decodes the escapes of `s` that start with `lead`: `at(bytes, i)` gives the character the
 /// one at `i` stands for and its length, or `None` to keep it as written.
-fn decode(s: &str, lead: u8, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decoded {
+fn decode(s: &str, lead: u8, mapping: bool, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decoded {
     let b = s.as_bytes();
-    let mut out = Out::new(s);
+    let mut out = Out::new(s, mapping);
     let mut i = 0;
     while let Some(k) = b[i..].iter().position(|&c| c == lead) {
         i += k;
@@ -201,8 +222,8 @@ fn decode(s: &str, lead: u8, at: impl Fn(&[u8], usize) -> Option<(char, usize)>)
 }
 
 /// `s` with its JSON escapes decoded once. `None` when `s` has no escape to decode.
-pub(super) fn unescape(s: &str) -> Decoded {
-    decode(s, b'\\', escape)
+pub(super) fn unescape(s: &str, mapping: bool) -> Decoded {
+    decode(s, b'\\', mapping, escape)
 }
 
 /// The escape at `b[i]` (a backslash): the character and the bytes it takes.
@@ -238,8 +259,8 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
 
 /// `s` with its HTML character references decoded (the five specials by name, `&apos;`, and
 /// numeric ones).
-pub(super) fn unreference(s: &str) -> Decoded {
-    decode(s, b'&', reference)
+pub(super) fn unreference(s: &str, mapping: bool) -> Decoded {
+    decode(s, b'&', mapping, reference)
 }
 
 /// The reference at `b[i]` (an ampersand): the character and the bytes it takes.
@@ -266,26 +287,32 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
 /// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it). An
 /// escape whose byte does not form UTF-8 with its neighbours (a Latin-1 `%E9`, a stray `%FF`)
 /// stays as written: one such escape must not hide the rest of the string.
-pub(super) fn unpercent(s: &str) -> Decoded {
-    percent_decoded(s, false)
+pub(super) fn unpercent(s: &str, mapping: bool) -> Decoded {
+    percent_decoded(s, false, mapping)
 }
 
 /// The same, `+` read as a space (form encoding, Python's `quote_plus`, Go's `QueryEscape`).
-pub(super) fn unform(s: &str) -> Decoded {
+pub(super) fn unform(s: &str, mapping: bool) -> Decoded {
     if !s.contains('+') {
         return None;
     }
-    percent_decoded(s, true)
+    percent_decoded(s, true, mapping)
 }
 
-fn percent_decoded(s: &str, plus: bool) -> Decoded {
+fn percent_decoded(s: &str, plus: bool, mapping: bool) -> Decoded {
     let b = s.as_bytes();
     let lead = |c: u8| c == b'%' || (plus && c == b'+');
     let mut bytes = Vec::with_capacity(b.len());
-    let mut map = Map::default();
-    let copy = |bytes: &mut Vec<u8>, map: &mut Map, from: usize, to: usize| {
+    let mut map = mapping.then(Map::default);
+    let mut escapes = Vec::new();
+    let push = |map: &mut Option<Map>, piece: Piece| {
+        if let Some(map) = map {
+            map.push(piece);
+        }
+    };
+    let copy = |bytes: &mut Vec<u8>, map: &mut Option<Map>, from: usize, to: usize| {
         if to > from {
-            map.push(Piece { at: bytes.len() as u32, from: from as u32, to: to as u32, copied: true });
+            push(map, Piece { at: bytes.len() as u32, from: from as u32, to: to as u32, copied: true });
             bytes.extend_from_slice(&b[from..to]);
         }
     };
@@ -303,7 +330,8 @@ fn percent_decoded(s: &str, plus: bool) -> Decoded {
             }
         };
         copy(&mut bytes, &mut map, copied, i);
-        map.push(Piece { at: bytes.len() as u32, from: i as u32, to: (i + len) as u32, copied: false });
+        escapes.push(bytes.len() as u32);
+        push(&mut map, Piece { at: bytes.len() as u32, from: i as u32, to: (i + len) as u32, copied: false });
         bytes.push(byte);
         i += len;
         copied = i;
@@ -312,14 +340,17 @@ fn percent_decoded(s: &str, plus: bool) -> Decoded {
         return None; // no escape
     }
     copy(&mut bytes, &mut map, copied, b.len());
-    match String::from_utf8(bytes) {
-        Ok(text) => Some((text, map)),
-        Err(e) => {
-            // Rare: bytes that are no UTF-8 stay as their escapes were written.
+    match (String::from_utf8(bytes), map) {
+        (Ok(text), map) => Some(Decoding { text, escapes, map: map.unwrap_or_default() }),
+        // Rare: bytes that are no UTF-8 stay as their escapes were written, which takes the map.
+        (Err(_), None) => percent_decoded(s, plus, true),
+        (Err(e), Some(map)) => {
             let spans = map.per_byte(e.as_bytes().len());
             let (text, spans) = undecoded_where_not_utf8(s, &e.into_bytes(), &spans);
             // Nothing decoded but escapes kept as written: no view (a view changes something).
-            (text != s).then(|| (text, Map::from_spans(&spans)))
+            let map = Map::from_spans(&spans);
+            let escapes = map.pieces.iter().filter(|p| !p.copied).map(|p| p.at).collect();
+            (text != s).then_some(Decoding { text, escapes, map })
         }
     }
 }
@@ -372,29 +403,67 @@ fn views_deep(s: &str, levels: usize, meter: &Meter, visit: &mut Visit) {
 }
 
 /// What sees each view: the decoded text, and where its bytes came from in the original.
-pub(super) type Visit<'a> = dyn FnMut(&str, &Map) + 'a;
+pub(super) type Visit<'a> = dyn FnMut(&str, &Origin) + 'a;
 
-const DECODERS: [fn(&str) -> Decoded; 4] = [unescape, unreference, unpercent, unform];
+/// A decoding: `mapping` asks for the map as well.
+type Decoder = fn(&str, bool) -> Decoded;
 
-fn descend(text: &str, below: Option<&Map>, levels: usize, meter: &Meter, visit: &mut Visit) {
+const DECODERS: [Decoder; 4] = [unescape, unreference, unpercent, unform];
+
+/// Where a view's bytes came from in the original, made when first asked for: most views hold
+/// no match, and building the maps of all of them was half the cost of reading a text rich in
+/// escapes (measured: ordinary HTML in JSON text). The view is decoded again, mapped, from the
+/// text below it, whose own map comes the same way.
+pub(super) struct Origin<'a> {
+    below: Option<&'a Origin<'a>>,
+    /// The text this view was decoded from.
+    text: &'a str,
+    decoder: Decoder,
+    /// Where the escapes of the last decoding are in the view (see [`Decoding::escapes`]).
+    escapes: Vec<u32>,
+    map: std::cell::OnceCell<Map>,
+}
+
+impl Origin<'_> {
+    /// The span of the original that bytes `a..b` of the view came from (`a < b`).
+    pub fn span(&self, a: usize, b: usize) -> (usize, usize) {
+        self.map().span(a, b)
+    }
+
+    /// Where the characters of the last decoding's escapes start in the view: a match that
+    /// touches none of them lies in a run copied whole from the text below, and was found there.
+    pub fn escapes(&self) -> &[u32] {
+        &self.escapes
+    }
+
+    fn map(&self) -> &Map {
+        self.map.get_or_init(|| {
+            // The same decoding as before, so it changes something and reads the same.
+            let map = (self.decoder)(self.text, true).map(|d| d.map).unwrap_or_default();
+            match self.below {
+                None => map,
+                // Below the first level, the view's bytes came from a view: read through its map.
+                Some(below) => map.through(below.map(), self.text.len()),
+            }
+        })
+    }
+}
+
+fn descend(text: &str, below: Option<&Origin>, levels: usize, meter: &Meter, visit: &mut Visit) {
     if levels == 0 {
         return;
     }
-    for decode in DECODERS {
+    for decoder in DECODERS {
         if !meter.charge(text.len()) {
             return;
         }
-        let Some((view, map)) = decode(text) else { continue };
+        let Some(Decoding { text: view, escapes, .. }) = decoder(text, false) else { continue };
         if !meter.charge(view.len()) {
             return;
         }
-        // Below the first level, the view's bytes came from a view: read through its map.
-        let map = match below {
-            None => map,
-            Some(below) => map.through(below, text.len()),
-        };
-        visit(&view, &map);
-        descend(&view, Some(&map), levels - 1, meter, visit);
+        let origin = Origin { below, text, decoder, escapes, map: Default::default() };
+        visit(&view, &origin);
+        descend(&view, Some(&origin), levels - 1, meter, visit);
     }
 }
 
@@ -402,7 +471,7 @@ fn descend(text: &str, below: Option<&Map>, levels: usize, meter: &Meter, visit:
 #[cfg(test)]
 pub(super) fn views(s: &str) -> Vec<(String, Vec<(u32, u32)>)> {
     let mut out = Vec::new();
-    for_each_view(s, &Meter::default(), &mut |v, map| out.push((v.to_string(), map.per_byte(v.len()))));
+    for_each_view(s, &Meter::default(), &mut |v, origin| out.push((v.to_string(), origin.map().per_byte(v.len()))));
     out
 }
 
@@ -412,13 +481,14 @@ mod tests {
 
     #[test]
     fn every_json_escape_decodes_and_remembers_where_it_came_from() {
-        let (text, map) = unescape(r#"a\u0073\"\\\/\n\ud83d\ude00\ud800x\q"#).unwrap();
+        let Decoding { text, map, escapes } = unescape(r#"a\u0073\"\\\/\n\ud83d\ude00\ud800x\q"#, true).unwrap();
+        assert_eq!(escapes, [1, 2, 3, 4, 5, 6, 10]);
         let spans = map.per_byte(text.len());
         assert_eq!(text, "as\"\\/\n😀\u{FFFD}x\\q");
         assert_eq!(spans[1], (1, 7)); // `\u0073`
         assert_eq!(spans[6..10], [(15, 27); 4]); // the emoji's surrogate pair, four UTF-8 bytes
-        assert!(unescape("no escapes").is_none());
-        assert!(unescape(r"only \q unknown").is_none());
+        assert!(unescape("no escapes", true).is_none());
+        assert!(unescape(r"only \q unknown", true).is_none());
     }
 
     /// An escape that is not UTF-8 (Latin-1 `%E9`, a stray `%FF`) stays as written, and the
@@ -426,7 +496,7 @@ mod tests {
     #[test]
     fn an_escape_that_is_not_utf8_stays_as_written() {
         let s = "name=Jos%E9&pw=p%40ss%2F%C3%A9%FF";
-        let (text, map) = unpercent(s).unwrap();
+        let Decoding { text, map, .. } = unpercent(s, true).unwrap();
         let spans = map.per_byte(text.len());
         assert_eq!(text, "name=Jos%E9&pw=p@ss/é%FF");
         assert_eq!(spans.len(), text.len());
@@ -434,11 +504,11 @@ mod tests {
         assert_eq!(&s[spans[at].0 as usize..spans[at].1 as usize], "%40");
         let e9 = text.find("%E9").unwrap();
         assert_eq!(spans[e9..e9 + 3], [(8, 9), (9, 10), (10, 11)]);
-        assert_eq!(unform("a+b%E9").unwrap().0, "a b%E9");
+        assert_eq!(unform("a+b%E9", true).unwrap().text, "a b%E9");
         // A lead byte cut short by a character written as it is: the escape stays, é reads.
-        assert_eq!(unpercent("%E2%41é").unwrap().0, "%E2Aé");
+        assert_eq!(unpercent("%E2%41é", true).unwrap().text, "%E2Aé");
         // Only escapes kept as written: nothing reads otherwise, so there is no view to scan.
-        assert!(unpercent("Jos%E9 %FF").is_none() && unpercent("%E2é").is_none());
+        assert!(unpercent("Jos%E9 %FF", true).is_none() && unpercent("%E2é", true).is_none());
     }
 
     #[test]

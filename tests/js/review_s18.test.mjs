@@ -57,7 +57,8 @@ test("a marker spanning JSON strings does not hide a known value from the stream
 });
 
 test("arguments that would take more than the reading allowance to check are denied, naming work_limit", async () => {
-  const r = await createRedactor({ limits: { maxWork: 1 << 22 } });
+  // 64 bytes read per byte of input, and a floor of 1 MiB.
+  const r = await createRedactor({ limits: { maxWork: 1 << 20 } });
   const s = r.session();
   s.redactJson(loginTool, JSON.stringify({ user: "jose", password: PASSWORD }));
   const sink = { name: "fetch_url", annotations: { openWorldHint: true } };

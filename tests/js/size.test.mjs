@@ -37,9 +37,11 @@ import { gzipSync } from "node:zlib";
 // escape, markers in JSON text, labels read inside their brackets, lone-surrogate patterns
 // refused, DFA rows counted), the per-label memo and the notice value-matched: 515.3 KiB raw,
 // 228.2 KiB gzip. Decoded views mapped by pieces and the reading meter: 516.5 KiB raw, 228.1
-// KiB gzip.
-const BUDGET_RAW = 518 * 1024;
-const BUDGET_GZIP = 230 * 1024;
+// KiB gzip. Views mapped only when they hold a match, read only near their escapes, and base64
+// runs found clean read once per string (3 to 4 times less reading on text rich in escapes):
+// 520.2 KiB raw, 231.0 KiB gzip, so the budget went up by 4 / 2 KiB.
+const BUDGET_RAW = 522 * 1024;
+const BUDGET_GZIP = 232 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
