@@ -1301,6 +1301,17 @@ mod tests {
         }
     }
 
+    /// Found by the property above: a percent view that keeps a non-UTF-8 escape as written
+    /// (`%aa`) is mapped byte by byte, and its `+` read as a space maps one byte to one; it is
+    /// an escape all the same, which ends the base64 run before it. Only the run cut there
+    /// decodes to UTF-8 (JSON escaping `/aa/a` as `\/aa/a`).
+    #[test]
+    fn a_plus_beside_a_percent_escape_kept_as_written_is_an_escape() {
+        let n = needles(&[("aa", "pin"), ("aé/~/aaa", "secret"), ("/aa/a", "secret")]);
+        let text = "%aaYVwvYWEvYWFcYWHDqS9+L2FhYWFh7Q";
+        assert_eq!(n.find(text, false), [(4, 13, 1), (16, 29, 1)]);
+    }
+
     /// A base64 run that held a value is read again wherever it recurs: only runs found clean
     /// are skipped in the string's other views.
     #[test]

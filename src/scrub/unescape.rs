@@ -348,9 +348,14 @@ fn percent_decoded(s: &str, plus: bool, mapping: bool) -> Decoded {
             let spans = map.per_byte(e.as_bytes().len());
             let (text, spans) = undecoded_where_not_utf8(s, &e.into_bytes(), &spans);
             // Nothing decoded but escapes kept as written: no view (a view changes something).
-            let map = Map::from_spans(&spans);
-            let escapes = map.pieces.iter().filter(|p| !p.copied).map(|p| p.at).collect();
-            (text != s).then_some(Decoding { text, escapes, map })
+            // A byte was copied where it is the byte below it: `+` read as a space maps one byte
+            // to one, and is an escape all the same.
+            let below = s.as_bytes();
+            let escapes = (spans.iter().zip(text.as_bytes()).enumerate())
+                .filter(|&(_, (&(from, to), &c))| to != from + 1 || below[from as usize] != c)
+                .map(|(k, _)| k as u32)
+                .collect();
+            (text != s).then_some(Decoding { text, escapes, map: Map::from_spans(&spans) })
         }
     }
 }
@@ -507,6 +512,8 @@ mod tests {
         assert_eq!(unform("a+b%E9", true).unwrap().text, "a b%E9");
         // A lead byte cut short by a character written as it is: the escape stays, é reads.
         assert_eq!(unpercent("%E2%41é", true).unwrap().text, "%E2Aé");
+        // Where the escapes are, with one kept as written: `+` (a space) is one.
+        assert_eq!(unform("%aa+b%41", true).unwrap().escapes, [3, 5]);
         // Only escapes kept as written: nothing reads otherwise, so there is no view to scan.
         assert!(unpercent("Jos%E9 %FF", true).is_none() && unpercent("%E2é", true).is_none());
     }
