@@ -1,8 +1,8 @@
 //! What value matching and the detectors may read in one call.
 //!
 //! Reading is linear, but its constant is the tool's to choose: a string holding escapes of
-//! every kind, nested, has up to 84 decoded views (`unescape.rs`), each made and scanned in
-//! full, and labels, pointers and the report are read again for each redaction. The meter
+//! every kind, nested, has up to 84 decoded views (`unescape.rs`), each made in full (and read
+//! near its escapes), and labels, pointers and the report are read again for each redaction. The meter
 //! counts the bytes read (scanned as written, decoded into a view, scanned in one) against an
 //! allowance each entry point sets from the size of its input ([`allowance`]); past it,
 //! reading stops, and the caller fails closed with `work_limit`: what it did not read may
@@ -13,8 +13,9 @@ use std::cell::Cell;
 /// A call may read `max_work` bytes, plus `max_work >> READ_SHIFT` bytes per byte of its input
 /// (1,024 at the default `max_work`), at least one. Measured, per byte of the result: a dense
 /// all-redacted result reads 1 to 2 bytes, a tree of marks through `$ref` 9, HTML with links in
-/// JSON text inside JSON (escapes of every kind in every string) 443, and a string built so
-/// that every chain of decodings changes something 823 (1 MB of it took 1.8 s natively).
+/// JSON text inside JSON (escapes of every kind in every string) 376, and a string built so
+/// that every chain of decodings changes something 322, or 320 padded with runs of text
+/// (1 MB of it takes about 0.5 s natively).
 pub(crate) const READ_SHIFT: u32 = 14;
 
 /// The fixed part of the allowance is never below this (a millisecond or two of reading): a
