@@ -304,7 +304,8 @@ fn percent_decoded(s: &str, plus: bool, mapping: bool) -> Decoded {
     let lead = |c: u8| c == b'%' || (plus && c == b'+');
     let mut bytes = Vec::with_capacity(b.len());
     let mut map = mapping.then(Map::default);
-    let mut escapes = Vec::new();
+    // Where each escape's byte is in `bytes`, and where the escape starts in `s`.
+    let (mut escapes, mut starts) = (Vec::new(), Vec::new());
     let push = |map: &mut Option<Map>, piece: Piece| {
         if let Some(map) = map {
             map.push(piece);
@@ -331,6 +332,7 @@ fn percent_decoded(s: &str, plus: bool, mapping: bool) -> Decoded {
         };
         copy(&mut bytes, &mut map, copied, i);
         escapes.push(bytes.len() as u32);
+        starts.push(i);
         push(&mut map, Piece { at: bytes.len() as u32, from: i as u32, to: (i + len) as u32, copied: false });
         bytes.push(byte);
         i += len;
@@ -342,8 +344,8 @@ fn percent_decoded(s: &str, plus: bool, mapping: bool) -> Decoded {
     copy(&mut bytes, &mut map, copied, b.len());
     match (String::from_utf8(bytes), map) {
         (Ok(text), map) => Some(Decoding { text, escapes, map: map.unwrap_or_default() }),
-        // Rare: bytes that are no UTF-8 stay as their escapes were written, which takes the map.
-        (Err(_), None) => percent_decoded(s, plus, true),
+        // Rare: bytes that are no UTF-8 stay as their escapes were written.
+        (Err(e), None) => kept_where_not_utf8(s, e.into_bytes(), &escapes, &starts),
         (Err(e), Some(map)) => {
             let spans = map.per_byte(e.as_bytes().len());
             let (text, spans) = undecoded_where_not_utf8(s, &e.into_bytes(), &spans);
@@ -358,6 +360,38 @@ fn percent_decoded(s: &str, plus: bool, mapping: bool) -> Decoded {
             (text != s).then_some(Decoding { text, escapes, map: Map::from_spans(&spans) })
         }
     }
+}
+
+/// The decoded `bytes` as text, each byte that is not UTF-8 kept as the percent-escape that
+/// wrote it (`escapes`: where each escape's byte is; `starts`: where it starts in `s`), and
+/// where the escapes still decoded are: what the mapped decoding reads, without its map (the
+/// matcher asks for one only where a view holds a match).
+fn kept_where_not_utf8(s: &str, bytes: Vec<u8>, escapes: &[u32], starts: &[usize]) -> Decoded {
+    let mut invalid = Vec::new();
+    let mut at = 0;
+    for chunk in bytes.utf8_chunks() {
+        at += chunk.valid().len();
+        invalid.extend(at..at + chunk.invalid().len());
+        at += chunk.invalid().len();
+    }
+    // Only an escape's byte can fail to form UTF-8: a character `s` holds as written brings
+    // its whole sequence, and `+` reads as a space.
+    let (mut text, mut kept_escapes) = (Vec::with_capacity(bytes.len() + 2 * invalid.len()), Vec::new());
+    let (mut copied, mut next) = (0, invalid.iter().peekable());
+    for (&e, &start) in escapes.iter().zip(starts) {
+        let e = e as usize;
+        if next.next_if_eq(&&e).is_some() {
+            text.extend_from_slice(&bytes[copied..e]);
+            text.extend_from_slice(&s.as_bytes()[start..start + 3]);
+            copied = e + 1;
+        } else {
+            kept_escapes.push((e + text.len() - copied) as u32);
+        }
+    }
+    text.extend_from_slice(&bytes[copied..]);
+    let text = String::from_utf8(text).expect("UTF-8 runs and escapes written in ASCII");
+    // Nothing decoded but escapes kept as written: no view (a view changes something).
+    (text != s).then_some(Decoding { text, escapes: kept_escapes, map: Map::default() })
 }
 
 fn hex_digit(c: u8) -> u8 {
@@ -513,7 +547,11 @@ mod tests {
         // A lead byte cut short by a character written as it is: the escape stays, é reads.
         assert_eq!(unpercent("%E2%41é", true).unwrap().text, "%E2Aé");
         // Where the escapes are, with one kept as written: `+` (a space) is one.
-        assert_eq!(unform("%aa+b%41", true).unwrap().escapes, [3, 5]);
+        for mapping in [false, true] {
+            assert_eq!(unform("%aa+b%41", mapping).unwrap().escapes, [3, 5]);
+            assert_eq!(unform("%aa+b%41", mapping).unwrap().text, "%aa bA");
+        }
+        assert!(unpercent("Jos%E9 %FF", false).is_none());
         // Only escapes kept as written: nothing reads otherwise, so there is no view to scan.
         assert!(unpercent("Jos%E9 %FF", true).is_none() && unpercent("%E2é", true).is_none());
     }
@@ -562,6 +600,17 @@ mod tests {
                 crate::scrub::unescape_before::for_each_view(&s, &mut |v, spans| before.push((v.to_string(), char_spans(v, spans))));
                 let now: Vec<_> = views(&s).into_iter().map(|(v, spans)| { let c = char_spans(&v, &spans); (v, c) }).collect();
                 prop_assert_eq!(now, before);
+            }
+
+            /// A decoding made without its map reads what the mapped one does, with the same
+            /// escapes (the matcher maps a view, when it holds a match, by decoding it again).
+            #[test]
+            fn a_decoding_reads_alike_with_and_without_its_map(s in text()) {
+                for decoder in DECODERS {
+                    let plain = decoder(&s, false).map(|d| (d.text, d.escapes));
+                    let mapped = decoder(&s, true).map(|d| (d.text, d.escapes));
+                    prop_assert_eq!(plain, mapped);
+                }
             }
         }
     }
