@@ -345,28 +345,22 @@ fn percent_decoded(s: &str, plus: bool, mapping: bool) -> Decoded {
     match (String::from_utf8(bytes), map) {
         (Ok(text), map) => Some(Decoding { text, escapes, map: map.unwrap_or_default() }),
         // Rare: bytes that are no UTF-8 stay as their escapes were written.
-        (Err(e), None) => kept_where_not_utf8(s, e.into_bytes(), &escapes, &starts),
-        (Err(e), Some(map)) => {
-            let spans = map.per_byte(e.as_bytes().len());
-            let (text, spans) = undecoded_where_not_utf8(s, &e.into_bytes(), &spans);
-            // Nothing decoded but escapes kept as written: no view (a view changes something).
-            // A byte was copied where it is the byte below it: `+` read as a space maps one byte
-            // to one, and is an escape all the same.
-            let below = s.as_bytes();
-            let escapes = (spans.iter().zip(text.as_bytes()).enumerate())
-                .filter(|&(_, (&(from, to), &c))| to != from + 1 || below[from as usize] != c)
-                .map(|(k, _)| k as u32)
-                .collect();
-            (text != s).then_some(Decoding { text, escapes, map: Map::from_spans(&spans) })
+        (Err(e), map) => {
+            let bytes = e.into_bytes();
+            let spans = map.map(|map| map.per_byte(bytes.len()));
+            let decoded = kept_where_not_utf8(s, &bytes, &escapes, &starts)?;
+            let map = spans
+                .map_or_else(Map::default, |spans| Map::from_spans(&undecoded_where_not_utf8(s, &bytes, &spans).1));
+            Some(Decoding { map, ..decoded })
         }
     }
 }
 
 /// The decoded `bytes` as text, each byte that is not UTF-8 kept as the percent-escape that
 /// wrote it (`escapes`: where each escape's byte is; `starts`: where it starts in `s`), and
-/// where the escapes still decoded are: what the mapped decoding reads, without its map (the
-/// matcher asks for one only where a view holds a match).
-fn kept_where_not_utf8(s: &str, bytes: Vec<u8>, escapes: &[u32], starts: &[usize]) -> Decoded {
+/// where the escapes still decoded are (the map, when asked for, is made beside it from the
+/// bytes' spans).
+fn kept_where_not_utf8(s: &str, bytes: &[u8], escapes: &[u32], starts: &[usize]) -> Decoded {
     let mut invalid = Vec::new();
     let mut at = 0;
     for chunk in bytes.utf8_chunks() {
@@ -377,10 +371,11 @@ fn kept_where_not_utf8(s: &str, bytes: Vec<u8>, escapes: &[u32], starts: &[usize
     // Only an escape's byte can fail to form UTF-8: a character `s` holds as written brings
     // its whole sequence, and `+` reads as a space.
     let (mut text, mut kept_escapes) = (Vec::with_capacity(bytes.len() + 2 * invalid.len()), Vec::new());
-    let (mut copied, mut next) = (0, invalid.iter().peekable());
+    let (mut copied, mut next) = (0, 0);
     for (&e, &start) in escapes.iter().zip(starts) {
         let e = e as usize;
-        if next.next_if_eq(&&e).is_some() {
+        if invalid.get(next) == Some(&e) {
+            next += 1;
             text.extend_from_slice(&bytes[copied..e]);
             text.extend_from_slice(&s.as_bytes()[start..start + 3]);
             copied = e + 1;
@@ -389,7 +384,8 @@ fn kept_where_not_utf8(s: &str, bytes: Vec<u8>, escapes: &[u32], starts: &[usize
         }
     }
     text.extend_from_slice(&bytes[copied..]);
-    let text = String::from_utf8(text).expect("UTF-8 runs and escapes written in ASCII");
+    // (UTF-8 runs and escapes written in ASCII: nothing is lost.)
+    let text = String::from_utf8_lossy(&text).into_owned();
     // Nothing decoded but escapes kept as written: no view (a view changes something).
     (text != s).then_some(Decoding { text, escapes: kept_escapes, map: Map::default() })
 }
