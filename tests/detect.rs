@@ -153,3 +153,110 @@ fn a_credential_in_text_copied_to_the_report_is_found_there() {
         assert!(o.redactions.iter().any(|r| r.reason.as_str() == "detected:github_token"), "{raw}");
     }
 }
+
+/// Google API keys of a valid structure, each different (`AIza` and 35 random-looking
+/// characters).
+fn google(n: usize) -> String {
+    format!("AIza{}{:03}", &GOOGLE[4..36], n)
+}
+
+/// A credential glued to a known value stands alone once value matching cuts that value out,
+/// and the detectors read it then, as they would in a second pass: it is taken on the first,
+/// wherever the strings stand in the result and however long the chain of glued values.
+#[test]
+fn a_credential_glued_to_a_known_value_is_taken_when_cutting_uncovers_it() {
+    let (k0, k1, k2) = (google(0), google(1), google(2));
+    // The chain: k2 stands alone, k1 is glued to it, k0 to k1; every order of the strings.
+    let strings = [format!("{k0}{k1}"), format!("{k1}{k2}"), format!("see {k2}.")];
+    for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+        let value: serde_json::Map<String, Value> =
+            order.iter().map(|&i| (format!("s{i}"), json!(strings[i]))).collect();
+        let o = run(plain(), Value::Object(value.clone()));
+        for k in [&k0, &k1, &k2] {
+            assert_no_canary(&o, k);
+        }
+        let mut taken: Vec<(String, String)> =
+            reasons(&o).into_iter().filter(|(_, r)| r.starts_with("detected:")).collect();
+        taken.sort();
+        assert_eq!(taken.len(), 3, "{order:?}: each credential taken once: {:?}", reasons(&o));
+        assert_eq!(o.secrets.len(), 3);
+        let mut values: Vec<Value> = o
+            .secrets
+            .iter()
+            .map(|s| match &s.kind {
+                SecretKind::Value(v) => v.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        values.sort_by_key(|v| v.to_string());
+        assert_eq!(values, [json!(k0), json!(k1), json!(k2)]);
+        assert_idempotent(&plain(), &o, Format::Webmcp);
+        // In a CallToolResult, with a block dropped before them: the pointers are the raw ones.
+        let blocks: Vec<Value> = std::iter::once(json!({ "type": "no_such_type", "x": 1 }))
+            .chain(order.iter().map(|&i| json!({ "type": "text", "text": strings[i] })))
+            .collect();
+        let o = run(plain(), json!({ "content": blocks }));
+        for k in [&k0, &k1, &k2] {
+            assert_no_canary(&o, k);
+        }
+        let at = order.iter().position(|&i| i == 0).unwrap() + 1;
+        assert!(
+            reasons(&o).contains(&(format!("/content/{at}/text"), "detected:google_api_key".into())),
+            "{order:?}: k0 is reported where it stood: {:?}",
+            reasons(&o)
+        );
+        assert_idempotent(&plain(), &o, Format::Webmcp);
+    }
+}
+
+/// The same with a value the schema marks: cutting it out of a longer token uncovers the
+/// credential before it.
+#[test]
+fn a_credential_glued_to_a_marked_value_is_taken() {
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "pw": { "x-sensitive": true } } } });
+    let k = google(7);
+    let o = run(def.clone(), json!({ "pw": "hunter2hunter2", "note": format!("{k}hunter2hunter2") }));
+    assert_no_canary(&o, &k);
+    assert!(reasons(&o).contains(&("/note".to_string(), "detected:google_api_key".to_string())), "{:?}", reasons(&o));
+    assert_idempotent(&def, &o, Format::Webmcp);
+}
+
+/// A chain of credentials glued one to the next is uncovered one link per reading of the
+/// result: three links deep are taken, a fourth fails closed (`work_limit`, nothing of the
+/// result) rather than read the result once more per link. The reading counted stays within
+/// a constant times that of the same result with the chain's credentials apart, however deep.
+#[test]
+fn a_chain_of_glued_credentials_is_read_a_bounded_number_of_times() {
+    let pad = "a b ".repeat(50_000);
+    let chain = |n: usize, glued: bool| {
+        let mut m = serde_json::Map::new();
+        for i in 0..n {
+            let sep = if glued { "" } else { " " };
+            m.insert(format!("s{i}"), json!(format!("{}{sep}{}", google(i), google(i + 1))));
+        }
+        m.insert("last".into(), json!(format!("see {} .", google(n))));
+        m.insert("pad".into(), json!(pad));
+        Value::Object(m)
+    };
+    for n in 1..=8 {
+        // (`assert_idempotent` redacts again with the memory of the last run: this one's.)
+        let apart = run(plain(), chain(n, false));
+        assert!(apart.error.is_none());
+        let o = run(plain(), chain(n, true));
+        if n <= 3 {
+            assert!(o.error.is_none(), "{n} deep: {:?}", o.error);
+            assert_eq!(o.secrets.len(), n + 1);
+            assert_idempotent(&plain(), &o, Format::Webmcp);
+        } else {
+            let e = o.error.as_ref().expect("fails closed");
+            assert_eq!(e.code.as_str(), "work_limit");
+            assert!(o.withheld && o.secrets.is_empty());
+        }
+        for i in 0..=n {
+            assert_no_canary(&o, &google(i));
+        }
+        // Each reading also reads again the strings value matching cut (here the JSON text
+        // block, which holds all of them): measured 1.6 times one reading of the result apart.
+        assert!(o.read <= 8 * apart.read, "{n} deep: read {} against {} apart", o.read, apart.read);
+    }
+}

@@ -42,6 +42,7 @@ impl Run<'_> {
         let rest: Vec<(String, Value)> =
             result.into_iter().filter_map(|(k, v)| Some((k.clone(), self.top_level(&k, v, allowlist)?))).collect();
         // Then credentials no one declared are found (and taken) everywhere value matching reads.
+        self.take_glued();
         if let Some(v) = structured.as_ref() {
             self.detect(v, "/structuredContent");
         }
@@ -60,6 +61,7 @@ impl Run<'_> {
         // Scrub after every block has added its needles, so block order does not matter.
         let text = structured.as_ref().map(Value::to_string);
         let mut blocks = Vec::with_capacity(kept.len());
+        let mut kept_at = Vec::with_capacity(kept.len());
         for (i, mut block) in kept {
             let regenerate = duplicates[i] && changed;
             if regenerate {
@@ -73,7 +75,9 @@ impl Run<'_> {
             }
             self.scrub_block(&mut block, &pointer);
             blocks.push(block);
+            kept_at.push(i);
         }
+        self.content_at = Some(kept_at);
         let mut agent = Map::new();
         agent.insert("content".into(), Value::Array(blocks));
         if not_mcp {

@@ -10,8 +10,8 @@ use super::fields::fixed_texts;
 use super::Run;
 use crate::json::{child, push_token};
 use crate::scrub::detect::{Detect, Kind};
-use crate::scrub::detected;
 use crate::scrub::meter::Meter;
+use crate::scrub::{detected, MARKER_FORMS};
 use crate::Reason;
 
 impl Run<'_> {
@@ -22,8 +22,38 @@ impl Run<'_> {
         if on.is_none() {
             return;
         }
-        for (at, (kind, secret)) in detections(value, pointer, on, self.known.meter()) {
+        for (at, (kind, secret)) in detections(value, pointer, on, self.known.meter(), &|_| true) {
             self.detected(at, kind, secret);
+        }
+    }
+
+    /// Credentials that value matching uncovered: a known value cut out of a longer token
+    /// leaves the rest of it standing alone, which the detectors read as a token of its own,
+    /// as they would when this agent view is redacted again (rule 10). So the agent view's
+    /// strings that value matching cut (those holding one of our markers) are read again, and
+    /// what is found there and not known yet is returned (with its pointer in the raw result),
+    /// for the run to start over and take it (`take_glued`).
+    pub(super) fn glued_in(&self, agent: &Value) -> Vec<Glued> {
+        let on = self.tool.detect();
+        if on.is_none() {
+            return Vec::new();
+        }
+        let cut = |s: &str| MARKER_FORMS.iter().any(|(open, _)| s.contains(open));
+        let mut found = Vec::new();
+        for (at, (kind, secret)) in detections(agent, "", on, self.known.meter(), &cut) {
+            let new = !self.known.contains(&secret) && !found.iter().any(|g: &Glued| g.secret == secret);
+            if new {
+                found.push(Glued { pointer: self.raw_pointer(&at), kind, secret });
+            }
+        }
+        found
+    }
+
+    /// Takes what an earlier attempt of this run found uncovered (`glued_in`), before the
+    /// detectors read the result.
+    pub(super) fn take_glued(&mut self) {
+        for g in self.glued.clone() {
+            self.detected(g.pointer, g.kind, g.secret);
         }
     }
 
@@ -80,17 +110,54 @@ impl Run<'_> {
     }
 }
 
+/// A credential found where value matching cut a token, to take when the run starts over.
+#[derive(Clone)]
+pub(super) struct Glued {
+    pub(super) pointer: String,
+    kind: Kind,
+    pub(super) secret: String,
+}
+
+impl Run<'_> {
+    /// The pointer in the raw result of a place in the agent view: a kept block's index there,
+    /// and for a plain structured value, its place in it (its JSON text block stands for all of
+    /// it).
+    fn raw_pointer(&self, at: &str) -> String {
+        let mut tokens = at.splitn(4, '/').skip(1);
+        let (top, next) = (tokens.next(), tokens.next());
+        let rest = tokens.next().map(|r| format!("/{r}")).unwrap_or_default();
+        match (&self.content_at, top) {
+            (Some(kept), Some("content")) => {
+                match next.and_then(|i| i.parse::<usize>().ok()).and_then(|i| kept.get(i)) {
+                    Some(i) => format!("/content/{i}{rest}"),
+                    None => at.to_string(),
+                }
+            }
+            (Some(_), _) => at.to_string(),
+            (None, Some("structuredContent")) => at["/structuredContent".len()..].to_string(),
+            (None, _) => String::new(),
+        }
+    }
+}
+
 /// The hits in `value` (at `pointer`), with the pointer of each. The values are visited in the
 /// order of a stack (an array's last item first), and a pointer is built only for a hit: each
 /// container visited leaves its place (its parent's, and its token) in `places`.
-fn detections(value: &Value, pointer: &str, on: Detect, meter: &Meter) -> Vec<(String, (Kind, String))> {
+/// Only the strings (and keys) `read` accepts are read.
+fn detections(
+    value: &Value,
+    pointer: &str,
+    on: Detect,
+    meter: &Meter,
+    read: &dyn Fn(&str) -> bool,
+) -> Vec<(String, (Kind, String))> {
     let mut found = Vec::new();
     let mut places: Vec<(usize, Token)> = Vec::new();
     // Each value with its place: its container's (`ROOT` for `value`'s) and its token.
     let mut stack: Vec<(&Value, usize, Option<Token>)> = vec![(value, ROOT, None)];
     while let Some((v, parent, token)) = stack.pop() {
         match v {
-            Value::String(s) => {
+            Value::String(s) if read(s) => {
                 let hits = detected(s, on, meter);
                 if !hits.is_empty() {
                     let at = pointer_of(pointer, &places, parent, token);
@@ -104,7 +171,7 @@ fn detections(value: &Value, pointer: &str, on: Detect, meter: &Meter) -> Vec<(S
             Value::Object(map) => {
                 let me = place(&mut places, parent, token);
                 for (key, v) in map {
-                    let hits = detected(key, on, meter);
+                    let hits = if read(key) { detected(key, on, meter) } else { Vec::new() };
                     if !hits.is_empty() {
                         let at = pointer_of(pointer, &places, me, None);
                         found.extend(hits.into_iter().map(|h| (at.clone(), h)));
@@ -215,7 +282,7 @@ mod props {
 
         #[test]
         fn lazy_pointers_agree_with_eager_ones(doc in document(), root in "(/[a-z~]{0,3}){0,2}") {
-            let lazy = detections(&doc, &root, Detect::ALL, &Meter::default());
+            let lazy = detections(&doc, &root, Detect::ALL, &Meter::default(), &|_| true);
             prop_assert_eq!(&lazy, &eager(&doc, &root, Detect::ALL));
         }
     }

@@ -86,6 +86,8 @@ pub fn redact_with(
         eval: Eval::new(&options.limits),
         detections: Default::default(),
         streamed: false,
+        glued: Vec::new(),
+        content_at: None,
     };
     let mut labels = Labels::observe(tool.model(), None);
     let result = run.result(raw_json, options, &mut labels);
@@ -184,6 +186,10 @@ enum Agent {
     Structured { value: String, text: Option<String>, is_object: bool },
 }
 
+/// How many times a run reads a result at most (`Run::result`): a credential uncovered by
+/// value matching, then one uncovered by cutting that one out, and so on, three deep.
+const MAX_ATTEMPTS: usize = 4;
+
 const UNTRUSTED_KEY: &str = "webmcp-redact/untrusted";
 const UNTRUSTED_POINTER: &str = "/_meta/webmcp-redact~1untrusted";
 /// Spotlighting delimiters around untrusted text.
@@ -211,12 +217,51 @@ struct Run<'a> {
     detections: crate::hash::TextMap<String, Vec<String>>,
     /// The streaming engine read the result.
     streamed: bool,
+    /// Credentials an earlier attempt found where value matching cut a token: taken first.
+    glued: Vec<detected::Glued>,
+    /// For a CallToolResult, the index in the raw content of each block the agent view keeps.
+    content_at: Option<Vec<usize>>,
 }
 
 impl Run<'_> {
-    /// The agent view, or `None` when the raw text passes through unchanged.
+    /// The agent view, or `None` when the raw text passes through unchanged. A known value cut
+    /// out of a longer token can leave a credential standing alone that the detectors did not
+    /// read as one (`glued_in`): the run then starts over with it taken, as redacting the agent
+    /// view again would take it (rule 10). An attempt reads the whole result again, and a chain
+    /// of credentials glued one to the next is uncovered one link per attempt: past
+    /// `MAX_ATTEMPTS` the result fails closed (`work_limit`) rather than cost that many times
+    /// its reading (no data but a tool's own forgery glues credentials that deep).
     fn result(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Agent>, Error> {
-        let streaming = options.engine == Engine::Streaming;
+        for _ in 0..MAX_ATTEMPTS {
+            let mark = self.known.mark();
+            let agent = self.attempt(raw_json, options, labels)?;
+            let mut found = match &agent {
+                Some(Agent::Value(v)) if self.known.overrun().is_none() => self.glued_in(v),
+                _ => Vec::new(),
+            };
+            // Each attempt takes more than the last (what it took is known), so they end.
+            found.retain(|g| !self.glued.iter().any(|h| h.secret == g.secret));
+            if found.is_empty() {
+                return Ok(agent);
+            }
+            self.known.rollback(mark);
+            self.glued.extend(found);
+            self.collect = Collector::default();
+            self.detections = Default::default();
+            self.reshaped = false;
+            self.eval = Eval::new(&self.limits);
+            self.content_at = None;
+        }
+        let pointer = self.glued.last().map(|g| g.pointer.clone()).unwrap_or_default();
+        let detail = format!(
+            "credentials glued one to the next, each uncovered by cutting out the one after it, would take more than {MAX_ATTEMPTS} readings of the result"
+        );
+        Err(Error::new(ErrorCode::WorkLimit, pointer, detail))
+    }
+
+    fn attempt(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Agent>, Error> {
+        // What the detectors found glued the streaming engine does not know: the DOM takes it.
+        let streaming = options.engine == Engine::Streaming && self.glued.is_empty();
         if let Some(scanned) = streaming.then(|| self.stream(raw_json, options)).flatten() {
             *labels = Labels::observe(self.tool.model(), None);
             self.streamed = true;
@@ -328,6 +373,7 @@ impl Run<'_> {
     /// A plain structured value V: walk it; if anything goes, wrap V' as a CallToolResult.
     fn structured(&mut self, mut value: Value, allowlist: bool) -> Value {
         self.walk_into(&mut value, "", allowlist);
+        self.take_glued();
         self.detect(&value, "");
         self.wrap_structured(value)
     }

@@ -104,6 +104,20 @@ impl KnownSecrets {
         }
     }
 
+    /// Where a run stands in what it noted, for [`rollback`](Self::rollback).
+    pub(crate) fn mark(&self) -> usize {
+        self.provisional.len()
+    }
+
+    /// Forgets what the run noted since `mark` (a run that starts over: the values it takes
+    /// again must be new to it, as they were, so that each is taken, not value-matched).
+    pub(crate) fn rollback(&mut self, mark: usize) {
+        for (value, _) in self.provisional.drain(mark..) {
+            self.values.remove(&value);
+            self.needles.remove(&value);
+        }
+    }
+
     /// The end of a run (whatever its outcome): values it noted that no handle holds are pinned.
     pub fn settle(&mut self) {
         for (value, label) in std::mem::take(&mut self.provisional) {
