@@ -31,19 +31,47 @@ impl Run<'_> {
     /// leaves the rest of it standing alone, which the detectors read as a token of its own,
     /// as they would when this agent view is redacted again (rule 10). So the agent view's
     /// strings that value matching cut (those holding one of our markers) are read again, and
-    /// what is found there and not known yet is returned (with its pointer in the raw result),
-    /// for the run to start over and take it (`take_glued`).
+    /// what is found there and not known or found before is returned (with its pointer in
+    /// the raw result), for the run to start over and take it (`take_glued`).
     pub(super) fn glued_in(&self, agent: &Value) -> Vec<Glued> {
         let on = self.tool.detect();
+        let Value::Object(top) = agent else { return Vec::new() };
         if on.is_none() {
             return Vec::new();
         }
-        let cut = |s: &str| MARKER_FORMS.iter().any(|(open, _)| s.contains(open));
-        let mut found = Vec::new();
-        for (at, (kind, secret)) in detections(agent, "", on, self.known.meter(), &cut) {
-            let new = !self.known.contains(&secret) && !found.iter().any(|g: &Glued| g.secret == secret);
-            if new {
-                found.push(Glued { pointer: self.raw_pointer(&at), kind, secret });
+        let cut = |s: &str| MARKER_FORMS.iter().any(|&(open, _)| s.contains(open));
+        let mut found: Vec<Glued> = Vec::new();
+        let mut read = |value: &Value, pointer: &str| {
+            for (pointer, (kind, secret)) in detections(value, pointer, on, self.known.meter(), &cut) {
+                let seen = |g: &Glued| g.secret == secret;
+                if !self.known.contains(&secret) && !found.iter().any(seen) && !self.glued.iter().any(seen) {
+                    found.push(Glued { pointer, kind, secret });
+                }
+            }
+        };
+        // Read with the pointers of the raw result: a kept block's index there; for a plain
+        // structured value, its place in it, and its JSON text block stands for all of it.
+        match &self.content_at {
+            Some(kept) => {
+                for (key, value) in top {
+                    match (key.as_str(), value) {
+                        ("content", Value::Array(blocks)) => {
+                            for (block, i) in blocks.iter().zip(kept) {
+                                read(block, &format!("/content/{i}"));
+                            }
+                        }
+                        _ => read(value, &child("", key)),
+                    }
+                }
+            }
+            None => {
+                if let Some(value) = top.get("structuredContent") {
+                    read(value, "");
+                }
+                let blocks = top.get("content").and_then(Value::as_array).into_iter().flatten();
+                for text in blocks.filter_map(|b| b.get("text")) {
+                    read(text, "");
+                }
             }
         }
         found
@@ -52,9 +80,11 @@ impl Run<'_> {
     /// Takes what an earlier attempt of this run found uncovered (`glued_in`), before the
     /// detectors read the result.
     pub(super) fn take_glued(&mut self) {
-        for g in self.glued.clone() {
-            self.detected(g.pointer, g.kind, g.secret);
+        let glued = std::mem::take(&mut self.glued);
+        for g in &glued {
+            self.detected(g.pointer.clone(), g.kind, g.secret.clone());
         }
+        self.glued = glued;
     }
 
     /// Detection on a block's content fields: what value matching reads in it.
@@ -115,29 +145,7 @@ impl Run<'_> {
 pub(super) struct Glued {
     pub(super) pointer: String,
     kind: Kind,
-    pub(super) secret: String,
-}
-
-impl Run<'_> {
-    /// The pointer in the raw result of a place in the agent view: a kept block's index there,
-    /// and for a plain structured value, its place in it (its JSON text block stands for all of
-    /// it).
-    fn raw_pointer(&self, at: &str) -> String {
-        let mut tokens = at.splitn(4, '/').skip(1);
-        let (top, next) = (tokens.next(), tokens.next());
-        let rest = tokens.next().map(|r| format!("/{r}")).unwrap_or_default();
-        match (&self.content_at, top) {
-            (Some(kept), Some("content")) => {
-                match next.and_then(|i| i.parse::<usize>().ok()).and_then(|i| kept.get(i)) {
-                    Some(i) => format!("/content/{i}{rest}"),
-                    None => at.to_string(),
-                }
-            }
-            (Some(_), _) => at.to_string(),
-            (None, Some("structuredContent")) => at["/structuredContent".len()..].to_string(),
-            (None, _) => String::new(),
-        }
-    }
+    secret: String,
 }
 
 /// The hits in `value` (at `pointer`), with the pointer of each. The values are visited in the

@@ -112,7 +112,8 @@ impl KnownSecrets {
     /// Forgets what the run noted since `mark` (a run that starts over: the values it takes
     /// again must be new to it, as they were, so that each is taken, not value-matched).
     pub(crate) fn rollback(&mut self, mark: usize) {
-        for (value, _) in self.provisional.drain(mark..) {
+        while self.provisional.len() > mark {
+            let Some((value, _)) = self.provisional.pop() else { break };
             self.values.remove(&value);
             self.needles.remove(&value);
         }

@@ -40,9 +40,12 @@ import { gzipSync } from "node:zlib";
 // KiB gzip. Views mapped only when they hold a match, read only near their escapes, and base64
 // runs found clean read once per string (3 to 4 times less reading on text rich in escapes):
 // 520.2 KiB raw, 231.0 KiB gzip, so the budget went up by 4 / 2 KiB; a percent view kept past
-// a non-UTF-8 escape without its map, 521.4 KiB raw, 231.4 KiB gzip.
-const BUDGET_RAW = 522 * 1024;
-const BUDGET_GZIP = 232 * 1024;
+// a non-UTF-8 escape without its map, 521.4 KiB raw, 231.4 KiB gzip. A credential glued to a
+// known value read again once value matching cuts it loose (the run starts over with it taken,
+// src/redact/detected.rs `glued_in`, and the known set rolled back): 524.8 KiB raw, 233.2 KiB
+// gzip, so the budget went up by 4 / 2 KiB.
+const BUDGET_RAW = 526 * 1024;
+const BUDGET_GZIP = 234 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
