@@ -203,3 +203,31 @@ fn an_untrusted_tool_cannot_opt_out_of_spotlighting() {
         );
     }
 }
+
+/// The overflow stub's label is a count ("29 more values"): when that count is a value the
+/// result withholds ("29", a short code taken on its own), the stub shows a fixed word, as for
+/// any label holding a known value, so a second pass changes nothing (found by the
+/// redact_json fuzz target). (The notice's count is the library's wording, read as such by
+/// every pass: it says how many values went, which no value decides.)
+#[test]
+fn an_overflow_stub_count_that_spells_a_withheld_value_is_not_its_label() {
+    let def = json!({ "name": "backup_codes", "outputSchema": { "properties": {
+        "codes": { "type": "array", "items": { "type": "string", "x-sensitive": true } } } } });
+    for n in [42usize, 61, 99, 131] {
+        let rest = (n - 32).to_string(); // the stubs past the first 32 share one
+        let mut codes: Vec<String> = (0..n).map(|i| format!("CODE_{i:03}_X")).collect();
+        codes[0] = rest.clone();
+        for format in [Format::Webmcp, Format::Mcp] {
+            let o = run_with(def.clone(), &json!({ "codes": codes }).to_string(), format, &[]);
+            assert!(o.error.is_none(), "{n}: {:?}", o.error);
+            let view = agent(&o);
+            let mut texts = Vec::new();
+            string_leaves(&view["content"], &mut texts);
+            for t in texts.iter().filter(|t| t.contains("more values")) {
+                let tokens: Vec<&str> = t.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+                assert!(!tokens.contains(&rest.as_str()), "{n}: {rest} in {t:?}");
+            }
+            assert_idempotent(&def, &o, format);
+        }
+    }
+}

@@ -138,7 +138,9 @@ impl Collector {
                 self.vault(&handle, p, known);
             }
             let values = rest.into_iter().map(|p| (p.pointer, p.page_label, p.value)).collect();
-            stubs.push(StubSpec { handle: handle.clone(), label: label.clone() });
+            // Its count is a label like any other: "29" may be a value this result withholds.
+            let shown = known.needles().display_label(&label).to_string();
+            stubs.push(StubSpec { handle: handle.clone(), label: shown });
             self.secrets.push(Secret { handle, label, kind: SecretKind::Many(values) });
         }
         stubs
