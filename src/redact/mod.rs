@@ -243,17 +243,22 @@ impl Run<'_> {
             if found.is_empty() {
                 return Ok(agent);
             }
-            self.known.rollback(mark);
-            self.glued.extend(found);
-            self.collect = Collector::default();
-            self.detections = Default::default();
-            self.reshaped = false;
-            self.eval = Eval::new(&self.limits);
-            self.content_at = None;
+            self.start_over(mark, found);
         }
         let pointer = self.glued.last().map(|g| g.pointer.clone()).unwrap_or_default();
         let detail = "credentials glued one to the next, each uncovered by cutting out the one after it, would take more readings of the result than a call may make";
         Err(Error::new(ErrorCode::WorkLimit, pointer, detail))
+    }
+
+    /// Back to where the run began, but for the credentials found glued, taken first next time.
+    fn start_over(&mut self, mark: usize, found: Vec<detected::Glued>) {
+        self.known.rollback(mark);
+        self.glued.extend(found);
+        self.collect = Collector::default();
+        self.detections = Default::default();
+        self.reshaped = false;
+        self.eval = Eval::new(&self.limits);
+        self.content_at = None;
     }
 
     fn attempt(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Agent>, Error> {
