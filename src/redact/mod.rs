@@ -88,6 +88,7 @@ pub fn redact_with(
         streamed: false,
         glued: Vec::new(),
         content_at: None,
+        cut: false,
     };
     let mut labels = Labels::observe(tool.model(), None);
     let result = run.result(raw_json, options, &mut labels);
@@ -221,6 +222,9 @@ struct Run<'a> {
     glued: Vec<detected::Glued>,
     /// For a CallToolResult, the index in the raw content of each block the agent view keeps.
     content_at: Option<Vec<usize>>,
+    /// Value matching replaced something (every replacement is noted): only then can it have
+    /// left a credential standing alone (`glued_in`).
+    cut: bool,
 }
 
 impl Run<'_> {
@@ -237,7 +241,7 @@ impl Run<'_> {
             let agent = self.attempt(raw_json, options, labels)?;
             // Each attempt finds only what no attempt found before, so they end.
             let found = match &agent {
-                Some(Agent::Value(v)) if self.known.overrun().is_none() => self.glued_in(v),
+                Some(Agent::Value(v)) if self.cut && self.known.overrun().is_none() => self.glued_in(v),
                 _ => Vec::new(),
             };
             if found.is_empty() {
@@ -259,6 +263,7 @@ impl Run<'_> {
         self.reshaped = false;
         self.eval = Eval::new(&self.limits);
         self.content_at = None;
+        self.cut = false;
     }
 
     fn attempt(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Agent>, Error> {
@@ -353,6 +358,7 @@ impl Run<'_> {
     }
 
     fn note(&mut self, pointer: String, reason: Reason, label: String) {
+        self.cut |= reason == Reason::ValueMatch;
         if reason == Reason::ValueMatch && self.detections.get(&pointer).is_some_and(|l| l.contains(&label)) {
             return;
         }
