@@ -32,7 +32,15 @@ pub trait HandleSource {
 pub(crate) fn new_handle(source: &mut dyn HandleSource) -> String {
     let mut bytes = [0u8; 16];
     source.fill(&mut bytes);
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    // A table, not `format!` per byte: a dense result draws tens of thousands of handles.
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(32);
+    for b in bytes {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0xf)]));
+    }
+    bytes.fill(0); // the handle's bytes are not left on the stack
+    out
 }
 
 fn is_handle(s: &str) -> bool {
@@ -316,6 +324,15 @@ mod tests {
         let h = new_handle(&mut Counter(0xfe));
         assert_eq!(h, "ff".repeat(16));
         assert!(is_handle(&h));
+        // Every nibble, high before low, as `{:02x}` writes a byte.
+        struct Ramp;
+        impl HandleSource for Ramp {
+            fn fill(&mut self, bytes: &mut [u8; 16]) {
+                *bytes = std::array::from_fn(|i| (i as u8).wrapping_mul(0x1f) ^ 0xa5);
+            }
+        }
+        let expected: String = (0..16u8).map(|i| format!("{:02x}", i.wrapping_mul(0x1f) ^ 0xa5)).collect();
+        assert_eq!(new_handle(&mut Ramp), expected);
     }
 
     #[test]
