@@ -260,3 +260,76 @@ fn a_chain_of_glued_credentials_is_read_a_bounded_number_of_times() {
         assert!(o.read <= 8 * apart.read, "{n} deep: read {} against {} apart", o.read, apart.read);
     }
 }
+
+/// Every engine and format on one tool and result, with `prior` results redacted first on
+/// the same known set (the second pass of `assert_idempotent` uses it too).
+fn every_way(def: &Value, prior: &[Value], raw: &Value, check: impl Fn(&webmcp_redact::Outcome, Format)) {
+    use webmcp_redact::{redact_with, CompiledTool, Engine, KnownSecrets, Limits, Options};
+    let tool = CompiledTool::from_value(def, &Limits::default()).expect("compiles");
+    let mut views = Vec::new();
+    for format in Format::ALL {
+        for engine in [Engine::Streaming, Engine::Dom] {
+            let options = Options { format, engine, ..Options::default() };
+            let (mut known, mut handles) = (KnownSecrets::default(), Counter(0));
+            for p in prior {
+                redact_with(&tool, &p.to_string(), &options, &mut handles, &mut known);
+            }
+            let o = redact_with(&tool, &raw.to_string(), &options, &mut handles, &mut known);
+            check(&o, format);
+            let again = redact_with(&tool, &o.agent_json, &options, &mut handles, &mut known);
+            assert_eq!(again.agent_json, o.agent_json, "{format:?} {engine:?}: a second pass changed it");
+            views.push((format, o.agent_json));
+        }
+    }
+    for pair in views.chunks(2) {
+        assert_eq!(pair[0].1, pair[1].1, "{:?}: the engines disagree", pair[0].0);
+    }
+}
+
+/// Where value matching cuts a known value out of a longer token, a credential glued to it is
+/// left standing alone: in a key named only by a report pointer, in the JSON text block the
+/// streaming engine writes, in a CallToolResult's own keys, and across the notice's labels.
+/// Each is taken on the first pass, in both engines (found by review, and the third by the
+/// `check` fuzz target: fuzz/artifacts-found/check/glued_credential_in_call_result_key).
+#[test]
+fn a_credential_uncovered_anywhere_the_agent_reads_is_taken() {
+    let no_google = |o: &webmcp_redact::Outcome, _: Format| {
+        assert!(o.error.is_none(), "{:?}", o.error);
+        assert_no_canary(o, GOOGLE);
+    };
+    // A taken member's key: only its report pointer names it.
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "pw": { "x-sensitive": true } },
+        "additionalProperties": { "x-sensitive": true } } });
+    every_way(&def, &[], &json!({ "pw": "hunter2hunter2", format!("{GOOGLE}hunter2hunter2"): 1 }), no_google);
+    every_way(&def, &[json!({ "pw": "hunter2hunter2" })], &json!({ format!("{GOOGLE}hunter2hunter2"): 1 }), no_google);
+    // A known value across two strings of the text block, the credential before it.
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "pw": { "x-sensitive": true } } } });
+    let raw = json!({ "a": format!("{GOOGLE}Q"), "b": "zz" });
+    every_way(&def, &[json!({ "pw": "Q\",\"b\"" })], &raw, no_google);
+    // A CallToolResult's own key.
+    let raw = json!({ "content": [{ "type": "text", "text": "hi" }], format!("{GOOGLE}hunter2hunter2"): 1 });
+    every_way(&def, &[json!({ "pw": "hunter2hunter2" })], &raw, no_google);
+    // A known value across two labels of the notice.
+    let label = format!("{GOOGLE}hun");
+    let def = json!({ "name": "a", "outputSchema": { "type": "object", "properties": {
+        label.clone(): { "x-sensitive": true }, "ter2zz": { "x-sensitive": true }, "pin": { "x-sensitive": true } } } });
+    every_way(&def, &[], &json!({ label: "v1zzzz", "ter2zz": "v2zzzz", "pin": "hun, ter2" }), no_google);
+}
+
+/// A key that is a credential holding a `/` (a Slack webhook URL, an AWS secret key) is
+/// spelled with `~1` in its report pointer: the detectors read the pointer decoded too (found
+/// by review).
+#[test]
+fn a_credential_key_with_a_slash_is_taken_from_its_report_pointer() {
+    let def = json!({ "name": "t", "outputSchema": { "additionalProperties": { "x-sensitive": true, "title": "v" } } });
+    for (key, secret) in [
+        ("https://hooks.slack.com/services/T00000000/B00000000/FAKEfakeEXAMPLE012345678", "FAKEfakeEXAMPLE012345678"),
+        ("aws_secret_access_key = FAKEfake/SecretAccessKey+ForDocsOnly0001", "SecretAccessKey+ForDocsOnly0001"),
+    ] {
+        every_way(&def, &[], &json!({ key: 1 }), |o, _| {
+            assert!(o.error.is_none(), "{:?}", o.error);
+            assert_no_canary(o, secret);
+            assert!(o.redactions.iter().any(|r| r.reason.as_str().starts_with("detected:")), "{:?}", reasons(o));
+        });
+    }
+}

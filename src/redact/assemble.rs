@@ -23,8 +23,9 @@ pub(crate) struct Tail {
     pub withheld: bool,
 }
 
-/// Issues the handles of what `collect` took (the known set learns them), scrubs the report,
-/// and writes the stubs, the notice and the report entries. `collect` must not be empty.
+/// Issues the handles of what `collect` took (the known set learns them), and writes the
+/// stubs, the notice and the report entries (scrubbed already: `Run::settle_report`).
+/// `collect` must not be empty.
 pub(crate) fn tail(
     collect: &mut Collector,
     format: Format,
@@ -32,7 +33,6 @@ pub(crate) fn tail(
     known: &mut KnownSecrets,
 ) -> Tail {
     let stubs = collect.issue(handles, known);
-    collect.scrub_report(known.needles());
     write_tail(&stubs, collect.report(), format, Some(known.needles()))
 }
 
@@ -127,8 +127,7 @@ fn extend(out: &mut String, items: &[Value], more: &str) {
 
 impl Run<'_> {
     /// Issues handles, appends stubs and the notice, and adds the report to `_meta`.
-    pub(super) fn finish(mut self, agent: Agent) -> Outcome {
-        self.detect_in_report();
+    pub(super) fn finish(self, agent: Agent) -> Outcome {
         let Run { mut collect, handles, known, format, .. } = self;
         let mut outcome = Outcome {
             agent_json: String::new(),

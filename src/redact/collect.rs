@@ -183,6 +183,20 @@ impl Collector {
         }
     }
 
+    /// The notice's labels: those of values the user can reveal (handed a handle, or about to
+    /// be by [`Collector::issue`]), then the others; what `write_tail` lists after issuing.
+    pub fn notice_labels(&self) -> (Vec<&str>, Vec<&str>) {
+        let mut vaulted = vec![false; self.report.len()];
+        for p in &self.pending {
+            vaulted[p.entry] = true;
+        }
+        let (mut withheld, mut other) = (Vec::new(), Vec::new());
+        for (r, vaulted) in self.report.iter().zip(vaulted) {
+            if r.handle.is_some() || vaulted { &mut withheld } else { &mut other }.push(r.label.as_str());
+        }
+        (withheld, other)
+    }
+
     pub fn into_parts(self) -> (Vec<Redaction>, Vec<Secret>) {
         (self.report, self.secrets)
     }

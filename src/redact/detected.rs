@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::blocks::STRUCTURAL;
 use super::fields::fixed_texts;
-use super::Run;
+use super::stubs::notice_shown;
+use super::{Agent, Run};
 use crate::json::{child, push_token};
 use crate::scrub::detect::{Detect, Kind};
 use crate::scrub::meter::Meter;
@@ -30,24 +31,31 @@ impl Run<'_> {
     /// Credentials that value matching uncovered: a known value cut out of a longer token
     /// leaves the rest of it standing alone, which the detectors read as a token of its own,
     /// as they would when this agent view is redacted again (rule 10). So the agent view's
-    /// strings that value matching cut (those holding one of our markers) are read again, and
-    /// what is found there and not known or found before is returned (with its pointer in
-    /// the raw result), for the run to start over and take it (`take_glued`).
-    pub(super) fn glued_in(&self, agent: &Value) -> Vec<Glued> {
-        let on = self.tool.detect();
-        let Value::Object(top) = agent else { return Vec::new() };
-        if on.is_none() {
-            return Vec::new();
-        }
-        let cut = |s: &str| MARKER_FORMS.iter().any(|&(open, _)| s.contains(open));
+    /// strings and keys that value matching cut (those holding one of our markers) are read
+    /// again, and what is found there and not known or found before is returned (with its
+    /// pointer in the raw result), for the run to start over and take it (`take_glued`).
+    /// `Run::glued_in_tail` reads what finishing adds (the report, the notice).
+    pub(super) fn glued_in(&self, agent: &Agent) -> Vec<Glued> {
         let mut found: Vec<Glued> = Vec::new();
+        let on = self.tool.detect();
+        if on.is_none() || !self.cut {
+            return found;
+        }
         let mut read = |value: &Value, pointer: &str| {
-            for (pointer, (kind, secret)) in detections(value, pointer, on, self.known.meter(), &cut) {
-                let seen = |g: &Glued| g.secret == secret;
-                if !self.known.contains(&secret) && !found.iter().any(seen) && !self.glued.iter().any(seen) {
-                    found.push(Glued { pointer, kind, secret });
-                }
+            for (pointer, (kind, secret)) in detections(value, pointer, on, self.known.meter(), &holds_marker) {
+                self.add_glued(&mut found, pointer, kind, secret);
             }
+        };
+        let top = match agent {
+            // The streaming engine's text block differs from its value only where value
+            // matching cut it: it stands for all of the value.
+            Agent::Structured { text: Some(text), .. } => {
+                read(&Value::String(text.clone()), "");
+                return found;
+            }
+            Agent::Structured { text: None, .. } => return found,
+            Agent::Value(Value::Object(top)) => top,
+            Agent::Value(_) => return found,
         };
         // Read with the pointers of the raw result: a kept block's index there; for a plain
         // structured value, its place in it, and its JSON text block stands for all of it.
@@ -63,6 +71,12 @@ impl Run<'_> {
                         _ => read(value, &child("", key)),
                     }
                 }
+                // The result's own keys (a key is reported at its object: the root).
+                for key in top.keys().filter(|k| holds_marker(k)) {
+                    for (kind, secret) in detected(key, on, self.known.meter()) {
+                        self.add_glued(&mut found, String::new(), kind, secret);
+                    }
+                }
             }
             None => {
                 if let Some(value) = top.get("structuredContent") {
@@ -75,6 +89,44 @@ impl Run<'_> {
             }
         }
         found
+    }
+
+    /// `glued_in` for what finishing adds, read as the agent will read it: the report's
+    /// pointers and labels (scrubbed: `settle_report`), and the notice, whose labels value
+    /// matching may cut across. A hit is taken at its entry's pointer (the notice's, at the
+    /// entry whose label holds it). Returns `found` with them.
+    pub(super) fn glued_in_tail(&self, mut found: Vec<Glued>) -> Vec<Glued> {
+        let on = self.tool.detect();
+        if on.is_none() || self.collect.is_empty() {
+            return found;
+        }
+        let report = self.collect.report();
+        for r in report {
+            for text in [&r.pointer, &r.label].into_iter().filter(|t| holds_marker(t)) {
+                for view in pointer_views(text) {
+                    for (kind, secret) in detected(&view, on, self.known.meter()) {
+                        self.add_glued(&mut found, r.pointer.clone(), kind, secret);
+                    }
+                }
+            }
+        }
+        let (withheld, other) = self.collect.notice_labels();
+        let notice = notice_shown(&withheld, &other, Some(self.known.needles()));
+        if holds_marker(&notice) {
+            for (kind, secret) in detected(&notice, on, self.known.meter()) {
+                let entry = report.iter().find(|r| r.label.contains(&secret));
+                self.add_glued(&mut found, entry.map(|r| r.pointer.clone()).unwrap_or_default(), kind, secret);
+            }
+        }
+        found
+    }
+
+    /// A credential found uncovered, unless it is known or found already.
+    fn add_glued(&self, found: &mut Vec<Glued>, pointer: String, kind: Kind, secret: String) {
+        let seen = |g: &Glued| g.secret == secret;
+        if !self.known.contains(&secret) && !found.iter().any(seen) && !self.glued.iter().any(seen) {
+            found.push(Glued { pointer, kind, secret });
+        }
     }
 
     /// Takes what an earlier attempt of this run found uncovered (`glued_in`), before the
@@ -121,7 +173,9 @@ impl Run<'_> {
         let mut found = Vec::new();
         for r in self.collect.report() {
             for text in [&r.label, &r.pointer] {
-                found.extend(detected(text, on, self.known.meter()).into_iter().map(|h| (r.pointer.clone(), h)));
+                for view in pointer_views(text) {
+                    found.extend(detected(&view, on, self.known.meter()).into_iter().map(|h| (r.pointer.clone(), h)));
+                }
             }
         }
         for (at, (kind, secret)) in found {
@@ -138,6 +192,22 @@ impl Run<'_> {
         self.detections.entry(pointer.clone()).or_default().push(kind.label().to_string());
         self.take(pointer, Reason::Detected(kind), kind.label().to_string(), Value::String(secret));
     }
+}
+
+/// Does `s` hold one of our markers (value matching cut it)?
+fn holds_marker(s: &str) -> bool {
+    MARKER_FORMS.iter().any(|&(open, _)| s.contains(open))
+}
+
+/// A report's text as the detectors read it: as written, and, when it has JSON Pointer escapes,
+/// with them decoded (`~1` is `/`: a key holding a URL or a key with a `/` is spelled out
+/// whole only so). A label is read the same way: decoding text that holds no escape is itself.
+fn pointer_views(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    let mut views = vec![std::borrow::Cow::Borrowed(text)];
+    if text.contains('~') {
+        views.push(std::borrow::Cow::Owned(text.replace("~1", "/").replace("~0", "~")));
+    }
+    views
 }
 
 /// A credential found where value matching cut a token, to take when the run starts over.

@@ -239,9 +239,12 @@ impl Run<'_> {
         for _ in 0..MAX_ATTEMPTS {
             let mark = self.known.mark();
             let agent = self.attempt(raw_json, options, labels)?;
+            if agent.is_some() {
+                self.settle_report();
+            }
             // Each attempt finds only what no attempt found before, so they end.
             let found = match &agent {
-                Some(Agent::Value(v)) if self.cut && self.known.overrun().is_none() => self.glued_in(v),
+                Some(agent) if self.known.overrun().is_none() => self.glued_in_tail(self.glued_in(agent)),
                 _ => Vec::new(),
             };
             if found.is_empty() {
@@ -252,6 +255,15 @@ impl Run<'_> {
         let pointer = self.glued.last().map(|g| g.pointer.clone()).unwrap_or_default();
         let detail = "credentials glued one to the next, each uncovered by cutting out the one after it, would take more readings of the result than a call may make";
         Err(Error::new(ErrorCode::WorkLimit, pointer, detail))
+    }
+
+    /// The report as the agent will read it: the detectors read its pointers and labels (copied
+    /// from tool data) as written, what they find is taken, and then its pointers and labels
+    /// are value-matched (`Collector::scrub_report`). Done before the run may start over, so
+    /// that what value matching uncovers there is read too (`glued_in_tail`).
+    fn settle_report(&mut self) {
+        self.detect_in_report();
+        self.collect.scrub_report(self.known.needles());
     }
 
     /// Back to where the run began, but for the credentials found glued, taken first next time.

@@ -102,16 +102,22 @@ pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
 /// With `needles`, value-matched as a second pass would match it: labels each hold no known
 /// value, but the list that joins them may spell one across a `, `.
 pub(crate) fn write_notice(out: &mut String, withheld: &[&str], other: &[&str], needles: Option<&Needles>) {
-    let mut text = notice_text(withheld, other);
-    if let Some((clean, _)) = needles.and_then(|n| scrub_outside_wording(n, &text)) {
-        text = clean;
-    }
+    let text = notice_shown(withheld, other, needles);
     object(out, |o| {
         o.str("type", "text").str("text", &text);
         object(o.key("_meta"), |m| {
             m.bool(NOTICE_KEY, true);
         });
     });
+}
+
+/// The notice's text as the agent reads it: value-matched outside its wording.
+pub(crate) fn notice_shown(withheld: &[&str], other: &[&str], needles: Option<&Needles>) -> String {
+    let text = notice_text(withheld, other);
+    match needles.and_then(|n| scrub_outside_wording(n, &text)) {
+        Some((clean, _)) => clean,
+        None => text,
+    }
 }
 
 fn notice_text(withheld: &[&str], other: &[&str]) -> String {

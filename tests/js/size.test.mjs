@@ -43,9 +43,11 @@ import { gzipSync } from "node:zlib";
 // a non-UTF-8 escape without its map, 521.4 KiB raw, 231.4 KiB gzip. A credential glued to a
 // known value read again once value matching cuts it loose (the run starts over with it taken,
 // src/redact/detected.rs `glued_in`, and the known set rolled back): 524.8 KiB raw, 233.2 KiB
-// gzip, so the budget went up by 4 / 2 KiB.
-const BUDGET_RAW = 526 * 1024;
-const BUDGET_GZIP = 234 * 1024;
+// gzip, so the budget went up by 4 / 2 KiB. The same reading of what finishing adds (the
+// report's pointers, also decoded, its labels and the notice) and of a call result's own keys:
+// 527.0 KiB raw, 234.1 KiB gzip (the handles' hex table gave back 0.1 KiB of it).
+const BUDGET_RAW = 528 * 1024;
+const BUDGET_GZIP = 235 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
