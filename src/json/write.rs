@@ -52,10 +52,12 @@ fn body(out: &mut String, s: &str) {
     let (mut start, mut i) = (0, 0);
     // An indexed loop: at opt-level "z" the slice iterator's steps are not inlined (perf).
     while i < bytes.len() {
-        // Eight bytes at a time past those that need no escape: most of a long text.
+        // Eight bytes at a time past those that need no escape (most of a long text), and
+        // straight to the one that does.
         if let Some(word) = bytes.get(i..i + 8) {
-            if !super::scan::special(u64::from_le_bytes(word.try_into().expect("eight bytes"))) {
-                i += 8;
+            let k = super::scan::first_special(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+            i += k;
+            if k == 8 {
                 continue;
             }
         }
