@@ -333,3 +333,41 @@ fn a_credential_key_with_a_slash_is_taken_from_its_report_pointer() {
         });
     }
 }
+
+/// A credential in a report's label or pointer (a title, a key of a taken member, a dropped
+/// block's `type`) is taken before value matching writes the view: its echoes elsewhere, even
+/// inside a word, and the markers labelled with it hold a fixed word instead (found by review:
+/// taken after value matching, the echoes and the markers kept it).
+#[test]
+fn a_credential_in_the_report_is_taken_before_value_matching() {
+    const GHP: &str = "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";
+    let no_ghp = |o: &webmcp_redact::Outcome, _: Format| {
+        assert!(o.error.is_none(), "{:?}", o.error);
+        assert_no_canary(o, GHP);
+    };
+    let titled =
+        json!({ "name": "t", "outputSchema": { "properties": { "pw": { "x-sensitive": true, "title": GHP } } } });
+    every_way(&titled, &[], &json!({ "pw": "hunter2hunter2", "note": "pass hunter2hunter2" }), no_ghp);
+    let keyed = json!({ "name": "t", "outputSchema": { "properties": { "note": {} },
+        "additionalProperties": { "x-sensitive": true } } });
+    every_way(&keyed, &[], &json!({ GHP: "hunter2hunter2", "note": "pw hunter2hunter2" }), no_ghp);
+    every_way(&keyed, &[], &json!({ GHP: "x", "note": format!("see{GHP}here") }), no_ghp);
+    let raw = json!({ "content": [{ "type": GHP }, { "type": "text", "text": format!("token:x{GHP}y") }] });
+    every_way(&plain(), &[], &raw, no_ghp);
+}
+
+/// One cut can uncover thousands of credentials at once (a known value between each two):
+/// all are taken in one more reading, each found once (a set, not a list searched per hit:
+/// review measured 6 s for 0.9 MB with the list).
+#[test]
+fn thousands_of_credentials_uncovered_by_one_cut_are_taken_in_one_more_reading() {
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "pw": { "x-sensitive": true } } } });
+    let keys: Vec<String> = (0..5_000).map(|i| format!("AIza{}{:04}", &GOOGLE[4..35], i)).collect();
+    let s: String = keys.iter().map(|k| format!("{k}Qz7L")).collect();
+    let o = run(def, json!({ "pw": "Qz7L", "s": s }));
+    assert!(o.error.is_none(), "{:?}", o.error);
+    for k in keys.iter().step_by(97) {
+        assert_no_canary(&o, k);
+    }
+    assert_eq!(o.redactions.iter().filter(|r| r.reason.as_str() == "detected:google_api_key").count(), keys.len());
+}

@@ -239,12 +239,9 @@ impl Run<'_> {
         for _ in 0..MAX_ATTEMPTS {
             let mark = self.known.mark();
             let agent = self.attempt(raw_json, options, labels)?;
-            if agent.is_some() {
-                self.settle_report();
-            }
             // Each attempt finds only what no attempt found before, so they end.
             let found = match &agent {
-                Some(agent) if self.known.overrun().is_none() => self.glued_in_tail(self.glued_in(agent)),
+                Some(agent) if self.known.overrun().is_none() => self.uncovered(agent),
                 _ => Vec::new(),
             };
             if found.is_empty() {
@@ -257,13 +254,19 @@ impl Run<'_> {
         Err(Error::new(ErrorCode::WorkLimit, pointer, detail))
     }
 
-    /// The report as the agent will read it: the detectors read its pointers and labels (copied
-    /// from tool data) as written, what they find is taken, and then its pointers and labels
-    /// are value-matched (`Collector::scrub_report`). Done before the run may start over, so
-    /// that what value matching uncovers there is read too (`glued_in_tail`).
-    fn settle_report(&mut self) {
-        self.detect_in_report();
-        self.collect.scrub_report(self.known.needles());
+    /// What this attempt leaves for the next one to take first: credentials in the report's
+    /// pointers and labels (copied from tool data), then, once the report is value-matched
+    /// (`Collector::scrub_report`), credentials value matching left standing alone in the
+    /// agent view and in what finishing adds.
+    fn uncovered(&mut self, agent: &Agent) -> Vec<detected::Glued> {
+        let mut found = detected::Uncovered::default();
+        self.detect_in_report(&mut found);
+        if found.list.is_empty() {
+            self.collect.scrub_report(self.known.needles());
+            self.glued_in(agent, &mut found);
+            self.glued_in_tail(&mut found);
+        }
+        found.list
     }
 
     /// Back to where the run began, but for the credentials found glued, taken first next time.
