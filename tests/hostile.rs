@@ -231,3 +231,28 @@ fn an_overflow_stub_count_that_spells_a_withheld_value_is_not_its_label() {
         }
     }
 }
+
+/// A known value that is a word of the library's own keys (`redactions`, `untrusted`,
+/// `notice`) leaves them as they are when a view this redactor wrote is redacted again, in
+/// both formats (found by review: the second pass renamed `_meta["webmcp-redact/redactions"]`
+/// and added a report of its own).
+#[test]
+fn a_known_value_that_is_a_word_of_our_own_keys_leaves_them_alone() {
+    const GHP: &str = "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";
+    let untrusted = r#"{"name":"fetch_page","annotations":{"untrustedContentHint":true}}"#;
+    for (word, tool) in [("redactions", PLAIN), ("untrusted", untrusted), ("notice", PLAIN), ("webmcp-redact", PLAIN)] {
+        for format in Format::ALL {
+            let mut r = redactor(format);
+            r.redact(MARKED, &json!({ "s": word }).to_string(), None);
+            let raw = json!({ "content": [{ "type": "text", "text": format!("key {GHP}") }] }).to_string();
+            let first = r.redact(tool, &raw, None);
+            assert!(
+                first.error.is_none() && !first.agent_json.contains(GHP),
+                "{word} {format:?}: {}",
+                first.agent_json
+            );
+            let again = r.redact(tool, &first.agent_json, None);
+            assert_eq!(again.agent_json, first.agent_json, "{word} {format:?}: a second pass changed it");
+        }
+    }
+}

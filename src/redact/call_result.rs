@@ -86,7 +86,21 @@ impl Run<'_> {
             agent.insert("structuredContent".into(), v);
         }
         for (key, mut value) in rest {
-            self.scrub(&mut value, &child("", &key));
+            match &mut value {
+                // Our own `_meta` keys (kept only in a view this redactor wrote) are our wording:
+                // a known value that is a word of one ("redactions") leaves it as it is, as the
+                // key shape of a CallToolResult is left (found by review: a second pass renamed
+                // it). What they hold is value-matched like the rest.
+                Value::Object(meta) if key == "_meta" && self.own => {
+                    let ours: Vec<String> = meta.keys().filter(|k| is_library_key(k)).cloned().collect();
+                    let shape: Vec<&str> = ours.iter().map(String::as_str).collect();
+                    self.scrub_keys(meta, "/_meta", &shape);
+                    for (k, v) in meta.iter_mut() {
+                        self.scrub(v, &child("/_meta", k));
+                    }
+                }
+                _ => drop(self.scrub(&mut value, &child("", &key))),
+            }
             agent.insert(key, value);
         }
         self.scrub_keys(&mut agent, "", &["content", "structuredContent", "isError", "_meta"]);
