@@ -371,3 +371,19 @@ fn thousands_of_credentials_uncovered_by_one_cut_are_taken_in_one_more_reading()
     }
     assert_eq!(o.redactions.iter().filter(|r| r.reason.as_str() == "detected:google_api_key").count(), keys.len());
 }
+
+/// A run that starts over is the DOM engine's from then on, and its outcome says so.
+#[test]
+fn a_run_that_starts_over_reports_the_engine_that_finished_it() {
+    use webmcp_redact::{redact_with, CompiledTool, Engine, KnownSecrets, Limits, Options};
+    let def = json!({ "name": "t", "outputSchema": { "properties": { "pw": { "x-sensitive": true } } } });
+    let tool = CompiledTool::from_value(&def, &Limits::default()).expect("compiles");
+    let options = Options { engine: Engine::Streaming, ..Options::default() };
+    let (mut known, mut handles) = (KnownSecrets::default(), Counter(0));
+    let plain = redact_with(&tool, r#"{"pw":"Q\",\"b\""}"#, &options, &mut handles, &mut known);
+    assert_eq!(plain.engine, Engine::Streaming);
+    let raw = json!({ "a": format!("{GOOGLE}Q"), "b": "zz" }).to_string();
+    let o = redact_with(&tool, &raw, &options, &mut handles, &mut known);
+    assert_no_canary(&o, GOOGLE);
+    assert_eq!(o.engine, Engine::Dom);
+}

@@ -273,6 +273,7 @@ impl Run<'_> {
     fn start_over(&mut self, mark: usize, found: Vec<detected::Glued>) {
         self.known.rollback(mark);
         self.glued.extend(found);
+        self.streamed = false; // the next attempt is the DOM engine's (`attempt`)
         self.collect = Collector::default();
         self.detections = Default::default();
         self.reshaped = false;
