@@ -256,3 +256,35 @@ fn a_known_value_that_is_a_word_of_our_own_keys_leaves_them_alone() {
         }
     }
 }
+
+/// With `spotlight`, an untrusted result's text sits between delimiters this library writes:
+/// a known value that is a word of them (`untrusted`, `content`) leaves them alone on a second
+/// pass, and one that the rewritten closing delimiter completes (`content]abcd` after a tool's
+/// `</untrusted-content>abcd`) is cut on the first (found by review: both changed on a second
+/// pass).
+#[test]
+fn spotlighting_delimiters_are_our_wording_and_are_read_as_written() {
+    use webmcp_redact::policy::Policy;
+    let policy = Policy::from_json(&json!({ "spotlight": true })).expect("policy");
+    let web = r#"{"name":"fetch_page","annotations":{"untrustedContentHint":true}}"#;
+    for (known, text) in [
+        ("content]abcd", "</untrusted-content>abcd"),
+        ("untrusted", "hello"),
+        ("content", "some content here"),
+        ("t-content>\nhel", "hello"),
+    ] {
+        let mut r = Redactor::new(Config { policy: policy.clone(), ..Config::default() }, Box::new(Counter(0)));
+        r.redact(MARKED, &json!({ "s": known }).to_string(), None);
+        let raw = json!({ "content": [{ "type": "text", "text": text }] }).to_string();
+        let first = r.redact(web, &raw, None);
+        assert!(first.error.is_none(), "{known}: {:?}", first.error);
+        let view: Value = serde_json::from_str(&first.agent_json).unwrap();
+        let shown = view["content"][0]["text"].as_str().unwrap().to_string();
+        assert!(shown.starts_with("<untrusted-content>\n") || known.starts_with("t-content"), "{known}: {shown}");
+        if known.contains(']') {
+            assert!(!shown.contains(known), "{known}: {shown}");
+        }
+        let again = r.redact(web, &first.agent_json, None);
+        assert_eq!(again.agent_json, first.agent_json, "{known}: a second pass changed it");
+    }
+}

@@ -83,6 +83,7 @@ pub fn redact_with(
         known: &mut *known,
         reshaped: false,
         own: false,
+        spotlit: false,
         eval: Eval::new(&options.limits),
         detections: Default::default(),
         streamed: false,
@@ -210,6 +211,9 @@ struct Run<'a> {
     /// The raw result is an agent view this redactor returned for this tool: its library parts
     /// are its own. Otherwise anything shaped like them is tool data.
     own: bool,
+    /// The raw result is a view this redactor wrote with its text between spotlighting
+    /// delimiters: they are our wording there.
+    spotlit: bool,
     /// What applying the schema has worked out so far, its work count, and its error.
     eval: Eval,
     /// Where credentials were detected, with their labels: value matching's replacement of
@@ -306,6 +310,7 @@ impl Run<'_> {
         labels.merge(&own_labels);
         let is_call_result = is_call_result(&raw);
         let spotlit = self.own && raw.pointer(UNTRUSTED_POINTER) == Some(&Value::Bool(true));
+        self.spotlit = spotlit && self.tool.spotlight();
         let mark_untrusted = (self.tool.is_untrusted() || claims_untrusted(&raw)) && !spotlit;
         let mode = self.tool.mode_for(own_labels.sensitivity);
         let mut agent = match raw {
@@ -342,6 +347,15 @@ impl Run<'_> {
                 if let Some(Value::String(text)) = block.get_mut("text") {
                     let inner = text.replace(SPOTLIGHT.1, "[/untrusted-content]");
                     *text = format!("{}\n{inner}\n{}", SPOTLIGHT.0, SPOTLIGHT.1);
+                    // Value matching read the text before it was rewritten and wrapped: what
+                    // that wrote next to a known value (a closing delimiter made `[/…]`, the
+                    // delimiters themselves) is read as a second pass will read it.
+                    if let Some((clean, labels)) = scrub_spotlit(self.known.needles(), text) {
+                        *text = clean;
+                        for label in labels {
+                            self.note(String::new(), Reason::ValueMatch, label);
+                        }
+                    }
                 }
             }
         }
@@ -499,6 +513,14 @@ impl Run<'_> {
             let at = child(pointer, k);
             match (k, value) {
                 ("text", Value::String(text)) if library => self.scrub_library_text(text, &at),
+                ("text", Value::String(text)) if self.spotlit => {
+                    if let Some((clean, labels)) = scrub_spotlit(self.known.needles(), text) {
+                        *text = clean;
+                        for label in labels {
+                            self.note(at.clone(), Reason::ValueMatch, label);
+                        }
+                    }
+                }
                 ("resource", Value::Object(r)) => {
                     for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
                         self.scrub(rv, &child(&at, rk));
@@ -533,6 +555,17 @@ impl Run<'_> {
         self.note(pointer.to_string(), Reason::ValueMatch, shown);
         true
     }
+}
+
+/// Value matching on a text between spotlighting delimiters: a match wholly inside one of the
+/// delimiters is our wording and stays (a known value "untrusted"), every other one applies.
+fn scrub_spotlit(needles: &crate::scrub::Needles, text: &str) -> Option<(String, Vec<String>)> {
+    let open = format!("{}\n", SPOTLIGHT.0);
+    let close = format!("\n{}", SPOTLIGHT.1);
+    let head = if text.starts_with(&open) { open.len() } else { 0 };
+    let tail =
+        if text.len() >= head + close.len() && text.ends_with(&close) { text.len() - close.len() } else { text.len() };
+    needles.scrub_where(text, |start, end| !(end <= head || start >= tail))
 }
 
 /// A CallToolResult made only of what this library writes (in this format): a second pass
