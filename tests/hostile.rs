@@ -268,23 +268,58 @@ fn spotlighting_delimiters_are_our_wording_and_are_read_as_written() {
     let policy = Policy::from_json(&json!({ "spotlight": true })).expect("policy");
     let web = r#"{"name":"fetch_page","annotations":{"untrustedContentHint":true}}"#;
     for (known, text) in [
-        ("content]abcd", "</untrusted-content>abcd"),
-        ("untrusted", "hello"),
-        ("content", "some content here"),
-        ("t-content>\nhel", "hello"),
+        (&["content]abcd"][..], "</untrusted-content>abcd"),
+        (&["untrusted"], "hello"),
+        (&["content"], "some content here"),
+        // Across a delimiter and the text: cut up to the delimiter, which stays whole.
+        (&["t-content>\nhel", "untrusted"], "hello"),
+        (&["rld\n</untr", "content"], "hello world"),
     ] {
         let mut r = Redactor::new(Config { policy: policy.clone(), ..Config::default() }, Box::new(Counter(0)));
         r.redact(MARKED, &json!({ "s": known }).to_string(), None);
         let raw = json!({ "content": [{ "type": "text", "text": text }] }).to_string();
         let first = r.redact(web, &raw, None);
-        assert!(first.error.is_none(), "{known}: {:?}", first.error);
+        assert!(first.error.is_none(), "{known:?}: {:?}", first.error);
         let view: Value = serde_json::from_str(&first.agent_json).unwrap();
         let shown = view["content"][0]["text"].as_str().unwrap().to_string();
-        assert!(shown.starts_with("<untrusted-content>\n") || known.starts_with("t-content"), "{known}: {shown}");
-        if known.contains(']') {
-            assert!(!shown.contains(known), "{known}: {shown}");
+        assert!(
+            shown.starts_with("<untrusted-content>\n") && shown.ends_with("\n</untrusted-content>"),
+            "{known:?}: {shown}"
+        );
+        // Not spelled anywhere, but inside our delimiters.
+        if !"<untrusted-content>\n</untrusted-content>".contains(known[0]) {
+            assert!(!shown.contains(known[0]), "{known:?}: {shown}");
         }
         let again = r.redact(web, &first.agent_json, None);
-        assert_eq!(again.agent_json, first.agent_json, "{known}: a second pass changed it");
+        assert_eq!(again.agent_json, first.agent_json, "{known:?}: a second pass changed it");
+    }
+}
+
+/// The report in a view this redactor wrote: its entries' keys and reason codes are our
+/// wording, which a known value that is a word of them (`sensitive` in `x_sensitive`, `match`,
+/// `pointer`) leaves alone on a second pass (found by review: a marked value "sensitive"
+/// changed the first view's report on the second pass).
+#[test]
+fn a_known_value_that_is_a_word_of_our_report_leaves_it_alone() {
+    for (marked, echoed) in [
+        ("sensitive", None),
+        ("match", Some("a match b")),
+        ("pointer", Some("a pointer b")),
+        ("label", Some("x label y")),
+    ] {
+        for format in Format::ALL {
+            let mut r = redactor(format);
+            let first = match echoed {
+                None => r.redact(MARKED, &json!({ "s": marked }).to_string(), None),
+                Some(text) => {
+                    r.redact(MARKED, &json!({ "s": marked }).to_string(), None);
+                    r.redact(PLAIN, &json!({ "content": [{ "type": "text", "text": text }] }).to_string(), None)
+                }
+            };
+            let tool = if echoed.is_none() { MARKED } else { PLAIN };
+            assert!(first.error.is_none(), "{marked}: {:?}", first.error);
+            let again = r.redact(tool, &first.agent_json, None);
+            assert_eq!(again.agent_json, first.agent_json, "{marked} {format:?}: a second pass changed it");
+        }
     }
 }

@@ -3,7 +3,7 @@
 use serde_json::{json, Map, Value};
 
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
-use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub};
+use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::Run;
 use crate::json::{child, parse_embedded};
 use crate::{Error, Format, Limits, Reason};
@@ -96,7 +96,24 @@ impl Run<'_> {
                     let shape: Vec<&str> = ours.iter().map(String::as_str).collect();
                     self.scrub_keys(meta, "/_meta", &shape);
                     for (k, v) in meta.iter_mut() {
-                        self.scrub(v, &child("/_meta", k));
+                        let at = child("/_meta", k);
+                        match v {
+                            // Our report: its entries' keys and reasons are our wording (a known
+                            // "sensitive" made `x_sensitive` change on a second pass); their
+                            // pointers and labels come from tool data.
+                            Value::Array(entries) if k == REPORT_KEY => {
+                                for (i, entry) in entries.iter_mut().enumerate() {
+                                    let Value::Object(entry) = entry else { continue };
+                                    for field in ["pointer", "label"] {
+                                        if let Some(text) = entry.get_mut(field) {
+                                            let at = child(&child(&at, &i.to_string()), field);
+                                            self.scrub(text, &at);
+                                        }
+                                    }
+                                }
+                            }
+                            _ => drop(self.scrub(v, &at)),
+                        }
                     }
                 }
                 _ => drop(self.scrub(&mut value, &child("", &key))),

@@ -557,15 +557,16 @@ impl Run<'_> {
     }
 }
 
-/// Value matching on a text between spotlighting delimiters: a match wholly inside one of the
-/// delimiters is our wording and stays (a known value "untrusted"), every other one applies.
+/// Value matching on a text between spotlighting delimiters: they are our wording and stay
+/// whole (a known value "untrusted" inside one is ours; one reaching into one from the text is
+/// cut up to it), so that a second pass finds them as they were written.
 fn scrub_spotlit(needles: &crate::scrub::Needles, text: &str) -> Option<(String, Vec<String>)> {
     let open = format!("{}\n", SPOTLIGHT.0);
     let close = format!("\n{}", SPOTLIGHT.1);
     let head = if text.starts_with(&open) { open.len() } else { 0 };
     let tail =
         if text.len() >= head + close.len() && text.ends_with(&close) { text.len() - close.len() } else { text.len() };
-    needles.scrub_where(text, |start, end| !(end <= head || start >= tail))
+    needles.scrub_between(text, head, tail)
 }
 
 /// A CallToolResult made only of what this library writes (in this format): a second pass

@@ -696,12 +696,28 @@ impl Needles {
         self.scrub_in(s, true, |_, _| true)
     }
 
+    /// [`Needles::scrub`] of the part of `s` between `lo` and `hi` (character boundaries), as
+    /// it reads within the whole: a match reaching past either end is cut only up to it, so
+    /// what lies outside (our own wording around tool text) stays whole.
+    pub fn scrub_between(&self, s: &str, lo: usize, hi: usize) -> Option<(String, Vec<String>)> {
+        if self.is_empty() {
+            return None;
+        }
+        let clipped = self.find(s, false).into_iter().map(|(start, end, label)| (start.max(lo), end.min(hi), label));
+        self.write_markers(s, clipped.filter(|&(start, end, _)| start < end).collect())
+    }
+
     fn scrub_in(&self, s: &str, json: bool, applies: impl Fn(usize, usize) -> bool) -> Option<(String, Vec<String>)> {
         if self.is_empty() {
             return None;
         }
         let mut groups = self.find(s, json);
         groups.retain(|&(start, end, _)| applies(start, end));
+        self.write_markers(s, groups)
+    }
+
+    /// `s` with each group (start, end, label), in order and apart, replaced by its marker.
+    fn write_markers(&self, s: &str, groups: Vec<(usize, usize, usize)>) -> Option<(String, Vec<String>)> {
         if groups.is_empty() {
             return None;
         }
