@@ -323,3 +323,28 @@ fn a_known_value_that_is_a_word_of_our_report_leaves_it_alone() {
         }
     }
 }
+
+/// The withheld view of an error holds nothing but our wording: redacted again it stays as it
+/// is, for a sensitive tool (not withheld again behind a stub), an untrusted one with
+/// spotlighting (not wrapped), and with a word of it known (found by review). Anything more
+/// than that exact text is tool data as before.
+#[test]
+fn a_withheld_view_redacted_again_stays_as_it_is() {
+    use webmcp_redact::policy::Policy;
+    let policy = Policy::from_json(&json!({ "spotlight": true })).expect("policy");
+    let sensitive = r#"{"name":"t","annotations":{"sensitiveHint":true}}"#;
+    let untrusted = r#"{"name":"t","annotations":{"untrustedContentHint":true}}"#;
+    for tool in [sensitive, untrusted, r#"{"name":"t"}"#] {
+        let mut r = Redactor::new(Config { policy: policy.clone(), ..Config::default() }, Box::new(Counter(0)));
+        r.redact(MARKED, &json!({ "s": "withheld" }).to_string(), None);
+        let first = r.redact(tool, "{not json", None);
+        assert_eq!(first.error.as_ref().map(|e| e.code.as_str()), Some("invalid_json"));
+        let again = r.redact(tool, &first.agent_json, None);
+        assert_eq!(again.agent_json, first.agent_json, "{tool}: a second pass changed it");
+        assert!(again.error.is_none());
+        // One more word is tool data: the sensitive tool withholds it.
+        let more = first.agent_json.replace("invalid_json.", "invalid_json. sk_live_CANARY_w1");
+        let o = r.redact(sensitive, &more, None);
+        assert!(!o.agent_json.contains("CANARY_w1"), "{}", o.agent_json);
+    }
+}

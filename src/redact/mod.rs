@@ -92,7 +92,14 @@ pub fn redact_with(
         cut: false,
     };
     let mut labels = Labels::observe(tool.model(), None);
-    let result = run.result(raw_json, options, &mut labels);
+    let result = match is_withheld_view(tool.name(), raw_json) {
+        // The withheld view of this tool holds nothing but our wording: it stays as it is, as
+        // any view this redactor wrote does on a second pass (rule 10), whatever the tool's
+        // sensitivity or trust (found by review: a sensitive tool's error view was withheld
+        // behind a stub, an untrusted one's spotlit, a known "withheld" cut).
+        true => Ok(None),
+        false => run.result(raw_json, options, &mut labels),
+    };
     let engine = if run.streamed { Engine::Streaming } else { Engine::Dom };
     let mut outcome = match result {
         Ok(_) if run.known.overrun().is_some() => failed_outcome(overrun(run.known, options).for_tool(tool.name())),
@@ -147,6 +154,12 @@ fn overrun(known: &KnownSecrets, options: &Options) -> Error {
 pub fn withheld_result(tool_name: &str, code: ErrorCode) -> String {
     let text = format!("The result of {tool_name} was withheld: {code}.");
     json!({ "content": [{ "type": "text", "text": text }], "isError": true }).to_string()
+}
+
+/// Is `raw_json` exactly the withheld view of `tool_name` for some error code?
+fn is_withheld_view(tool_name: &str, raw_json: &str) -> bool {
+    raw_json.starts_with(r#"{"content":[{"type":"text","text":"The result of "#)
+        && ErrorCode::ALL.iter().any(|&code| raw_json == withheld_result(tool_name, code))
 }
 
 /// The withheld outcome for an error; the error names the tool.
