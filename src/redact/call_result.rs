@@ -22,7 +22,7 @@ impl Run<'_> {
             self.note("/structuredContent".into(), Reason::NotMcp, "structuredContent".into());
         }
         let mut structured = structured.filter(|v| !v.is_null());
-        let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits, self.own)?;
+        let duplicates = duplicate_texts(&content, structured.as_ref(), &self.limits, self.own, self.spotlit)?;
         // A structuredContent MCP does not allow (not an object) is walked like any other, so
         // that its marked values are taken and every echo of them caught; only then it goes.
         // The agent gets no structured value, so its other JSON text blocks are walked as the
@@ -352,6 +352,7 @@ fn duplicate_texts(
     structured: Option<&Value>,
     limits: &Limits,
     own: bool,
+    spotlit: bool,
 ) -> Result<Vec<bool>, Error> {
     let Some(structured) = structured.filter(|v| !v.is_null()) else { return Ok(vec![false; content.len()]) };
     // A scalar's JSON text too (`"sk_live…"` beside a structuredContent string); a container's
@@ -360,6 +361,14 @@ fn duplicate_texts(
     let mut out = Vec::with_capacity(content.len());
     for (i, b) in content.iter().enumerate() {
         let text = b.get("type").filter(|t| *t == "text").and_then(|_| b.get("text")).and_then(Value::as_str);
+        // In a view we wrote with spotlighting, the duplicate is between our delimiters.
+        let text = text.map(|t| match spotlit {
+            true => {
+                let (head, tail) = super::spotlit_span(t);
+                &t[head..tail]
+            }
+            false => t,
+        });
         let text = text.filter(|t| !container || t.trim_start().starts_with(['{', '[']));
         let parsed = match text {
             Some(t) => tolerate_own(parse_embedded(t, limits), own).map_err(|e| at_text(e, i))?,

@@ -357,18 +357,16 @@ impl Run<'_> {
                 if self.own && is_library_block(block) {
                     continue;
                 }
-                if let Some(Value::String(text)) = block.get_mut("text") {
+                // A text block's text, and an embedded resource's (text a model reads all the same).
+                let resource = block.get_mut("resource").and_then(|r| r.get_mut("text")).is_some();
+                let text = if resource { block["resource"].get_mut("text") } else { block.get_mut("text") };
+                if let Some(Value::String(text)) = text {
                     let inner = text.replace(SPOTLIGHT.1, "[/untrusted-content]");
                     *text = format!("{}\n{inner}\n{}", SPOTLIGHT.0, SPOTLIGHT.1);
                     // Value matching read the text before it was rewritten and wrapped: what
                     // that wrote next to a known value (a closing delimiter made `[/…]`, the
                     // delimiters themselves) is read as a second pass will read it.
-                    if let Some((clean, labels)) = scrub_spotlit(self.known.needles(), text) {
-                        *text = clean;
-                        for label in labels {
-                            self.note(String::new(), Reason::ValueMatch, label);
-                        }
-                    }
+                    self.scrub_spotlit_text(text, "");
                 }
             }
         }
@@ -508,6 +506,17 @@ impl Run<'_> {
         }
     }
 
+    /// Value matching on a text between spotlighting delimiters in a view we wrote
+    /// ([`scrub_spotlit`]).
+    fn scrub_spotlit_text(&mut self, text: &mut String, pointer: &str) {
+        if let Some((clean, labels)) = scrub_spotlit(self.known.needles(), text) {
+            *text = clean;
+            for label in labels {
+                self.note(pointer.to_string(), Reason::ValueMatch, label);
+            }
+        }
+    }
+
     /// Value matching on the content fields of a block (never its type, audience or data),
     /// a text that is the structured value's JSON written again included: written out
     /// together, its matched strings can spell a known value again.
@@ -526,17 +535,15 @@ impl Run<'_> {
             let at = child(pointer, k);
             match (k, value) {
                 ("text", Value::String(text)) if library => self.scrub_library_text(text, &at),
-                ("text", Value::String(text)) if self.spotlit => {
-                    if let Some((clean, labels)) = scrub_spotlit(self.known.needles(), text) {
-                        *text = clean;
-                        for label in labels {
-                            self.note(at.clone(), Reason::ValueMatch, label);
-                        }
-                    }
-                }
+                ("text", Value::String(text)) if self.spotlit => self.scrub_spotlit_text(text, &at),
                 ("resource", Value::Object(r)) => {
                     for (rk, rv) in r.iter_mut().filter(|(rk, _)| !STRUCTURAL.contains(&rk.as_str())) {
-                        self.scrub(rv, &child(&at, rk));
+                        match rv {
+                            Value::String(text) if self.spotlit && rk == "text" => {
+                                self.scrub_spotlit_text(text, &child(&at, rk))
+                            }
+                            _ => drop(self.scrub(rv, &child(&at, rk))),
+                        }
                     }
                 }
                 (_, v) => {
@@ -574,12 +581,19 @@ impl Run<'_> {
 /// whole (a known value "untrusted" inside one is ours; one reaching into one from the text is
 /// cut up to it), so that a second pass finds them as they were written.
 fn scrub_spotlit(needles: &crate::scrub::Needles, text: &str) -> Option<(String, Vec<String>)> {
+    let (head, tail) = spotlit_span(text);
+    needles.scrub_between(text, head, tail)
+}
+
+/// Where the text between spotlighting delimiters is in `text` (all of it when they are not
+/// there as written).
+pub(crate) fn spotlit_span(text: &str) -> (usize, usize) {
     let open = format!("{}\n", SPOTLIGHT.0);
     let close = format!("\n{}", SPOTLIGHT.1);
     let head = if text.starts_with(&open) { open.len() } else { 0 };
     let tail =
         if text.len() >= head + close.len() && text.ends_with(&close) { text.len() - close.len() } else { text.len() };
-    needles.scrub_between(text, head, tail)
+    (head, tail)
 }
 
 /// A CallToolResult made only of what this library writes (in this format): a second pass
