@@ -387,3 +387,27 @@ fn spotlighting_covers_resources_and_allowlist_views_redacted_again() {
         }
     }
 }
+
+/// Once every fixed fallback word spells a known value (and "redacted" is one too), a label
+/// that holds a value is shown empty: `[redacted: ]` is still our marker, in the text block and
+/// in `structuredContent` alike, and a second pass changes nothing (found by review: the text
+/// block cut "redacted" out of it, and the second pass then the value's copy).
+#[test]
+fn an_empty_fallback_label_is_still_our_marker() {
+    let learned = r#"{"name":"creds","outputSchema":{"properties":{"s":{"x-sensitive":true}}}}"#;
+    let titled = r#"{"name":"t","outputSchema":{"properties":{"p":{"x-sensitive":true,"title":"secret]"}}}}"#;
+    for format in Format::ALL {
+        let mut r = redactor(format);
+        r.redact(learned, &json!({ "s": ["secret]", "value]", "item]", "redacted"] }).to_string(), None);
+        for (tool, raw) in [
+            (titled, json!({ "p": "zzzzzz", "q": "a zzzzzz b" })),
+            (PLAIN, json!({ "content": [{ "type": "text", "text": "a zzzzzz b" }] })),
+        ] {
+            let first = r.redact(tool, &raw.to_string(), None);
+            assert!(first.error.is_none() && !first.agent_json.contains("zzzzzz"), "{}", first.agent_json);
+            assert!(first.agent_json.contains("a [redacted: ] b"), "{}", first.agent_json);
+            let again = r.redact(tool, &first.agent_json, None);
+            assert_eq!(again.agent_json, first.agent_json, "{format:?}: a second pass changed it");
+        }
+    }
+}

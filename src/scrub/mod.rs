@@ -658,8 +658,11 @@ impl Needles {
             work += (body - from) as u64;
             self.work.set(work);
             let label = &s[body..close];
+            // (An empty label is the fallback once every fixed word spells a known value.)
             let ours = !(json && label.contains('"'))
-                && (FALLBACK_LABELS.contains(&label) || self.label_index.contains_key(label));
+                && (FALLBACK_LABELS.contains(&label)
+                    || self.label_index.contains_key(label)
+                    || (label.is_empty() && self.fallback_label().is_empty()));
             // Ours only if we could have written it: its label spells no value, in itself or
             // across the brackets (`display_label` would have written the fixed word).
             if ours && self.display_label(label) == label {
