@@ -45,9 +45,12 @@ import { gzipSync } from "node:zlib";
 // src/redact/detected.rs `glued_in`, and the known set rolled back): 524.8 KiB raw, 233.2 KiB
 // gzip, so the budget went up by 4 / 2 KiB. The same reading of what finishing adds (the
 // report's pointers, also decoded, its labels and the notice) and of a call result's own keys:
-// 527.0 KiB raw, 234.1 KiB gzip (the handles' hex table gave back 0.1 KiB of it).
-const BUDGET_RAW = 528 * 1024;
-const BUDGET_GZIP = 235 * 1024;
+// 527.0 KiB raw, 234.1 KiB gzip (the handles' hex table gave back 0.1 KiB of it). The fixes of
+// review s22 (a report's credentials taken before value matching, our own report and _meta keys
+// as wording, spotlighting delimiters kept whole and resources spotlit, the withheld view passed
+// through, an empty fallback label as a marker): 530.1 KiB raw, 235.5 KiB gzip.
+const BUDGET_RAW = 532 * 1024;
+const BUDGET_GZIP = 237 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
