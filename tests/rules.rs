@@ -589,3 +589,25 @@ fn thousands_of_redacted_values_are_all_matched() {
     assert_no_canary(&o, "CANARY");
     assert_eq!(o.redactions.iter().filter(|r| r.reason.as_str() == "value_match").count(), 1);
 }
+
+/// In allowlist mode an undeclared member is reported at its object, whatever its key: a key
+/// of digits (a card number, a PIN used as a key) is a name too, not an array index (found by
+/// review: the pointer kept it). An undeclared element of an array keeps its index.
+#[test]
+fn allowlist_mode_reports_an_undeclared_key_of_digits_at_its_object() {
+    let def = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": {
+        "type": "object", "properties": { "pin": { "x-sensitive": true }, "cards": { "type": "object" },
+        "list": { "prefixItems": [{}] } } } });
+    let raw = json!({ "4111111111111111": 1, "cards": { "5500000000000004": "x" }, "list": ["a", "b"] });
+    let o = run(def.clone(), raw.clone());
+    assert_no_canary(&o, "4111111111111111");
+    assert_no_canary(&o, "5500000000000004");
+    let pointers: Vec<&str> =
+        o.redactions.iter().filter(|r| r.reason.as_str() == "undeclared").map(|r| r.pointer.as_str()).collect();
+    assert!(pointers.contains(&"") && pointers.contains(&"/cards") && pointers.contains(&"/list/1"), "{pointers:?}");
+    // A call result's own members and `_meta` keys alike.
+    let raw = json!({ "content": [{ "type": "text", "text": "hi" }], "31415926": 1, "_meta": { "27182818": 2 } });
+    let o = run(def, raw);
+    assert_no_canary(&o, "31415926");
+    assert_no_canary(&o, "27182818");
+}

@@ -140,7 +140,8 @@ impl Run<'_> {
             "isError" => Some(value),
             "_meta" => self.meta(value, &pointer, allowlist),
             _ if allowlist => {
-                self.take(pointer, Reason::Undeclared, key.into(), value);
+                // Reported at the result (its key is tool data).
+                self.take(String::new(), Reason::Undeclared, key.into(), value);
                 None
             }
             _ => Some(value),
@@ -221,7 +222,7 @@ impl Run<'_> {
             }
             if allowlist && !ours {
                 if let Some(meta) = block.as_object_mut().and_then(|b| b.shift_remove("_meta")) {
-                    self.take(child(&pointer, "_meta"), Reason::Undeclared, "_meta".into(), meta);
+                    self.take(pointer.to_string(), Reason::Undeclared, "_meta".into(), meta);
                 }
             }
             if self.format == Format::Mcp {
@@ -298,14 +299,13 @@ impl Run<'_> {
         }
         let Value::Object(map) = meta else {
             if allowlist {
-                self.take(pointer.to_string(), Reason::Undeclared, "_meta".into(), meta);
+                self.take(String::new(), Reason::Undeclared, "_meta".into(), meta);
                 return Some(json!({}));
             }
             return Some(meta);
         };
         let mut out = Map::new();
         for (key, value) in map {
-            let at = child(pointer, &key);
             if is_library_key(&key) && !self.own {
                 self.note(pointer.to_string(), Reason::Forged, "webmcp-redact key".into());
                 continue;
@@ -315,7 +315,7 @@ impl Run<'_> {
                 continue;
             }
             if allowlist && !is_library_key(&key) {
-                self.take(at, Reason::Undeclared, key, value);
+                self.take(pointer.to_string(), Reason::Undeclared, key, value);
                 continue;
             }
             out.insert(key, value);

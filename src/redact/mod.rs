@@ -182,15 +182,6 @@ pub(crate) fn failed_outcome(error: Error) -> Outcome {
 /// The label the agent sees for a value the schema of a sensitive tool did not declare.
 const UNDECLARED_LABEL: &str = "undeclared value";
 
-/// A JSON Pointer without its last token when that token is a name (an array index is no
-/// tool data and stays; the root stays the root).
-fn parent(pointer: &str) -> &str {
-    match pointer.rfind('/') {
-        Some(i) if !pointer[i + 1..].bytes().all(|b| b.is_ascii_digit()) || i + 1 == pointer.len() => &pointer[..i],
-        _ => pointer,
-    }
-}
-
 /// The agent view in the making.
 enum Agent {
     /// What the DOM engine built.
@@ -386,10 +377,12 @@ impl Run<'_> {
     }
 
     /// An undeclared value's name is tool data the schema never declared: the agent sees a
-    /// generic label and a pointer that stops at the parent; the page's vault keeps the name.
+    /// generic label, and the caller gives the pointer of the object that holds it (an array's
+    /// element keeps its index: no tool data); the page's vault keeps the name. Only the caller
+    /// knows a key from an index: a key of digits ("4111…") is a name too.
     fn take_with(&mut self, pointer: String, reason: Reason, label: String, value: Value, strings: Vec<String>) {
         let (pointer, shown) = match reason {
-            Reason::Undeclared => (parent(&pointer).to_string(), UNDECLARED_LABEL.to_string()),
+            Reason::Undeclared => (pointer, UNDECLARED_LABEL.to_string()),
             _ => (pointer, label.clone()),
         };
         for s in &strings {

@@ -180,7 +180,11 @@ impl Walker<'_, '_> {
             self.eval.spend(entry_units(&self.pointer, label))?;
         }
         let taken = verdict.map(|(reason, label, secret_keys)| Taken {
-            pointer: self.pointer.clone(),
+            // An undeclared member is reported at its object (its key is tool data).
+            pointer: match (reason, token) {
+                (Reason::Undeclared, Token::Key(_)) => self.pointer[..mark].to_string(),
+                _ => self.pointer.clone(),
+            },
             reason,
             label,
             value: std::mem::take(slot),
@@ -389,9 +393,13 @@ mod tests {
         assert_eq!(pointers(&w), ["/\u{a0}nbsp", "/\u{feff}bom", "/x-y"]);
         // In allowlist mode, a key no pattern matches is undeclared: `\w` is ASCII, `.` stops at U+2028.
         let w = walk_with(&schema, &value, &Limits::default(), true);
-        let reasons: Vec<(&str, Reason)> = w.taken.iter().map(|t| (t.pointer.as_str(), t.reason)).collect();
+        // (Named by their labels: an undeclared member is reported at its object.)
+        let reasons: Vec<(&str, &str, Reason)> =
+            w.taken.iter().map(|t| (t.pointer.as_str(), t.label.as_str(), t.reason)).collect();
         assert!(
-            reasons.contains(&("/clé", Reason::Undeclared)) && reasons.contains(&("/x\u{2028}y", Reason::Undeclared))
+            reasons.contains(&("", "clé", Reason::Undeclared))
+                && reasons.contains(&("", "x\u{2028}y", Reason::Undeclared)),
+            "{reasons:?}"
         );
         assert_eq!(w.value, json!({ "ok": "6" }));
     }
