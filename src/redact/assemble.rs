@@ -24,7 +24,7 @@ pub(crate) struct Tail {
 }
 
 /// Issues the handles of what `collect` took (the known set learns them), and writes the
-/// stubs, the notice and the report entries (scrubbed already: `Run::settle_report`).
+/// stubs, the notice and the report entries (scrubbed already: `Run::uncovered`).
 /// `collect` must not be empty.
 pub(crate) fn tail(
     collect: &mut Collector,

@@ -48,7 +48,14 @@ impl Run<'_> {
         let top = match agent {
             // The streaming engine's text block differs from its value only where value
             // matching cut it: it stands for all of the value.
-            Agent::Structured { text: Some(text), .. } => return read(&Value::String(text.clone()), ""),
+            Agent::Structured { text: Some(text), .. } => {
+                if holds_marker(text) {
+                    for (kind, secret) in detected(text, on, self.known.meter()) {
+                        self.add_glued(found, String::new(), kind, secret);
+                    }
+                }
+                return;
+            }
             Agent::Value(Value::Object(top)) => top,
             _ => return,
         };
@@ -86,7 +93,7 @@ impl Run<'_> {
     }
 
     /// `glued_in` for what finishing adds, read as the agent will read it: the report's
-    /// pointers and labels (scrubbed: `settle_report`), and the notice, whose labels value
+    /// pointers and labels (scrubbed by `Run::uncovered`), and the notice, whose labels value
     /// matching may cut across. A hit is taken at its entry's pointer (the notice's, at the
     /// entry whose label holds it).
     pub(super) fn glued_in_tail(&self, found: &mut Uncovered) {
@@ -94,16 +101,8 @@ impl Run<'_> {
         if on.is_none() || self.collect.is_empty() {
             return;
         }
+        self.read_report(found, true);
         let report = self.collect.report();
-        for r in report {
-            for text in [&r.pointer, &r.label].into_iter().filter(|t| holds_marker(t)) {
-                for view in pointer_views(text) {
-                    for (kind, secret) in detected(&view, on, self.known.meter()) {
-                        self.add_glued(found, r.pointer.clone(), kind, secret);
-                    }
-                }
-            }
-        }
         let (withheld, other) = self.collect.notice_labels();
         let notice = notice_shown(&withheld, &other, Some(self.known.needles()));
         if holds_marker(&notice) {
@@ -162,17 +161,25 @@ impl Run<'_> {
     /// and the markers labelled with it stayed). (Labels from the library's own words hold
     /// nothing to find.)
     pub(super) fn detect_in_report(&self, found: &mut Uncovered) {
+        self.read_report(found, false);
+    }
+
+    /// The detectors on each report entry's label and pointer (a pointer also with its escapes
+    /// decoded, `pointer_views`), a hit taken at the entry's pointer. `cut`: only the texts
+    /// value matching cut (holding a marker), pointer first.
+    fn read_report(&self, found: &mut Uncovered, cut: bool) {
         let on = self.tool.detect();
         if on.is_none() {
             return;
         }
         for r in self.collect.report() {
-            for text in [&r.label, &r.pointer] {
-                for view in pointer_views(text) {
-                    for (kind, secret) in detected(&view, on, self.known.meter()) {
+            let texts = if cut { [&r.pointer, &r.label] } else { [&r.label, &r.pointer] };
+            for text in texts.into_iter().filter(|t| !cut || holds_marker(t)) {
+                pointer_views(text, &mut |view| {
+                    for (kind, secret) in detected(view, on, self.known.meter()) {
                         self.add_glued(found, r.pointer.clone(), kind, secret);
                     }
-                }
+                });
             }
         }
     }
@@ -196,12 +203,11 @@ fn holds_marker(s: &str) -> bool {
 /// A report's text as the detectors read it: as written, and, when it has JSON Pointer escapes,
 /// with them decoded (`~1` is `/`: a key holding a URL or a key with a `/` is spelled out
 /// whole only so). A label is read the same way: decoding text that holds no escape is itself.
-fn pointer_views(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
-    let mut views = vec![std::borrow::Cow::Borrowed(text)];
+fn pointer_views(text: &str, read: &mut dyn FnMut(&str)) {
+    read(text);
     if text.contains('~') {
-        views.push(std::borrow::Cow::Owned(text.replace("~1", "/").replace("~0", "~")));
+        read(&text.replace("~1", "/").replace("~0", "~"));
     }
-    views
 }
 
 /// What a reading of the result found that the run must take before value matching: the

@@ -349,9 +349,8 @@ impl Run<'_> {
                     continue;
                 }
                 // A text block's text, and an embedded resource's (text a model reads all the same).
-                let resource = block.get_mut("resource").and_then(|r| r.get_mut("text")).is_some();
-                let text = if resource { block["resource"].get_mut("text") } else { block.get_mut("text") };
-                if let Some(Value::String(text)) = text {
+                let at = if block.pointer("/resource/text").is_some() { "/resource/text" } else { "/text" };
+                if let Some(Value::String(text)) = block.pointer_mut(at) {
                     let inner = text.replace(SPOTLIGHT.1, "[/untrusted-content]");
                     *text = format!("{}\n{inner}\n{}", SPOTLIGHT.0, SPOTLIGHT.1);
                     // Value matching read the text before it was rewritten and wrapped: what
@@ -581,11 +580,11 @@ fn scrub_spotlit(needles: &crate::scrub::Needles, text: &str) -> Option<(String,
 /// Where the text between spotlighting delimiters is in `text` (all of it when they are not
 /// there as written).
 pub(crate) fn spotlit_span(text: &str) -> (usize, usize) {
-    let open = format!("{}\n", SPOTLIGHT.0);
-    let close = format!("\n{}", SPOTLIGHT.1);
-    let head = if text.starts_with(&open) { open.len() } else { 0 };
-    let tail =
-        if text.len() >= head + close.len() && text.ends_with(&close) { text.len() - close.len() } else { text.len() };
+    let opened = text.strip_prefix(SPOTLIGHT.0).is_some_and(|t| t.starts_with('\n'));
+    let head = if opened { SPOTLIGHT.0.len() + 1 } else { 0 };
+    let close = SPOTLIGHT.1.len() + 1;
+    let closed = text.strip_suffix(SPOTLIGHT.1).is_some_and(|t| t.ends_with('\n'));
+    let tail = if closed && text.len() >= head + close { text.len() - close } else { text.len() };
     (head, tail)
 }
 
