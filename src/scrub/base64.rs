@@ -158,21 +158,25 @@ pub(super) fn decode_for_tests(chars: &[u8], out: &mut Vec<u8>) {
 
 /// Decodes base64 characters (all valid) into `out`: 6 bits per character, a byte per 8 bits
 /// (whole groups, then 2 or 3 characters of a last partial one; a lone last character carries
-/// no whole byte and is left out). Into a slice sized first: the decoding of every long run
-/// goes through here, and a push per byte cost most of it.
+/// no whole byte and is left out). Into a slice sized first, a group of four characters at a
+/// time: the decoding of every long run (four views of each) goes through here, and a push per
+/// byte, then a shift per character, cost most of it (callgrind: about a tenth of value
+/// matching keys that read as base64).
 fn decode(chars: &[u8], out: &mut Vec<u8>) {
     out.clear();
     out.resize(chars.len() * 6 / 8, 0);
-    let out = &mut out[..];
-    let (mut bits, mut held, mut j) = (0u32, 0, 0);
-    for &c in chars {
-        bits = bits << 6 | u32::from(DECODE[usize::from(c)]);
-        held += 6;
-        if held >= 8 {
-            held -= 8;
-            out[j] = (bits >> held) as u8;
-            j += 1;
-        }
+    let sextet = |c: &u8| u32::from(DECODE[usize::from(*c)]);
+    let groups = chars.chunks_exact(4);
+    let rest = groups.remainder();
+    let mut bytes = out.chunks_exact_mut(3);
+    for (group, three) in groups.zip(&mut bytes) {
+        let bits = group.iter().fold(0, |bits, c| bits << 6 | sextet(c));
+        three.copy_from_slice(&bits.to_be_bytes()[1..]);
+    }
+    // 2 characters hold 1 byte, 3 hold 2 (and 1 none, so `bytes` has no remainder then).
+    let rest_bits = rest.iter().fold(0, |bits, c| bits << 6 | sextet(c)) << (6 * (4 - rest.len()));
+    for (byte, from) in bytes.into_remainder().iter_mut().zip(rest_bits.to_be_bytes()[1..].iter()) {
+        *byte = *from;
     }
 }
 
