@@ -411,3 +411,63 @@ fn an_empty_fallback_label_is_still_our_marker() {
         }
     }
 }
+
+/// A value of 2 or 3 characters (a PIN) counts only standing alone, and a cut beside it leaves
+/// it so: glued to a known value (`737` + a value), to a detected credential (a Slack webhook),
+/// escaped or in a key. It is cut in the same pass, so the PIN never stands alone in the view
+/// and a second pass changes nothing (found by review: it was cut only on the second pass).
+#[test]
+fn a_short_value_a_cut_leaves_standing_alone_is_cut_with_it() {
+    let hook = "https://hooks.slack.com/services/T00000000/B00000000/FAKEfakeEXAMPLE012345678";
+    let texts = [
+        "card code 737Qz7LmXw9 ok".to_string(),
+        "card code Qz7LmXw9737 ok".to_string(),
+        "card code Qz7LmXw9737Qz7LmXw9".to_string(),
+        format!("pin 737{hook} ok"),
+        "pin \\u0037\\u0033\\u0037Qz7LmXw9".to_string(),
+        "pin %37%33%37Qz7LmXw9".to_string(),
+    ];
+    for format in Format::ALL {
+        for text in &texts {
+            let mut r = redactor(format);
+            r.redact(MARKED, &json!({ "s": "737" }).to_string(), None);
+            r.redact(MARKED, &json!({ "s": "Qz7LmXw9" }).to_string(), None);
+            for raw in [text_result(text), json!({ "content": [], "structuredContent": { text.clone(): 1 } })] {
+                let first = r.redact(PLAIN, &raw.to_string(), None);
+                let view = first.agent_json.replace("\\u0033", "3").replace("\\u0037", "7");
+                assert!(!view.contains("737") && !view.contains("%37%33%37"), "{format:?}: {}", first.agent_json);
+                assert!(first.error.is_none(), "{}", first.agent_json);
+                let again = r.redact(PLAIN, &first.agent_json, None);
+                assert_eq!(again.agent_json, first.agent_json, "{format:?} {text}: a second pass changed it");
+            }
+        }
+    }
+}
+
+/// A known value that reaches from a label into the notice's wording (`s). The`, with the label
+/// `s`) is cut up to the wording, which stays whole: a second pass still reads the notice as
+/// ours, and does not cut a known `withheld from` out of it (found by review).
+#[test]
+fn a_known_value_reaching_into_the_notice_wording_leaves_the_wording_whole() {
+    let titled = r#"{"name":"two","outputSchema":{"properties":{"a":{"title":"alpha","x-sensitive":true},"b":{"title":"beta","x-sensitive":true}}}}"#;
+    for reaching in ["s). The", "(alph", "ct (alpha", "beta).", "ta). T", "lpha, beta). The use"] {
+        for format in Format::ALL {
+            let mut r = redactor(format);
+            r.redact(MARKED, &json!({ "s": reaching }).to_string(), None);
+            r.redact(MARKED, &json!({ "s": "withheld from" }).to_string(), None);
+            for (tool, raw) in
+                [(MARKED, json!({ "s": "Qz7LmXw9" })), (titled, json!({ "a": "Qz7LmXw9", "b": "Zq8KpWv1" }))]
+            {
+                let first = r.redact(tool, &raw.to_string(), None);
+                assert!(!first.agent_json.contains(reaching), "{format:?} {reaching:?}: {}", first.agent_json);
+                assert!(
+                    first.agent_json.contains("withheld from this result by webmcp-redact ("),
+                    "{}",
+                    first.agent_json
+                );
+                let again = r.redact(tool, &first.agent_json, None);
+                assert_eq!(again.agent_json, first.agent_json, "{format:?} {reaching:?}: a second pass changed it");
+            }
+        }
+    }
+}

@@ -574,7 +574,7 @@ impl Run<'_> {
 /// cut up to it), so that a second pass finds them as they were written.
 fn scrub_spotlit(needles: &crate::scrub::Needles, text: &str) -> Option<(String, Vec<String>)> {
     let (head, tail) = spotlit_span(text);
-    needles.scrub_between(text, head, tail)
+    needles.scrub_within(text, &[(head, tail)])
 }
 
 /// Where the text between spotlighting delimiters is in `text` (all of it when they are not

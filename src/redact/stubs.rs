@@ -74,7 +74,7 @@ pub(crate) fn write_stub(out: &mut String, format: Format, label: &str, handle: 
 }
 
 /// The wording of the notice, as (before the label list, after it), singular then plural. The
-/// label lists and counts are the only parts that come from data (see [`wording_spans`]).
+/// label lists are the only parts that come from data (see [`data_spans`]).
 const WITHHELD: [(&str, &str); 2] = [
     (
         " value was withheld from this result by webmcp-redact (",
@@ -131,19 +131,21 @@ fn notice_text(withheld: &[&str], other: &[&str]) -> String {
     parts.join(" ")
 }
 
-/// Value matching on a text this library writes (a notice, an mcp stub's text): a match wholly
-/// inside its fixed wording is ours and stays (see [`wording_spans`]).
+/// Value matching on a text this library writes (a notice, an mcp stub's text): only its label
+/// lists and counts are tool data; a match wholly inside its fixed wording is ours and stays,
+/// and one reaching from a label into the wording is cut up to it, so a second pass still
+/// reads the wording (see [`data_spans`]). A text not in that wording is all data.
 pub(crate) fn scrub_outside_wording(needles: &Needles, text: &str) -> Option<(String, Vec<String>)> {
-    let wording = wording_spans(text).unwrap_or_default();
-    let ours = |start: usize, end: usize| wording.iter().any(|&(a, b)| a <= start && end <= b);
-    needles.scrub_where(text, |start, end| !ours(start, end))
+    match data_spans(text) {
+        Some(data) => needles.scrub_within(text, &data),
+        None => needles.scrub(text),
+    }
 }
 
 /// Where this library's own fixed wording stands in a text it writes (a notice, or an mcp
-/// stub's text): everything but the label lists and the counts. Value matching ignores a match
-/// that lies wholly inside that wording (so that a known everyday word such as "user" cannot
-/// make a second pass change it) and applies every other match, including one that reaches into
-/// the wording from a label. `None` when the text is not in that wording: then all of it is data.
+/// stub's text): everything but the label lists, which [`data_spans`] finds. `None` when the
+/// text is not in that wording. (What the test below reads the wording through.)
+#[cfg(test)]
 pub(crate) fn wording_spans(text: &str) -> Option<Vec<(usize, usize)>> {
     let data = data_spans(text)?;
     let mut wording = Vec::new();
@@ -160,7 +162,7 @@ pub(crate) fn wording_spans(text: &str) -> Option<Vec<(usize, usize)>> {
     Some(wording)
 }
 
-/// The label lists and counts of a text in our wording, in order.
+/// The label lists of a text in our wording (the only parts of it that come from data), in order.
 fn data_spans(text: &str) -> Option<Vec<(usize, usize)>> {
     if text.starts_with(STUB_TEXT.0)
         && text.ends_with(STUB_TEXT.1)

@@ -684,59 +684,98 @@ impl Needles {
     /// stay): the caller removes the whole field's block and reports it as a `value_match`
     /// with the labels returned here.
     pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
-        self.scrub_where(s, |_, _| true)
-    }
-
-    /// [`Needles::scrub`] with only the matches `applies(start, end)` accepts.
-    pub fn scrub_where(&self, s: &str, applies: impl Fn(usize, usize) -> bool) -> Option<(String, Vec<String>)> {
-        self.scrub_in(s, false, applies)
+        self.scrub_in(s, false, None)
     }
 
     /// [`Needles::scrub`] of JSON text (a structured value written out, as the text block that
     /// stands for it): what is in our markers is left alone only where the marker lies inside
     /// one string.
     pub fn scrub_json(&self, s: &str) -> Option<(String, Vec<String>)> {
-        self.scrub_in(s, true, |_, _| true)
+        self.scrub_in(s, true, None)
     }
 
-    /// [`Needles::scrub`] of the part of `s` between `lo` and `hi` (character boundaries), as
-    /// it reads within the whole: a match reaching past either end is cut only up to it, so
-    /// what lies outside (our own wording around tool text) stays whole.
-    pub fn scrub_between(&self, s: &str, lo: usize, hi: usize) -> Option<(String, Vec<String>)> {
+    /// [`Needles::scrub`] of the parts `spans` of `s` (in order, apart, on character
+    /// boundaries), as they read within the whole: a match reaching past a part's ends is cut
+    /// only up to them, and one wholly outside the parts stays, so what lies outside (our own
+    /// wording around tool text or labels) is left whole and reads the same on a second pass.
+    pub fn scrub_within(&self, s: &str, spans: &[(usize, usize)]) -> Option<(String, Vec<String>)> {
+        self.scrub_in(s, false, Some(spans))
+    }
+
+    /// Cuts what `find` finds (within `spans`, if given), then reads the text again while
+    /// it finds more: a value of 2 or 3 characters counts only standing alone as a token,
+    /// and a cut beside it can leave it so (`737` in `737<value>`), as a second pass would
+    /// read it. Only with such values known: a cut never makes a longer value match, since
+    /// those match anywhere but inside our markers.
+    fn scrub_in(&self, s: &str, json: bool, spans: Option<&[(usize, usize)]>) -> Option<(String, Vec<String>)> {
+        // A short value is cut once it stands alone; what a cut leaves standing alone is
+        // beside the cut, so each reading but the first cuts only what the one before left.
+        // (A few: a bound on a loop whose every reading shortens the text outside markers.)
+        const READINGS: usize = 4;
         if self.is_empty() {
             return None;
         }
-        let clipped = self.find(s, false).into_iter().map(|(start, end, label)| (start.max(lo), end.min(hi), label));
-        self.write_markers(s, clipped.filter(|&(start, end, _)| start < end).collect())
-    }
-
-    fn scrub_in(&self, s: &str, json: bool, applies: impl Fn(usize, usize) -> bool) -> Option<(String, Vec<String>)> {
-        if self.is_empty() {
-            return None;
+        let mut spans = spans.map(<[_]>::to_vec);
+        let mut done: Option<(String, Vec<String>)> = None;
+        for _ in 0..READINGS {
+            let text = done.as_ref().map_or(s, |(text, _)| text.as_str());
+            let mut groups = self.find(text, json);
+            if let Some(spans) = &spans {
+                groups = clip(groups, spans);
+            }
+            let Some((out, labels)) = self.write_markers(text, &groups, spans.as_deref_mut()) else { break };
+            done = Some(match done {
+                None => (out, labels),
+                Some((_, mut all)) => {
+                    all.extend(labels.into_iter().filter(|l| !all.contains(l)).collect::<Vec<_>>());
+                    (out, all)
+                }
+            });
+            if self.short == 0 {
+                break;
+            }
         }
-        let mut groups = self.find(s, json);
-        groups.retain(|&(start, end, _)| applies(start, end));
-        self.write_markers(s, groups)
+        done
     }
 
-    /// `s` with each group (start, end, label), in order and apart, replaced by its marker.
-    fn write_markers(&self, s: &str, groups: Vec<(usize, usize, usize)>) -> Option<(String, Vec<String>)> {
+    /// `s` with each group (start, end, label), in order and apart, replaced by its marker;
+    /// `spans` (in order, apart, each group inside one) moved to where their text went.
+    fn write_markers(
+        &self,
+        s: &str,
+        groups: &[(usize, usize, usize)],
+        spans: Option<&mut [(usize, usize)]>,
+    ) -> Option<(String, Vec<String>)> {
         if groups.is_empty() {
             return None;
         }
         let mut out = String::with_capacity(s.len());
         let mut labels: Vec<String> = Vec::new();
+        // Where each group's end went: (old end, new end), to move the spans by.
+        let mut moved: Vec<(usize, usize)> = Vec::with_capacity(groups.len());
         let mut at = 0;
-        for (start, end, label) in groups {
+        for &(start, end, label) in groups {
             let label = self.display_label(&self.labels[label]);
             out.push_str(&s[at..start]);
             out.push_str(&format!("{}{label}{}", MARKER_FORMS[0].0, MARKER_FORMS[0].1));
             if !labels.iter().any(|l| l == label) {
                 labels.push(label.to_string());
             }
+            moved.push((end, out.len()));
             at = end;
         }
         out.push_str(&s[at..]);
+        if let Some(spans) = spans {
+            // An edge moves with the last group that ends at or before it; a group starting at
+            // a span's start leaves that start where its marker starts.
+            let to = |p: usize| match moved.partition_point(|&(end, _)| end <= p) {
+                0 => p,
+                k => p - moved[k - 1].0 + moved[k - 1].1,
+            };
+            for span in spans.iter_mut() {
+                *span = (to(span.0), to(span.1));
+            }
+        }
         Some((out, labels))
     }
 
@@ -897,6 +936,25 @@ fn near(escapes: &[u32], from: usize, to: usize) -> bool {
 
 /// The words a label falls back to when it holds a known value, in order of preference.
 const FALLBACK_LABELS: &[&str] = &["secret", "value", "item"];
+
+/// `groups` (in order, apart) cut to their parts inside `spans` (in order, apart): a group
+/// reaching over a span's edge keeps the part within, and one outside every span goes.
+fn clip(groups: Vec<(usize, usize, usize)>, spans: &[(usize, usize)]) -> Vec<(usize, usize, usize)> {
+    let mut out = Vec::with_capacity(groups.len());
+    let mut first = 0; // the first span that can still meet a group (both are in order)
+    for (start, end, label) in groups {
+        while spans.get(first).is_some_and(|&(_, b)| b <= start) {
+            first += 1;
+        }
+        for &(a, b) in spans[first..].iter().take_while(|&&(a, _)| a < end) {
+            let (lo, hi) = (start.max(a), end.min(b));
+            if lo < hi {
+                out.push((lo, hi, label));
+            }
+        }
+    }
+    out
+}
 
 /// Drops the matches (sorted by end) that lie wholly inside one of `markers` (sorted, disjoint).
 fn retain_outside(list: &mut Vec<(usize, usize, usize)>, markers: &[(usize, usize)]) {
