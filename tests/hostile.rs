@@ -471,3 +471,45 @@ fn a_known_value_reaching_into_the_notice_wording_leaves_the_wording_whole() {
         }
     }
 }
+
+/// A marked member reaches the agent through no shape of the result: a JSON text block beside
+/// a structuredContent it does not duplicate (an older or fuller copy, a `null` in its place),
+/// a structured value shaped like a CallToolResult with members MCP does not define (a document
+/// with typed parts, a chat message), and a structuredContent with no content (found by review).
+#[test]
+fn a_marked_member_is_taken_whatever_shape_carries_it() {
+    let tool = r#"{"name":"t","outputSchema":{"type":"object","properties":{"s":{"x-sensitive":true},"authorToken":{"x-sensitive":true},"apiKey":{"x-sensitive":true},"password":{"x-sensitive":true}}}}"#;
+    let canary = "Qz7LmXw9CANARY";
+    let inner = json!({ "s": canary, "id": 1 }).to_string();
+    let raws = [
+        json!({ "content": [{ "type": "text", "text": inner }], "structuredContent": { "id": 1 } }),
+        json!({ "content": [{ "type": "text", "text": inner }], "structuredContent": { "s": "other-value-1" } }),
+        json!({ "content": [{ "type": "text", "text": inner }], "structuredContent": { "s": null } }),
+        json!({ "title": "Q3 plan", "content": [{ "type": "paragraph", "text": "hello" }], "authorToken": canary }),
+        json!({ "role": "assistant", "content": [{ "type": "text", "text": "hi" }], "apiKey": canary }),
+        json!({ "structuredContent": { "password": canary } }),
+        json!({ "structuredContent": { "password": canary }, "isError": false, "_meta": {} }),
+    ];
+    for format in Format::ALL {
+        for raw in &raws {
+            let mut r = redactor(format);
+            let first = r.redact(tool, &raw.to_string(), None);
+            assert!(first.error.is_none(), "{raw}: {}", first.agent_json);
+            assert!(!first.agent_json.contains(canary), "{format:?} {raw}: {}", first.agent_json);
+            let again = r.redact(tool, &first.agent_json, None);
+            assert_eq!(again.agent_json, first.agent_json, "{format:?} {raw}: a second pass changed it");
+        }
+    }
+    // In allowlist mode a member beside MCP's own is undeclared, and a JSON text block beside a
+    // structuredContent goes whole, as before.
+    let sensitive = r#"{"name":"t","annotations":{"sensitiveHint":true},"outputSchema":{"type":"object","properties":{"s":{"x-sensitive":true},"id":{"type":"integer"}}}}"#;
+    let mut r = redactor(Format::Webmcp);
+    let out = r.redact(sensitive, &raws[0].to_string(), None);
+    assert!(!out.agent_json.contains(canary) && !out.agent_json.contains("\\\"id\\\":1"), "{}", out.agent_json);
+    let out = r.redact(
+        sensitive,
+        &json!({ "content": [], "structuredContent": { "id": 1 }, "extra": "tool data" }).to_string(),
+        None,
+    );
+    assert!(!out.agent_json.contains("tool data"), "{}", out.agent_json);
+}

@@ -60,15 +60,27 @@ fn depth_error(text: &str, at: usize, max_depth: usize) -> Error {
 /// `{ title, content: ["p1"] }`, is not, so the tool's schema applies to it.) An empty
 /// `content` counts when `structuredContent` or `isError` stands beside it, or nothing but
 /// MCP's own members: otherwise `{ title, content: [], authorToken }` would escape its schema,
-/// and the other way round `{ content: [], structuredContent, debug }` would.
+/// and the other way round `{ content: [], structuredContent, debug }` would. With no `content`
+/// (MCP requires one, but a page's tool may leave it out), a `structuredContent` with nothing
+/// but MCP's own members beside it counts: the schema describes what is inside it, and
+/// `{ structuredContent: { password } }` read as a structured value would escape it.
+/// (Members beside MCP's own in a CallToolResult are walked with the schema too: see
+/// `Run::call_result`.)
 pub fn is_call_result(value: &Value) -> bool {
-    let Some(Value::Array(content)) = value.get("content") else { return false };
-    if content.is_empty() {
-        let mcp = |k: &str| matches!(k, "content" | "structuredContent" | "isError" | "_meta");
-        let Some(o) = value.as_object() else { return false };
-        return o.contains_key("structuredContent") || o.contains_key("isError") || o.keys().all(|k| mcp(k));
+    let Some(o) = value.as_object() else { return false };
+    match o.get("content") {
+        Some(Value::Array(content)) if content.is_empty() => {
+            o.contains_key("structuredContent") || o.contains_key("isError") || o.keys().all(|k| is_mcp_member(k))
+        }
+        Some(Value::Array(content)) => content.iter().all(|b| b.get("type").is_some_and(Value::is_string)),
+        Some(_) => false,
+        None => o.contains_key("structuredContent") && o.keys().all(|k| is_mcp_member(k)),
     }
-    content.iter().all(|b| b.get("type").is_some_and(Value::is_string))
+}
+
+/// The members MCP's CallToolResult defines.
+pub fn is_mcp_member(key: &str) -> bool {
+    matches!(key, "content" | "structuredContent" | "isError" | "_meta")
 }
 
 /// JSON in a string of the result (a text block that may stand for a structured value):

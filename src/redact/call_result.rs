@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::Run;
-use crate::json::{child, parse_embedded};
+use crate::json::{child, is_mcp_member, parse_embedded};
 use crate::{Error, Format, Limits, Reason};
 
 impl Run<'_> {
@@ -16,6 +16,7 @@ impl Run<'_> {
         content: Vec<Value>,
         allowlist: bool,
     ) -> Result<Value, Error> {
+        self.walk_beside_mcp(&mut result, allowlist);
         let structured = result.shift_remove("structuredContent");
         if self.format == Format::Mcp && structured.as_ref().is_some_and(Value::is_null) {
             // MCP's schema has no null here: the view drops it (and so is not the raw text).
@@ -148,9 +149,36 @@ impl Run<'_> {
         }
     }
 
+    /// Members beside MCP's own are the tool's data, which the schema may describe: a document
+    /// `{ title, content: [typed parts], authorToken }` or a chat message `{ role, content,
+    /// apiKey }` is shaped like a CallToolResult, and its marked members would pass unwalked
+    /// (found by review). They are walked with the schema as the structured value they belong
+    /// to, before anything else (in allowlist mode they are undeclared and go whole anyway).
+    fn walk_beside_mcp(&mut self, result: &mut Map<String, Value>, allowlist: bool) {
+        if allowlist || !self.tool.has_marks() || result.keys().all(|k| is_mcp_member(k)) {
+            return;
+        }
+        let mut data = Map::new();
+        for key in result.keys().filter(|k| !is_mcp_member(k)).cloned().collect::<Vec<_>>() {
+            if let Some(v) = result.shift_remove(&key) {
+                data.insert(key, v);
+            }
+        }
+        let mut data = Value::Object(data);
+        self.walk_into(&mut data, "", false);
+        // What was not taken goes back, after MCP's own members (the view is written anew);
+        // taken whole (a root schema of another type), it is reported and nothing goes back.
+        if let Value::Object(kept) = data {
+            result.extend(kept);
+        }
+    }
+
     /// Rule 5 for each block; returns the blocks that stay, with their index in the raw
-    /// content. `bare` means there is no structuredContent, so JSON text blocks are walked with
-    /// the schema themselves (the commonest way a marked field leaks).
+    /// content. A JSON text block that does not duplicate the structuredContent is walked with
+    /// the schema itself, as the structured value it stands for (the commonest way a marked
+    /// field leaks): with no structuredContent (`bare`), and also beside one it differs from
+    /// (an older or fuller copy of the value; found by review). In allowlist mode beside a
+    /// structuredContent, such a block is undeclared and goes whole.
     fn blocks(
         &mut self,
         content: Vec<Value>,
@@ -165,7 +193,7 @@ impl Run<'_> {
                 self.known.note(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
             }
             let kind = classify(&block, self.own);
-            let json = if bare && matches!(kind, Block::Text) && !duplicates[i] {
+            let json = if (bare || !allowlist) && matches!(kind, Block::Text) && !duplicates[i] {
                 self.schema_json(&block).map_err(|e| at_text(e, i))?
             } else {
                 None
@@ -279,8 +307,8 @@ impl Run<'_> {
         tolerate_own(parse_embedded(text, &self.limits), self.own)
     }
 
-    /// A text block holding JSON, with no structuredContent beside it: redact that JSON as
-    /// the structured value it stands for. A pointer cannot go inside a string, so every
+    /// A text block holding JSON that no structuredContent beside it stands for: redact that
+    /// JSON as the structured value it stands for. A pointer cannot go inside a string, so every
     /// redaction in it points at the text.
     fn walk_text(&mut self, block: &mut Value, mut value: Value, pointer: &str, allowlist: bool) {
         let mark = self.collect.mark();

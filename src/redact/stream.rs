@@ -10,7 +10,7 @@
 //!
 //! It covers what most results are, and declines the rest, leaving them to the DOM engine
 //! before anything has changed: a CallToolResult or anything that may be one (a `content`,
-//! `_meta` or `annotations` member at the top), text that is not JSON or breaks a limit,
+//! `structuredContent`, `_meta` or `annotations` member at the top), text that is not JSON or breaks a limit,
 //! repeated keys, a root that is not an object or array or is taken whole, `dependentSchemas`,
 //! `contentSchema`, secret property names, and a credential the detectors find. A result that
 //! runs out of work (`limits.maxWork`) is withheld as the DOM engine withholds it: what was
@@ -246,7 +246,7 @@ impl Scanner<'_, '_> {
         let key_owned = key_token.escaped.then(|| scan::decode(key_token.raw(self.text)));
         let key = key_owned.as_deref().unwrap_or(key_token.raw(self.text));
         self.note_key(key)?;
-        if self.stack.len() == 1 && matches!(key, "content" | "_meta" | "annotations") {
+        if self.stack.len() == 1 && matches!(key, "content" | "structuredContent" | "_meta" | "annotations") {
             return None; // a CallToolResult, or a result with claims of its own
         }
         let colon = scan::skip_ws(self.b, key_token.end);
