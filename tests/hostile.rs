@@ -513,3 +513,61 @@ fn a_marked_member_is_taken_whatever_shape_carries_it() {
     );
     assert!(!out.agent_json.contains("tool data"), "{}", out.agent_json);
 }
+
+/// A known number is the same number however a tool writes it: taken as `4.111111111111111e15`
+/// (or plainly), its other notations in a later result (a number with `E`, `e+`, a fraction,
+/// plain digits), the text the tool wrote beside it, and the arguments of a call carrying it all
+/// count as it (found by review: it was learned only as the core writes it, `e+15`).
+#[test]
+fn a_known_number_is_caught_in_every_notation() {
+    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+    for (taken, digits) in [
+        ("4.111111111111111e15", "4111111111111111"),
+        ("4.111111111111111E15", "4111111111111111"),
+        ("4111111111111111", "4111111111111111"),
+        ("4.8213e4", "48213"),
+    ] {
+        for format in Format::ALL {
+            let mut r = redactor(format);
+            let first = r.redact(MARKED, &format!(r#"{{"s":{taken},"t":"card {taken}"}}"#), None);
+            assert!(!first.agent_json.contains(taken) && !first.agent_json.contains(digits), "{}", first.agent_json);
+            for echo in [
+                "4.111111111111111e15",
+                "4.111111111111111E+15",
+                "4111111111111111.0",
+                "4111111111111111",
+                "48213",
+                "4.8213E4",
+                "482.13e2",
+            ] {
+                let same = echo.parse::<f64>().unwrap() == digits.parse::<f64>().unwrap();
+                for raw in
+                    [format!(r#"{{"n":{echo}}}"#), format!(r#"{{"content":[],"structuredContent":{{"n":[{echo}]}}}}"#)]
+                {
+                    let out = r.redact(PLAIN, &raw, None);
+                    assert_eq!(out.redactions.is_empty(), !same, "{taken} then {raw}: {}", out.agent_json);
+                    let numbers: Vec<f64> = numbers_in(&agent(&out));
+                    assert!(!numbers.contains(&digits.parse().unwrap()), "{taken} then {raw}: {}", out.agent_json);
+                }
+                if same {
+                    let c = r.check(post, &format!(r#"{{"card":{echo}}}"#), None).unwrap();
+                    assert!(c.reasons.iter().any(|x| x.rule.code() == "secret_egress"), "{taken}: check of {echo}");
+                }
+            }
+            if taken.contains('e') || taken.contains('E') {
+                let out = r.redact(PLAIN, &text_result(&format!("card {taken} ok")).to_string(), None);
+                assert!(!out.agent_json.contains(taken), "{}", out.agent_json);
+            }
+        }
+    }
+}
+
+/// Every number in a value, as the agent's `JSON.parse` reads it.
+fn numbers_in(v: &Value) -> Vec<f64> {
+    match v {
+        Value::Number(n) => vec![n.as_f64().unwrap()],
+        Value::Array(a) => a.iter().flat_map(numbers_in).collect(),
+        Value::Object(m) => m.values().flat_map(numbers_in).collect(),
+        _ => Vec::new(),
+    }
+}

@@ -195,6 +195,60 @@ pub fn exponent_is_canonical(number: &str) -> bool {
     number.find('e').is_some_and(|at| number[at + 1..].starts_with(['+', '-']))
 }
 
+/// The longest plain form of a number [`plain_decimal`] writes: past it (`1e300`), a number is
+/// matched as written only.
+const PLAIN_MAX: usize = 64;
+
+/// A JSON number's value written without an exponent, as few characters as it takes: no
+/// leading zeros but one before a point, no trailing zeros after it, no point when it is whole
+/// (`4.111111111111111e15`, `4111111111111111.0` and `41111111111111110E-1` are all
+/// `4111111111111111`; `10E-2` is `0.1`). A known number is the same number however a tool
+/// writes it, so this is one form it is learned in and every number is read in. `None` for
+/// text that is not a JSON number, and past `PLAIN_MAX` characters.
+pub fn plain_decimal(number: &str) -> Option<String> {
+    let b = number.as_bytes();
+    let (end, _) = self::number(b, 0)?;
+    if end != b.len() {
+        return None;
+    }
+    let negative = number.starts_with('-');
+    let body = &number[usize::from(negative)..];
+    let (mantissa, exp) = match body.find(['e', 'E']) {
+        Some(at) => (&body[..at], body[at + 1..].trim_start_matches('+').parse::<i64>().ok()?),
+        None => (body, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // The digits, and where the point stands among them.
+    let digits: String = [int, frac].concat();
+    let point = i64::try_from(int.len()).ok()?.checked_add(exp)?;
+    let (Some(first), Some(last)) = (digits.find(|c| c != '0'), digits.rfind(|c| c != '0')) else {
+        return Some("0".into()); // zero, however written (and `-0` is 0)
+    };
+    let (first, last) = (first as i64, last as i64 + 1);
+    // Whole digits from `min(first, point)` to `point`, fraction digits from `point` to `last`.
+    let int_len = (point - first).max(1);
+    let frac_len = (last - point).max(0);
+    if int_len + frac_len + 2 > PLAIN_MAX as i64 {
+        return None;
+    }
+    let digit =
+        |k: i64| if (0..digits.len() as i64).contains(&k) { digits.as_bytes()[k as usize] as char } else { '0' };
+    let mut out = String::with_capacity(PLAIN_MAX);
+    if negative {
+        out.push('-');
+    }
+    if point <= first {
+        out.push('0');
+    } else {
+        out.extend((first..point).map(digit));
+    }
+    if frac_len > 0 {
+        out.push('.');
+        out.extend((point..last).map(digit));
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +257,41 @@ mod tests {
     fn round_trip(text: &str) -> String {
         let v: Value = serde_json::from_str(text).unwrap();
         v.to_string()
+    }
+
+    #[test]
+    fn a_number_has_one_plain_form_however_it_is_written() {
+        for (written, plain) in [
+            ("4.111111111111111e15", "4111111111111111"),
+            ("4.111111111111111E+15", "4111111111111111"),
+            ("4111111111111111", "4111111111111111"),
+            ("4111111111111111.000", "4111111111111111"),
+            ("41111111111111110E-1", "4111111111111111"),
+            ("0.4111111111111111e16", "4111111111111111"),
+            ("4.8213e4", "48213"),
+            ("1E5", "100000"),
+            ("10E-2", "0.1"),
+            ("0.1e1", "1"),
+            ("-1.50", "-1.5"),
+            ("-0.0", "0"),
+            ("0e9", "0"),
+            ("1.5e-3", "0.0015"),
+            ("007", "0"), // not a number: `0` then digits
+        ] {
+            let got = plain_decimal(written);
+            if written == "007" {
+                assert_eq!(got, None);
+                continue;
+            }
+            assert_eq!(got.as_deref(), Some(plain), "{written}");
+            // The plain form is itself a JSON number, of the same value.
+            let (a, b): (f64, f64) = (written.parse().unwrap(), plain.parse().unwrap());
+            assert_eq!(a, b, "{written}");
+        }
+        assert_eq!(plain_decimal("1e300"), None, "too long to write plainly");
+        assert_eq!(plain_decimal("1e-300"), None);
+        assert_eq!(plain_decimal("1e99999999999999999999"), None);
+        assert_eq!(plain_decimal("1x"), None);
     }
 
     #[test]

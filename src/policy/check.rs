@@ -176,7 +176,10 @@ fn every_string(args: &Value) -> Vec<String> {
     while let Some(v) = stack.pop() {
         match v {
             Value::String(s) => out.push(s.clone()),
-            Value::Number(n) => out.push(n.to_string()),
+            // Read as the agent's tool reads it: also as its plain value (`Needles::scrub_number`).
+            Value::Number(n) => {
+                out.extend(crate::json::scan::plain_decimal(n.as_str()).into_iter().chain([n.to_string()]))
+            }
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => {
                 out.extend(map.keys().cloned());

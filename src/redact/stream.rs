@@ -554,7 +554,8 @@ impl Run<'_> {
 
 /// Would value matching change any string, key or number of this compact JSON (the DOM
 /// engine's `scrub_value` on the value it stands for)? `escaped_only`: read only the strings
-/// with escapes (the text as a whole has answered for the rest).
+/// with escapes and the numbers not written plainly (the text as a whole has answered for the
+/// rest).
 fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
     let b = compact.as_bytes();
     let mut i = 0;
@@ -575,7 +576,11 @@ fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
             }
             b'-' | b'0'..=b'9' => {
                 let Some((end, _)) = scan::number(b, i) else { return true };
-                if !escaped_only && needles.scrub(&compact[i..end]).is_some() {
+                // A number the text writes otherwise than its plain value is read as that
+                // value too, which the text as a whole did not answer for.
+                let number = &compact[i..end];
+                let other = || scan::plain_decimal(number).is_some_and(|p| p != number);
+                if (!escaped_only || other()) && needles.scrub_number(number).is_some() {
                     return true;
                 }
                 i = end;

@@ -233,7 +233,7 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
     let mut out = Vec::new();
     match value {
         Value::String(s) => return vec![s.clone()],
-        Value::Number(n) => return vec![n.to_string()],
+        Value::Number(n) => return number_forms(n.as_str()),
         _ => {}
     }
     let long = |s: &str| s.chars().count() >= super::MIN_LEN;
@@ -241,7 +241,7 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
     while let Some(v) = stack.pop() {
         match v {
             Value::String(s) if long(s) => out.push(s.clone()),
-            Value::Number(n) if long(&n.to_string()) => out.push(n.to_string()),
+            Value::Number(n) => out.extend(number_forms(n.as_str()).into_iter().filter(|f| long(f))),
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => {
                 if keys {
@@ -255,6 +255,34 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
         }
     }
     out
+}
+
+/// The forms a taken number is known in: as the core writes it (`4.111111111111111e+15`), its
+/// plain value (`4111111111111111`, which is also what every number the agent would see is read
+/// as, `Needles::scrub_number`), and with an exponent, the ways tools write one (`e15`, `E15`,
+/// `E+15`): found by review, the text a tool wrote beside the number (`card 4.111111111111111e15`)
+/// and the number written plainly both reached the agent.
+pub(crate) fn number_forms(text: &str) -> Vec<String> {
+    let mut forms = vec![text.to_string()];
+    if let Some(plain) = crate::json::scan::plain_decimal(text) {
+        forms.push(plain);
+    }
+    if let Some(at) = text.find(['e', 'E']) {
+        let (mantissa, exp) = (&text[..at], &text[at + 1..]);
+        let digits = exp.trim_start_matches('+');
+        let signs: &[&str] = if digits.starts_with('-') { &[""] } else { &["", "+"] };
+        for marker in ["e", "E"] {
+            forms.extend(signs.iter().map(|sign| format!("{mantissa}{marker}{sign}{digits}")));
+        }
+    }
+    let mut seen = Vec::new();
+    forms.retain(|f| {
+        !seen.contains(f) && {
+            seen.push(f.clone());
+            true
+        }
+    });
+    forms
 }
 
 fn is_block_type(t: &str) -> bool {

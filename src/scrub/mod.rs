@@ -687,6 +687,16 @@ impl Needles {
         self.scrub_in(s, false, None)
     }
 
+    /// [`Needles::scrub`] of a JSON number's text, also read as its plain value
+    /// (`json::scan::plain_decimal`): the agent reads `4.111111111111111E+15` as the card
+    /// number `4111111111111111`, so a known number matches however the tool writes it.
+    pub fn scrub_number(&self, number: &str) -> Option<(String, Vec<String>)> {
+        self.scrub(number).or_else(|| {
+            let plain = crate::json::scan::plain_decimal(number).filter(|p| p != number)?;
+            self.scrub(&plain)
+        })
+    }
+
     /// [`Needles::scrub`] of JSON text (a structured value written out, as the text block that
     /// stands for it): what is in our markers is left alone only where the marker lies inside
     /// one string.
@@ -810,7 +820,7 @@ impl Needles {
             }
             Value::Number(n) => {
                 // A known number must not reach the agent as a number either.
-                if let Some((clean, labels)) = self.scrub(n.as_str()) {
+                if let Some((clean, labels)) = self.scrub_number(n.as_str()) {
                     *value = Value::String(clean);
                     hits.push(Hit { pointer: pointer.clone(), labels });
                 }
