@@ -11,28 +11,55 @@ const OPEN = "{{secret:";
 const CLOSE = "}}";
 
 /**
+ * The one read of a call's arguments: their JSON text (`undefined` and `null` count as `{}`),
+ * or `undefined` when they cannot be serialized. Session#check and guardedCall both read
+ * arguments through it, and guardedCall reads them only once.
+ */
+export function argsText(args) {
+  try {
+    return JSON.stringify(args ?? {}) ?? "{}";
+  } catch {
+    return undefined;
+  }
+}
+
+/** The verdict on arguments that cannot be serialized: nothing could be checked, so deny. */
+export function unserializable() {
+  const message = "the arguments cannot be serialized as JSON, so they cannot be checked";
+  return { decision: "deny", reasons: [{ code: "unserializable", decision: "deny", message, source: "arguments" }] };
+}
+
+/**
  * Runs one call under the session's check.
- * `ops`: `{ check(tool, args), approve(tool, handles), reveal(handle), shown(args),
+ * `ops`: `{ check(tool, argsJson), approve(tool, handles), reveal(handle), shown(argsJson),
  * labelOf(handle), destination(tool), redact(tool, raw) }` (see Session#guard);
  * `call(input)` runs the tool; `ask(request)` is an `asker`. Resolves to `ops.redact`'s report.
  */
 export async function guardedCall(ops, tool, name, args, call, ask) {
+  // The caller's `args` are read here once and never again: the check, the question to the
+  // user and the tool all get this text or its parse. Read more than once, arguments could
+  // differ between the reads (a getter that changes, a toJSON, an inherited or non-enumerable
+  // property JSON skips but the tool reads), and the tool would get what was never checked.
+  const json = argsText(args);
   let verdict;
   try {
-    verdict = ops.check(tool, args);
+    verdict = json === undefined ? unserializable() : ops.check(tool, json);
   } catch (/** @type {any} */ err) {
     const message = `the call could not be checked (${err?.code ?? err?.name ?? "error"})`;
     verdict = { decision: "deny", reasons: [{ code: "internal", decision: "deny", message, source: "" }] };
   }
   const refs = Array.isArray(verdict.references) ? verdict.references : [];
   if (verdict.decision === "confirm") {
-    const yes = await ask(() => request(ops, tool, name, args, verdict, refs));
+    const yes = await ask(() => request(ops, tool, name, json, verdict, refs));
     if (!yes) return refused(ops, name, verdict, "declined");
     ops.approve(name, refs);
   } else if (verdict.decision !== "allow") {
     return refused(ops, name, verdict, "denied");
   }
-  let input = args;
+  // Allowed, so `json` is the text the check read. The tool gets a fresh parse of it: plain
+  // data, own properties only (JSON.parse defines a "__proto__" key as an own key), nothing
+  // the caller or the confirm callback holds a reference to.
+  let input = JSON.parse(/** @type {string} */ (json));
   if (refs.length) {
     const values = new Map(refs.map((h) => [h, ops.reveal(h)]));
     // Expired or deleted between the check and now: nothing to put there, so no call.
@@ -40,7 +67,7 @@ export async function guardedCall(ops, tool, name, args, call, ask) {
       const gone = { decision: "deny", reasons: [{ code: "secret_reference_refused", decision: "deny", message: "a secret the call refers to left the vault", source: "arguments" }] };
       return refused(ops, name, gone, "denied");
     }
-    input = substitute(args, values);
+    input = substitute(input, values);
   }
   let raw;
   try {
@@ -52,8 +79,8 @@ export async function guardedCall(ops, tool, name, args, call, ask) {
 }
 
 /** What the user is asked about: never a value the vault knows. */
-function request(ops, tool, name, args, verdict, refs) {
-  const req = { tool: name, args: ops.shown(args), reasons: verdict.reasons.map((r) => ({ ...r })) };
+function request(ops, tool, name, argsJson, verdict, refs) {
+  const req = { tool: name, args: ops.shown(argsJson), reasons: verdict.reasons.map((r) => ({ ...r })) };
   const destination = ops.destination(tool);
   if (destination) req.destination = destination;
   if (refs.length) req.secrets = refs.map((h) => ops.labelOf(h) ?? "secret");

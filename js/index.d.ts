@@ -483,7 +483,8 @@ export interface Redactor {
    * one session shared by every tool this redactor wrapped: `"allow"` runs, `"deny"` returns an
    * `isError` result without calling the tool, `"confirm"` asks {@link RedactorOptions.confirm};
    * `{{secret:<handle>}}` references the check accepted are replaced by the vault's values
-   * just before the call (README "Secret use by reference").
+   * just before the call (README "Secret use by reference"). The arguments are read once (one
+   * `JSON.stringify`, `undefined` as `{}`), and the tool gets the `JSON.parse` of what was checked.
    * @throws {@link RedactionError} for a bad schema, at wrap time.
    * @example
    * ```js

@@ -311,9 +311,10 @@ class Redactor {
       },
       reveal: (handle) => this.#singleValue(handle),
       labelOf: (handle) => this.#vault.vault.get(handle)?.label,
-      shown: (name, args) => {
+      // The arguments' JSON text as the check read it (never the caller's object again).
+      shown: (name, argsJson) => {
         try {
-          return JSON.parse(this.#call(name, (c) => c.scrubKnown(JSON.stringify(args ?? {}) ?? "{}")));
+          return JSON.parse(this.#call(name, (c) => c.scrubKnown(argsJson)));
         } catch {
           return null; // nothing that could hold a value is shown
         }

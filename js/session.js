@@ -4,7 +4,7 @@
 // labels the core reported, which is all `labels()` needs and what a fresh core is given back
 // after a trap. It also remembers which secret references the user approved with which tool.
 
-import { guardedCall } from "./enforce.js";
+import { argsText, guardedCall, unserializable } from "./enforce.js";
 
 /** Labels propagate only upward until `reset()`; see index.d.ts for the API. */
 export class Session {
@@ -50,18 +50,13 @@ export class Session {
    * cannot be serialized are denied, since nothing could be checked.
    */
   check(tool, args) {
-    let argsJson;
-    try {
-      argsJson = JSON.stringify(args ?? {}) ?? "{}";
-    } catch {
-      const message = "the arguments cannot be serialized as JSON, so they cannot be checked";
-      return { decision: "deny", reasons: [{ code: "unserializable", decision: "deny", message, source: "arguments" }] };
-    }
-    return this.#core.check(tool, argsJson, this.#state);
+    const argsJson = argsText(args);
+    return argsJson === undefined ? unserializable() : this.#core.check(tool, argsJson, this.#state);
   }
 
   /**
    * Runs `call(input)` under `check(tool, args)` (see js/enforce.js): `ask` is an `asker`.
+   * `args` are read once there; `input` is the parse of what was checked.
    * Resolves to the redaction report of the tool's result, or of the refusal when not called.
    * Not part of the public API: installRedaction and wrapTool use it.
    */
@@ -69,11 +64,11 @@ export class Session {
     const core = this.#core;
     const state = this.#state;
     const ops = {
-      check: (t, a) => this.check(t, a),
+      check: (t, argsJson) => core.check(t, argsJson, state),
       approve: (name, handles) => core.approve(state, name, handles),
       reveal: (handle) => core.reveal(handle),
       labelOf: (handle) => core.labelOf(handle),
-      shown: (a) => core.shown(nameOf(tool), a),
+      shown: (argsJson) => core.shown(nameOf(tool), argsJson),
       destination: (t) => core.destination(t),
       redact: (t, raw) => this.redact(t, raw),
     };
