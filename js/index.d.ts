@@ -477,7 +477,9 @@ export interface Redactor {
    */
   redactJson(tool: ToolDefinition, jsonText: string): RedactJsonResult;
   /**
-   * A copy of `tool` whose `execute` returns the redacted result. A thrown error becomes an
+   * A copy of `tool` whose `execute` returns the redacted result. The fields the redactor reads
+   * (`name`, `title`, `outputSchema`, `annotations`, `_meta`) are read once, now: changing the
+   * tool object afterwards changes nothing. A thrown error becomes an
    * `isError` result whose text is redacted too. Its `outputSchema` is
    * {@link Redactor.agentSchema} (absent when that is `null`). Each call is checked first, in
    * one session shared by every tool this redactor wrapped: `"allow"` runs, `"deny"` returns an

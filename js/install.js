@@ -6,9 +6,9 @@
 // shape of Redactor.redact), so that it can be swapped for another that also records labels,
 // without touching the patching.
 
-import { RedactionError, redactionError, withheldJson } from "./errors.js";
+import { RedactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { createRedactorWith, toolName as nameOf } from "./redactor.js";
+import { createRedactorWith, definitionOf, toolName as nameOf } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { asker, checkConfirmOption } from "./enforce.js";
@@ -48,19 +48,6 @@ function findModelContext(given) {
   const nav = /** @type {any} */ (globalThis.navigator);
   if (nav && nav.modelContext) return nav.modelContext; // deprecated alias
   return undefined;
-}
-
-/** The fields the redactor reads, copied once at registration (runtimes drop what they do not know). */
-function definitionOf(tool) {
-  const name = nameOf(tool);
-  let def;
-  try {
-    const { title, outputSchema, annotations, _meta } = tool;
-    def = JSON.parse(JSON.stringify({ name, title, outputSchema, annotations, _meta }));
-  } catch (err) {
-    throw redactionError("schema_invalid", name, "", "the tool definition is not serializable as JSON", err);
-  }
-  return def;
 }
 
 /**

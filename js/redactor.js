@@ -55,6 +55,27 @@ function toolName(tool) {
   }
 }
 
+/**
+ * The fields the redactor reads, copied once (as JSON) when a tool is registered or wrapped:
+ * redaction then reads this copy, so changing the tool object afterwards (an edited or deleted
+ * mark, a getter that answers differently later) changes nothing. installRedaction also needs
+ * it because runtimes drop what they do not know.
+ */
+export function definitionOf(tool) {
+  const name = toolName(tool);
+  if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
+    throw redactionError("schema_invalid", name, "", "the tool definition must be an object");
+  }
+  let def;
+  try {
+    const { title, outputSchema, annotations, _meta } = tool;
+    def = JSON.parse(JSON.stringify({ name, title, outputSchema, annotations, _meta }));
+  } catch (err) {
+    throw redactionError("schema_invalid", name, "", "the tool definition is not serializable as JSON", err);
+  }
+  return def;
+}
+
 const sessions = new FinalizationRegistry((close) => close());
 const UTF8 = new TextEncoder();
 
@@ -375,9 +396,14 @@ class Redactor {
   }
 
   wrapTool(tool) {
-    this.compile(tool); // a bad schema should fail at registration, not at the first call
-    if (typeof tool.execute !== "function") throw new TypeError(`wrapTool: tool "${toolName(tool)}" has no execute function`);
+    // One copy of what the redactor reads, taken now, as installRedaction takes it: every call
+    // is checked and redacted by this copy, the one the published outputSchema was made from.
+    // Read live, a mark removed from the tool object (or a getter) after wrapping would let
+    // later results through raw while the runtime still shows the mark.
+    const def = definitionOf(tool);
+    this.compile(def); // a bad schema should fail at registration, not at the first call
     const original = tool.execute;
+    if (typeof original !== "function") throw new TypeError(`wrapTool: tool "${def.name}" has no execute function`);
     const redactor = this;
     const wrapped = {
       ...tool,
@@ -386,14 +412,14 @@ class Redactor {
       async execute(input, options) {
         const session = (redactor.#wrapSession ??= redactor.session());
         const run = (args) => original.call(tool, args, options);
-        const report = await session.guard(tool, input, run, redactor.#ask);
+        const report = await session.guard(def, input, run, redactor.#ask);
         return report.result;
       },
     };
     // The runtime, and any MCP client behind it, validates results against the schema it is
     // given: give it the one that describes the redacted view, or none when no view carries
     // structuredContent.
-    const published = this.agentSchema(tool);
+    const published = this.agentSchema(def);
     if (published === null) delete wrapped.outputSchema;
     else wrapped.outputSchema = published;
     return wrapped;

@@ -93,3 +93,30 @@ test("finding 1: the tool gets a copy, not the caller's object; no arguments are
   assert.notEqual(calls[0], args);
   assert.deepEqual(calls, [{ q: "x", when: "1970-01-01T00:00:00.000Z" }, {}]);
 });
+
+test("finding 2: wrapTool reads the definition once; editing the tool afterwards changes nothing", async () => {
+  const r = await createRedactor();
+  let n = 0;
+  const secretSchema = { type: "object", properties: { id: { type: "string" }, secret: { type: "string", "x-sensitive": true } } };
+  // Edited after wrapping: e.g. a page that builds several tools from one template object.
+  const edited = { name: "gen", outputSchema: structuredClone(secretSchema), execute: async () => ({ id: "k1", secret: `${CANARY}${n++}` }) };
+  const w1 = r.wrapTool(edited);
+  edited.outputSchema.properties.secret = { type: "string" };
+  // A getter: marked while wrapTool reads it, unmarked on every later read.
+  let reads = 0;
+  const getter = {
+    name: "gen2",
+    get outputSchema() { return reads++ === 0 ? structuredClone(secretSchema) : { type: "object" }; },
+    execute: async () => ({ id: "k2", secret: `${CANARY}${n++}` }),
+  };
+  const w2 = r.wrapTool(getter);
+  // A sensitive tool without marks, whose hint is deleted after wrapping.
+  const hinted = { name: "inbox", annotations: { readOnlyHint: true, sensitiveHint: true }, execute: async () => text(`mail ${CANARY}${n++}`) };
+  const w3 = r.wrapTool(hinted);
+  delete hinted.annotations.sensitiveHint;
+  for (const w of [w1, w2, w3]) {
+    const out = await w.execute({});
+    assert.ok(!JSON.stringify(out).includes(CANARY), `${w.name}: ${JSON.stringify(out)}`);
+  }
+  assert.deepEqual(w1.outputSchema.properties.secret, { type: "string", "x-sensitive": true }, "what the runtime was given");
+});
