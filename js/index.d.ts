@@ -424,7 +424,7 @@ export interface Vault {
   /** The number of entries. */
   readonly size: number;
   /**
-   * {@link redeem} for a handle of this vault.
+   * {@link redeem} for a handle of this vault (the same errors).
    * @example
    * ```js
    * const value = await redactor.vault.redeem(stub.handle);
@@ -487,7 +487,8 @@ export interface Redactor {
    * `{{secret:<handle>}}` references the check accepted are replaced by the vault's values
    * just before the call (README "Secret use by reference"). The arguments are read once (one
    * `JSON.stringify`, `undefined` as `{}`), and the tool gets the `JSON.parse` of what was checked.
-   * @throws {@link RedactionError} for a bad schema, at wrap time.
+   * @throws {@link RedactionError} for a bad schema, at wrap time; also (code `schema_invalid`,
+   * pointer `/execute`) for a tool whose `execute` is not a function.
    * @example
    * ```js
    * await document.modelContext.registerTool(redactor.wrapTool(tool));
@@ -845,7 +846,8 @@ export class RedeemError extends Error {
  * redirect, followed by nothing and read by nobody, is `redirected` in every runtime); a 200
  * `application/json` body of exactly `{ "value": string }`, at most 64 KiB. The value then joins
  * the vault's known secrets, so that no later result hands it to the agent.
- * @throws {@link RedeemError}
+ * @throws {@link RedeemError}; a `TypeError` with code `invalid_options` (rejected, like the
+ * rest) for options that are not an object.
  * @example
  * ```js
  * button.onclick = async () => { output.textContent = await redeem(stub.handle); };
@@ -967,7 +969,9 @@ export interface Uninstall {
  * the promise `registerTool` returns) passes through. Over an MCP bridge
  * ({@link InstallOptions.bridge}) results are in the `"mcp"` format. Tools registered before installation are not
  * covered; see {@link Uninstall.unprotectedTools}.
- * @throws TypeError when no modelContext is found, it is already installed, or an option is bad.
+ * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
+ * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
+ * when an option is bad (or a `RangeError` with that code, for a value out of range).
  * @example
  * ```js
  * import { installRedaction } from "webmcp-redact";

@@ -22,7 +22,17 @@ const MCP_B_SERVER = "__isBrowserMcpServer";
 
 /** An option error, like the core's: a TypeError with code `invalid_options`. */
 function optionError(message) {
-  return Object.assign(new TypeError(`installRedaction: ${message}`), { code: "invalid_options" });
+  return usageError("invalid_options", message);
+}
+
+/**
+ * A mistake in the call, not in the module: a TypeError, like every such error of the API, with
+ * a stable `code` (README "Errors"), so that a page can tell them apart without reading the
+ * message: `invalid_options`, `no_model_context` (nothing to patch: a browser without WebMCP
+ * can be told from a bad option) and `already_installed` (harmless to ignore).
+ */
+function usageError(code, message) {
+  return Object.assign(new TypeError(`installRedaction: ${message}`), { code });
 }
 
 /**
@@ -122,17 +132,19 @@ async function listTools(modelContext) {
  */
 export async function installRedactionWith(load, options = {}) {
   const { modelContext: given, wasm, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, confirm, ...rest } = options ?? {};
-  if (onResult !== undefined && typeof onResult !== "function") throw new TypeError("installRedaction: onResult must be a function");
+  if (onResult !== undefined && typeof onResult !== "function") throw optionError("onResult must be a function");
   checkWasmOption(wasm, "installRedaction");
   checkConfirmOption(confirm, "installRedaction");
   const ask = asker(confirm); // one question at a time, for every tool of this page
   const unknown = Object.keys(rest);
-  if (unknown.length) throw new TypeError(`installRedaction: unknown option ${unknown[0]}`);
+  if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
   const modelContext = findModelContext(given);
   if (!modelContext || typeof modelContext.registerTool !== "function") {
-    throw new TypeError("installRedaction: no modelContext with a registerTool function (load a WebMCP polyfill first, or pass modelContext)");
+    // One given that is not one is a bad option; none found is the page's environment.
+    if (given !== undefined) throw optionError("modelContext has no registerTool function");
+    throw usageError("no_model_context", "no modelContext with a registerTool function (load a WebMCP polyfill first, or pass modelContext)");
   }
-  if (modelContext[INSTALLED]) throw new TypeError("installRedaction: already installed on this modelContext");
+  if (modelContext[INSTALLED]) throw usageError("already_installed", "already installed on this modelContext");
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
   // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
   const bridge = bridgeOf(modelContext, toldBridge);

@@ -403,7 +403,11 @@ class Redactor {
     const def = definitionOf(tool);
     this.compile(def); // a bad schema should fail at registration, not at the first call
     const original = tool.execute;
-    if (typeof original !== "function") throw new TypeError(`wrapTool: tool "${def.name}" has no execute function`);
+    // A definition that cannot be wrapped, like one that cannot be compiled: a RedactionError
+    // with a stable code, pointing at what is missing.
+    if (typeof original !== "function") {
+      throw redactionError("schema_invalid", def.name, "/execute", "wrapTool needs a tool whose execute is a function");
+    }
     const redactor = this;
     const wrapped = {
       ...tool,

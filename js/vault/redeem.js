@@ -16,13 +16,12 @@ const nativeFetch = typeof globalThis.fetch === "function" ? globalThis.fetch.bi
  * @param {{ signal?: AbortSignal, result?: string }} [opts]
  */
 export async function redeemWith(v, handle, opts) {
-  opts ??= {};
-  const { signal } = opts;
+  const { signal, bound, result } = readOptions(opts);
   const e = v.entry(handle);
   if (!e) throw new RedeemError("unknown_reference", "this vault issued no such secret handle");
   // Bound to a result: a handle issued for any other result (one an agent or a tool copied
   // from elsewhere) is refused before anything is read or fetched.
-  if ("result" in opts && v.resultOf(handle) !== opts.result) {
+  if (bound && v.resultOf(handle) !== result) {
     throw new RedeemError("foreign_reference", "this secret handle was issued for another result");
   }
   const label = e.label;
@@ -36,6 +35,25 @@ export async function redeemWith(v, handle, opts) {
   const value = await fetchValue(url, label, signal);
   v.learn(handle, label, value); // so that no later result carries it to the agent
   return value;
+}
+
+/**
+ * The options, read once (a getter cannot answer one thing to the check of `result` and
+ * another to its use). Not an object, or one that throws when read: a TypeError with code
+ * `invalid_options`, as for every other option of the API, never the engine's own TypeError
+ * (`"result" in 5`) without a code.
+ * @param {unknown} opts
+ */
+function readOptions(opts) {
+  if (opts === undefined || opts === null) return { signal: undefined, bound: false, result: undefined };
+  const bad = () => Object.assign(new TypeError("redeem: options must be an object { signal?, result? }"), { code: "invalid_options" });
+  if (typeof opts !== "object") throw bad();
+  try {
+    const o = /** @type {{ signal?: AbortSignal, result?: string }} */ (opts);
+    return { signal: o.signal, bound: "result" in o, result: o.result };
+  } catch {
+    throw bad(); // a Proxy or a getter that throws
+  }
 }
 
 function isLoopback(hostname) {

@@ -3,7 +3,7 @@
 // 0e41c69, before the fix it comes with.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRedactor, installRedaction } from "webmcp-redact";
+import { createRedactor, installRedaction, redeem, RedactionError } from "webmcp-redact";
 import { CANARY, apiKeyTool, apiKeyRaw, fakeContext } from "./helpers.mjs";
 
 const text = (t) => ({ content: [{ type: "text", text: t }] });
@@ -119,4 +119,49 @@ test("finding 2: wrapTool reads the definition once; editing the tool afterwards
     assert.ok(!JSON.stringify(out).includes(CANARY), `${w.name}: ${JSON.stringify(out)}`);
   }
   assert.deepEqual(w1.outputSchema.properties.secret, { type: "string", "x-sensitive": true }, "what the runtime was given");
+});
+
+/** Asserts that `f` throws or rejects with an Error whose `code` is `code`. */
+async function failsWith(f, code, type = Error) {
+  let err;
+  try {
+    await f();
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err instanceof type, `${code}: ${err?.constructor?.name} ${err?.message}`);
+  assert.equal(err.code, code, err.message);
+}
+
+test("finding 3: wrapTool without an execute function throws a RedactionError with a code", async () => {
+  const r = await createRedactor();
+  await failsWith(() => r.wrapTool({ name: "x" }), "schema_invalid", RedactionError);
+  await failsWith(() => r.wrapTool({ name: "x", execute: "run" }), "schema_invalid", RedactionError);
+});
+
+test("finding 3: installRedaction's mistakes are TypeErrors with a code, telling no WebMCP from a bad option", async () => {
+  await failsWith(() => installRedaction({ modelContext: fakeContext(), onResult: 5 }), "invalid_options", TypeError);
+  await failsWith(() => installRedaction({ modelContext: fakeContext(), nope: 1 }), "invalid_options", TypeError);
+  await failsWith(() => installRedaction({ modelContext: {} }), "invalid_options", TypeError);
+  // Node has no document.modelContext: nothing to patch.
+  await failsWith(() => installRedaction({}), "no_model_context", TypeError);
+  const ctx = fakeContext();
+  const uninstall = await installRedaction({ modelContext: ctx });
+  await failsWith(() => installRedaction({ modelContext: ctx }), "already_installed", TypeError);
+  uninstall();
+});
+
+test("finding 3: redeem with options that are not an object rejects with invalid_options, not the engine's TypeError", async () => {
+  const r = await createRedactor();
+  const handle = r.redact(apiKeyTool, apiKeyRaw()).result.content[1].handle;
+  await failsWith(() => r.vault.redeem(handle, "x"), "invalid_options", TypeError);
+  await failsWith(() => redeem(handle, 5), "invalid_options", TypeError);
+  const throwing = new Proxy({}, { has() { throw new Error("boom"); } });
+  await failsWith(() => redeem(handle, throwing), "invalid_options", TypeError);
+  // What was accepted still is: no options, null, and `result` bound to the right result.
+  assert.equal(await redeem(handle), CANARY);
+  assert.equal(await r.vault.redeem(handle, null), CANARY);
+  const out = r.redact(apiKeyTool, apiKeyRaw());
+  assert.equal(await redeem(out.result.content[1].handle, { result: out.resultId }), CANARY);
+  await assert.rejects(redeem(handle, { result: out.resultId }), (e) => e.code === "foreign_reference");
 });

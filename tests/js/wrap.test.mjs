@@ -73,5 +73,5 @@ test("wrapTool throws at wrap time for a bad schema or a missing execute", async
   const r = await createRedactor();
   const bad = { name: "bad", outputSchema: { $ref: "https://example.com/s.json" }, execute: () => ({}) };
   assert.throws(() => r.wrapTool(bad), (err) => err instanceof RedactionError && err.code === "remote_ref");
-  assert.throws(() => r.wrapTool({ ...plainTool }), TypeError);
+  assert.throws(() => r.wrapTool({ ...plainTool }), (err) => err instanceof RedactionError && err.code === "schema_invalid" && err.pointer === "/execute");
 });
