@@ -708,6 +708,8 @@ export interface LintFinding {
  * Lints tool definitions: one tool, an array, or a `tools/list` result, as an object or JSON text.
  * Lint has a module of its own (`pkg/webmcp_redact_lint_bg.wasm`, also with the inline entry),
  * loaded on the first call; when it cannot load, this rejects with `wasm_unavailable`.
+ * Definitions `JSON.stringify` cannot write (a BigInt, a cycle) reject with a
+ * {@link RedactionError} `unserializable`; text that is not JSON is a finding (`invalid_json`).
  * @example
  * ```js
  * const errors = (await lintTools(tools)).filter((f) => f.severity === "error");

@@ -3,6 +3,7 @@
 // glue and wasm are loaded on the first call (a literal import() that bundlers split off): a
 // page that never lints loads neither. Lint keeps no state: after a trap the module is reset.
 
+import { RedactionError, redactionError } from "./errors.js";
 import { loadWasm, wasmUnavailable } from "./wasm.js";
 
 /** @type {Promise<typeof import("../pkg/webmcp_redact_lint.js")> | null} */
@@ -32,11 +33,21 @@ export async function lintToolsWith(read, definitions) {
     throw err;
   });
   const glue = await ready;
-  const text = typeof definitions === "string" ? definitions : JSON.stringify(definitions);
+  // Errors with a code, as everywhere else in the API, never the engine's own TypeError: a
+  // definition JSON cannot write is `unserializable` (as a result would be); `undefined` is
+  // linted as `null` (JSON.stringify gives no text for it).
+  let text;
+  try {
+    text = typeof definitions === "string" ? definitions : JSON.stringify(definitions) ?? "null";
+  } catch {
+    // The thrown error is not kept as `cause`: a getter's message could hold a value.
+    throw redactionError("unserializable", "", "", "JSON.stringify failed (a BigInt, a cycle, or a throwing getter or toJSON)");
+  }
   try {
     return JSON.parse(glue.lintTools(text));
   } catch (err) {
     glue.__wbg_reset_state();
-    throw err;
+    if (err instanceof RedactionError) throw err;
+    throw redactionError("internal", "", "", `the lint module failed (${/** @type {any} */ (err)?.name ?? "error"})`, err);
   }
 }

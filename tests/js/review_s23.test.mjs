@@ -3,7 +3,7 @@
 // 0e41c69, before the fix it comes with.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRedactor, installRedaction, redeem, RedactionError } from "webmcp-redact";
+import { createRedactor, installRedaction, lintTools, redeem, RedactionError } from "webmcp-redact";
 import { CANARY, apiKeyTool, apiKeyRaw, fakeContext } from "./helpers.mjs";
 
 const text = (t) => ({ content: [{ type: "text", text: t }] });
@@ -164,4 +164,13 @@ test("finding 3: redeem with options that are not an object rejects with invalid
   const out = r.redact(apiKeyTool, apiKeyRaw());
   assert.equal(await redeem(out.result.content[1].handle, { result: out.resultId }), CANARY);
   await assert.rejects(redeem(handle, { result: out.resultId }), (e) => e.code === "foreign_reference");
+});
+
+test("finding 3, alike: lintTools with definitions JSON cannot write rejects with a code", async () => {
+  const cycle = { name: "t" };
+  cycle.self = cycle;
+  await failsWith(() => lintTools({ name: "t", n: 1n }), "unserializable", RedactionError);
+  await failsWith(() => lintTools(cycle), "unserializable", RedactionError);
+  // No text at all is linted as null: not a tool, a finding rather than the engine's TypeError.
+  assert.deepEqual((await lintTools(undefined)).map((f) => f.code), (await lintTools(null)).map((f) => f.code));
 });
