@@ -189,6 +189,14 @@ impl Redactor {
         self.known.forget(handle);
     }
 
+    /// The vault entries of `handles` expired: their values stay known (pinned), the handles go,
+    /// so that the set does not keep a record per call ever made.
+    pub fn expire<'h>(&mut self, handles: impl IntoIterator<Item = &'h str>) {
+        for handle in handles {
+            self.known.expire(handle);
+        }
+    }
+
     /// The vault was cleared: the known set empties too.
     pub fn forget_all(&mut self) {
         self.known.clear();
@@ -308,6 +316,29 @@ mod tests {
         r.learn("h", "code", "123456789");
         r.forget_all();
         assert!(r.known().is_empty());
+    }
+
+    #[test]
+    fn ten_thousand_calls_returning_one_secret_keep_one_value_and_no_expired_handle() {
+        let mut r = redactor();
+        let mut records = 0;
+        let mut live = std::collections::VecDeque::new();
+        for _ in 0..10_000 {
+            let out = r.redact(TOOL, r#"{"login":"sk_live_THE_SAME_KEY_every_time"}"#, None);
+            records += out.learned.len();
+            live.push_back(out.secrets[0].handle.clone());
+            if live.len() > 10 {
+                let expired = live.pop_front().unwrap();
+                r.expire([expired.as_str()]);
+            }
+        }
+        assert_eq!(records, 10_000, "one record per handle issued, each once");
+        assert_eq!(r.known().len(), 1);
+        assert_eq!(r.known().holdings(), 10, "the live handles' holdings only");
+        r.expire(live.iter().map(String::as_str));
+        assert_eq!(r.known().holdings(), 0);
+        let next = r.redact(PLAIN, r#"{"content":[{"type":"text","text":"sk_live_THE_SAME_KEY_every_time"}]}"#, None);
+        assert!(!next.agent_json.contains("sk_live_THE_SAME"), "still known: {}", next.agent_json);
     }
 
     #[test]

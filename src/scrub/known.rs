@@ -12,7 +12,9 @@
 //! are read on decoded views of the text) until `forget`/`clear`; nothing expires on its own,
 //! since an expired vault entry's value must still never reach the agent.
 
-use crate::hash::TextMap;
+use std::rc::Rc;
+
+use crate::hash::{TextMap, TextSet};
 
 use serde_json::Value;
 
@@ -22,13 +24,20 @@ use super::Needles;
 #[derive(Default)]
 pub struct KnownSecrets {
     needles: Needles,
-    values: TextMap<String, Known>,
-    /// handle -> the values it holds.
-    owned: TextMap<String, Vec<String>>,
+    /// Each value once; the handles that hold it share its text.
+    values: TextMap<Rc<str>, Known>,
+    /// handle -> the values it holds, each once (one handle may hold thousands: the items
+    /// behind an overflow stub, so asking whether it holds one must not read them all).
+    owned: TextMap<String, TextSet<Rc<str>>>,
     /// Values noted in this run with no handle yet: `settle` pins those that never got one.
     provisional: Vec<(String, String)>,
     /// What changed since the last `drain`, so that JS can rebuild the set after a trap.
     log: Vec<Learned>,
+    /// The holdings the current run added, so that `rollback` can take back an attempt's.
+    /// Emptied by `settle` and `drain`.
+    held: Vec<(String, Rc<str>)>,
+    /// Where `held` and `log` stood at the last `mark`.
+    undo_from: (usize, usize),
     /// The agent views this redactor returned (not secrets, but the same kind of memory: what
     /// lets it tell its own parts from a tool's forgeries). Kept by `clear`.
     pub(crate) written: crate::redact::own::Written,
@@ -51,8 +60,11 @@ pub enum Overrun {
 
 #[derive(Default)]
 struct Known {
-    owners: Vec<String>,
-    /// Entered without a handle (nothing the user can delete stands for it): stays until `clear`.
+    /// How many live handles hold it (each counted once: `owned` says which). A count, not a
+    /// list: a list had one entry per call that returned the value, and was scanned per call.
+    owners: usize,
+    /// Entered without a handle, or held by a handle that expired (nothing the user can delete
+    /// stands for it any more): stays until `clear`.
     pinned: bool,
 }
 
@@ -73,21 +85,23 @@ impl KnownSecrets {
         }
         let added = self.needles.add(value, label);
         self.charge(added);
-        self.values.insert(value.to_string(), Known::default());
+        self.values.insert(Rc::from(value), Known::default());
         self.provisional.push((value.to_string(), label.to_string()));
     }
 
     /// Remembers `value` as held by `handle`.
     pub fn own(&mut self, handle: &str, value: &str, label: &str) {
         self.note(value, label);
-        let known = self.values.get_mut(value).expect("noted above");
-        if !known.owners.iter().any(|h| h == handle) {
-            known.owners.push(handle.to_string());
-            // One handle often holds many values (the overflow stub's): its name is copied once.
-            match self.owned.get_mut(handle) {
-                Some(values) => values.push(value.to_string()),
-                None => drop(self.owned.insert(handle.to_string(), vec![value.to_string()])),
-            }
+        let (shared, _) = self.values.get_key_value(value).expect("noted above");
+        let shared = Rc::clone(shared);
+        // One handle often holds many values (the overflow stub's): its name is copied once.
+        let held = match self.owned.get_mut(handle) {
+            Some(held) => held,
+            None => self.owned.entry(handle.to_string()).or_default(),
+        };
+        if held.insert(Rc::clone(&shared)) {
+            self.values.get_mut(value).expect("noted above").owners += 1;
+            self.held.push((handle.to_string(), shared));
             let learned =
                 Learned { handle: Some(handle.to_string()), label: label.to_string(), value: value.to_string() };
             self.log.push(learned);
@@ -104,25 +118,44 @@ impl KnownSecrets {
         }
     }
 
-    /// Where a run stands in what it noted, for [`rollback`](Self::rollback).
-    pub(crate) fn mark(&self) -> usize {
+    /// Where a run stands in what it noted, for [`rollback`](Self::rollback). The holdings and
+    /// log entries made after it are found from `undo_from`, set here: a run marks before each
+    /// attempt and rolls back to its latest mark.
+    pub(crate) fn mark(&mut self) -> usize {
+        self.undo_from = (self.held.len(), self.log.len());
         self.provisional.len()
     }
 
     /// Forgets what the run noted since `mark` (a run that starts over: the values it takes
-    /// again must be new to it, as they were, so that each is taken, not value-matched).
+    /// again must be new to it, as they were, so that each is taken, not value-matched), and
+    /// what handles the discarded attempt issued hold: those handles never reach the vault, so
+    /// nothing would ever forget or expire them, and the next attempt issues its own.
     pub(crate) fn rollback(&mut self, mark: usize) {
+        let (held_at, log_at) = self.undo_from;
+        for (handle, value) in self.held.drain(held_at.min(self.held.len())..) {
+            let Some(set) = self.owned.get_mut(handle.as_str()) else { continue };
+            if set.remove(&value) {
+                if let Some(known) = self.values.get_mut(&value) {
+                    known.owners -= 1;
+                }
+            }
+            if set.is_empty() {
+                self.owned.remove(handle.as_str());
+            }
+        }
+        self.log.truncate(log_at);
         while self.provisional.len() > mark {
             let Some((value, _)) = self.provisional.pop() else { break };
-            self.values.remove(&value);
+            self.values.remove(value.as_str());
             self.needles.remove(&value);
         }
     }
 
     /// The end of a run (whatever its outcome): values it noted that no handle holds are pinned.
     pub fn settle(&mut self) {
+        self.held.clear();
         for (value, label) in std::mem::take(&mut self.provisional) {
-            if self.values.get(&value).is_some_and(|k| k.owners.is_empty()) {
+            if self.values.get(value.as_str()).is_some_and(|k| k.owners == 0) {
                 self.pin(&value, &label);
             }
         }
@@ -176,6 +209,8 @@ impl KnownSecrets {
 
     /// What joined the set since the last call.
     pub fn drain(&mut self) -> Vec<Learned> {
+        self.held.clear();
+        self.undo_from = (0, 0);
         std::mem::take(&mut self.log)
     }
 
@@ -184,12 +219,32 @@ impl KnownSecrets {
     pub fn forget(&mut self, handle: &str) {
         for value in self.owned.remove(handle).unwrap_or_default() {
             let Some(known) = self.values.get_mut(&value) else { continue };
-            known.owners.retain(|h| h != handle);
-            if known.owners.is_empty() && !known.pinned {
+            known.owners -= 1;
+            if known.owners == 0 && !known.pinned {
                 self.values.remove(&value);
                 self.needles.remove(&value);
             }
         }
+    }
+
+    /// The vault entry `handle` expired: the vault no longer knows it, so no `forget` will ever
+    /// name it. Its values stay known (an expired secret must not reach the agent), pinned until
+    /// `clear`, and the handle itself is let go, so that the set holds what live handles and
+    /// distinct values need, not one record per call ever made. Whether another live handle
+    /// holds the value too does not matter: deleting that one must not bring back a value this
+    /// one left behind. Nothing is logged: the caller keeps its own journal in step.
+    pub fn expire(&mut self, handle: &str) {
+        for value in self.owned.remove(handle).unwrap_or_default() {
+            let Some(known) = self.values.get_mut(&value) else { continue };
+            known.owners -= 1;
+            known.pinned = true;
+        }
+    }
+
+    /// How many (handle, value) holdings the set keeps: at most the live handles times the
+    /// values each holds, whatever the number of calls (the tests count it).
+    pub(crate) fn holdings(&self) -> usize {
+        self.owned.values().map(TextSet::len).sum()
     }
 
     pub fn clear(&mut self) {
@@ -310,6 +365,84 @@ mod tests {
         k.forget("h2");
         assert!(k.is_empty());
         assert!(!scrubbed(&k, "x sk_live_shared y"));
+    }
+
+    #[test]
+    fn one_value_under_ten_thousand_handles_is_one_value_and_expired_handles_are_let_go() {
+        // A tool returning the same secret on every call: a handle per call.
+        let mut k = KnownSecrets::default();
+        for i in 0..10_000 {
+            let h = format!("h{i}");
+            k.own(&h, "sk_live_THE_SAME_KEY", "key");
+            k.own(&h, "sk_live_THE_SAME_KEY", "key"); // twice under one handle: held once
+            assert_eq!(k.drain().len(), 1, "one record per (handle, value), not per own");
+            if i >= 100 {
+                k.expire(&format!("h{}", i - 100)); // the vault's sweep, 100 handles behind
+            }
+        }
+        assert_eq!(k.len(), 1);
+        assert_eq!(k.holdings(), 100, "what the live handles hold, not one per call");
+        assert_eq!(k.owned.len(), 100);
+        for i in 9_900..10_000 {
+            k.expire(&format!("h{i}"));
+        }
+        assert_eq!(k.holdings(), 0);
+        assert!(k.owned.is_empty());
+        assert!(scrubbed(&k, "x sk_live_THE_SAME_KEY y"), "an expired handle's value stays known");
+        k.forget("h9999");
+        k.forget("h0");
+        assert!(scrubbed(&k, "x sk_live_THE_SAME_KEY y"), "forgetting an expired handle drops nothing");
+        k.clear();
+        assert!(k.is_empty());
+    }
+
+    #[test]
+    fn a_value_one_handle_left_behind_by_expiring_stays_when_another_is_deleted() {
+        let mut k = KnownSecrets::default();
+        k.own("h1", "sk_live_shared", "key");
+        k.own("h2", "sk_live_shared", "key");
+        k.own("h2", "only-in-h2", "key");
+        k.expire("h1");
+        k.forget("h2");
+        assert!(scrubbed(&k, "x sk_live_shared y"), "h1 expired holding it: pinned");
+        assert!(!scrubbed(&k, "x only-in-h2 y"), "deleted while only h2 held it");
+        assert_eq!(k.len(), 1);
+        assert_eq!(k.holdings(), 0);
+    }
+
+    #[test]
+    fn forgetting_twenty_thousand_handles_of_one_value_touches_each_holding_once() {
+        // Each forget used to scan the value's list of owners: quadratic. Now it reads only the
+        // handle's own values; what is left after each step says so without a clock.
+        let mut k = KnownSecrets::default();
+        let n = 20_000;
+        for i in 0..n {
+            k.own(&format!("h{i}"), "sk_live_SAME_KEY_delete", "key");
+        }
+        assert_eq!(k.values.get("sk_live_SAME_KEY_delete").map(|v| v.owners), Some(n));
+        for i in 0..n {
+            k.forget(&format!("h{i}"));
+            assert_eq!(k.values.get("sk_live_SAME_KEY_delete").map_or(0, |v| v.owners), n - 1 - i);
+        }
+        assert!(k.is_empty() && k.owned.is_empty());
+    }
+
+    #[test]
+    fn a_rolled_back_attempt_takes_back_what_its_handles_held() {
+        let mut k = KnownSecrets::default();
+        k.own("old", "known-before-the-run", "a");
+        k.drain();
+        let mark = k.mark();
+        k.own("discarded", "known-before-the-run", "a");
+        k.note("new-in-the-attempt", "b");
+        k.own("discarded", "new-in-the-attempt", "b");
+        k.rollback(mark);
+        assert!(k.owned.get("discarded").is_none(), "a handle the vault never gets is not kept");
+        assert_eq!(k.holdings(), 1);
+        assert!(!k.contains("new-in-the-attempt"));
+        assert!(k.drain().is_empty(), "nothing of the attempt reaches the journal");
+        k.forget("old");
+        assert!(k.is_empty(), "the discarded handle held nothing back");
     }
 
     #[test]

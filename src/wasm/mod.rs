@@ -161,6 +161,12 @@ impl WasmRedactor {
         self.core.forget(handle);
     }
 
+    /// The vault entries of `handles` (separated by spaces: handles are hex) expired. One call
+    /// for all the entries a sweep found, not one per entry.
+    pub fn expire(&mut self, handles: &str) {
+        self.core.expire(handles.split(' ').filter(|h| !h.is_empty()));
+    }
+
     /// The vault was cleared.
     #[wasm_bindgen(js_name = forgetAll)]
     pub fn forget_all(&mut self) {
