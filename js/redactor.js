@@ -109,9 +109,12 @@ class Redactor {
   #settings;
   #vault;
   // What the core reported it learned, to rebuild a fresh core's known set after a trap:
-  // handle -> [{ label, value }], and the values held by no handle.
+  // live handle -> [{ label, value }] (each pair once, as the core reports it), and the values
+  // held by no handle: value -> label, each value once. An expired handle's records move to
+  // the pinned values, as the core pins them: the journal grows with live handles and distinct
+  // values, not with calls (one tool returning one secret per call made a record per call).
   #journal = new Map();
-  #pinned = [];
+  #pinned = new Map();
   #ask; // the consent prompt wrapTool's calls wait on, one question at a time
   /** @type {Session | null} */
   #wrapSession = null; // the session every wrapped tool's calls are checked and redacted in
@@ -122,9 +125,13 @@ class Redactor {
     engine.call("", (glue) => this.#coreIn(glue)); // bad options: TypeError / RangeError
     this.#settings = JSON.parse(this.#core.settings());
     this.#vault = makeVault(this.#settings, {
-      learn: (handle, label, value) => this.#known(handle, { label, value }, (c) => c.learn(handle, label, value)),
+      learn: (handle, label, value) => {
+        if (handle === null) this.#pin(label, value);
+        else this.#known(handle, { label, value }, (c) => c.learn(handle, label, value));
+      },
       forget: (handle) => this.#known(handle, null, (c) => c.forget(handle)),
       forgetAll: () => this.#known(null, null, (c) => c.forgetAll()),
+      expire: (handles) => this.#expire(handles),
     });
   }
 
@@ -139,11 +146,14 @@ class Redactor {
   /** This redactor's core in the live instance: a fresh one after a trap, with its known values. */
   #coreIn(glue) {
     if (this.#generation === engine.generation) return this.#core;
+    // Expired entries first, so that only live handles are replayed (the sweep only moves
+    // journal records while the core is not current; see #expire).
+    this.#vault?.sweep();
     const core = new glue.WasmRedactor(this.#options);
     for (const [handle, records] of this.#journal) {
       for (const r of records) core.remember(handle, r.label, r.value);
     }
-    for (const r of this.#pinned) core.remember(undefined, r.label, r.value);
+    for (const [value, label] of this.#pinned) core.remember(undefined, label, value);
     this.#core = core;
     this.#generation = engine.generation;
     this.#cores += 1;
@@ -161,7 +171,7 @@ class Redactor {
   #known(handle, record, fn) {
     if (handle === null) {
       this.#journal.clear();
-      this.#pinned = [];
+      this.#pinned.clear();
     }
     else if (record === null) this.#journal.delete(handle);
     else this.#journalAdd(handle, record);
@@ -170,6 +180,39 @@ class Redactor {
     } catch {
       // No live instance: the journal brings the next core up to date.
     }
+  }
+
+  /** The vault swept `handles` out: their values stay known, pinned, as the core does. */
+  #expire(handles) {
+    for (const handle of handles) {
+      const records = this.#journal.get(handle);
+      if (!records) continue;
+      this.#journal.delete(handle);
+      for (const r of records) this.#pinAdd(r.label, r.value);
+    }
+    // A core that is not current is rebuilt from the journal, which is up to date: calling
+    // it here would build one from inside #coreIn's own sweep.
+    if (this.#generation !== engine.generation) return;
+    try {
+      this.#call("", (c) => c.expire(handles.join(" ")));
+    } catch {
+      // No live instance: the journal brings the next core up to date.
+    }
+  }
+
+  /** A value held by no handle (a redeem that outlasted its entry): known until clear. */
+  #pin(label, value) {
+    this.#pinAdd(label, value);
+    try {
+      this.#call("", (c) => c.remember(undefined, label, value));
+    } catch {
+      // No live instance: the journal brings the next core up to date.
+    }
+  }
+
+  // The core keeps a value's first label; so does the journal.
+  #pinAdd(label, value) {
+    if (!this.#pinned.has(value)) this.#pinned.set(value, label);
   }
 
   // In place: one handle can hold thousands of values (the items of one array), so copying
@@ -193,7 +236,7 @@ class Redactor {
     // Runs of one handle and label (src/wire/records.rs).
     for (const { handle, label, values } of side.known ?? []) {
       for (const value of values) {
-        if (handle === undefined) this.#pinned.push({ label, value });
+        if (handle === undefined) this.#pinAdd(label, value);
         else this.#journalAdd(handle, { label, value });
       }
     }

@@ -3,7 +3,9 @@
 //
 // Entries expire `vault.ttl` seconds after the result that made them. Which values must never
 // reach the agent again is not decided here: the core's known-secret set holds them (also past
-// an entry's expiry). `delete` and `clear` tell the core, so that the set follows the vault.
+// an entry's expiry). `delete` and `clear` tell the core, so that the set follows the vault, and
+// so does the sweep of expired entries (`expire`): the core keeps their values but lets their
+// handles go, else it would hold one record per call ever made.
 
 import { RedeemError } from "../errors.js";
 import { redeemWith } from "./redeem.js";
@@ -14,7 +16,7 @@ const liveVaults = new Set(); // WeakRef<internal>
 /**
  * A vault with the redactor's normalized `settings` (`{ vault: { ttl }, redeem: { maxTtl,
  * allowedPaths } }`, validated by the core) and `known`, the core's known-secret set:
- * `{ learn(handle, label, value), forget(handle), forgetAll() }`.
+ * `{ learn(handle, label, value), forget(handle), forgetAll(), expire(handles) }`.
  */
 export function makeVault(settings, known) {
   const entries = new Map(); // handle -> the core's entry, oldest first
@@ -24,11 +26,14 @@ export function makeVault(settings, known) {
 
   function sweep() {
     const t = Date.now();
+    const expired = [];
     for (const [handle, m] of meta) {
       if (m.expiresAt > t) break; // insertion order is expiry order
       meta.delete(handle);
       entries.delete(handle);
+      expired.push(handle);
     }
+    if (expired.length) known.expire(expired); // one call per sweep, not per entry
   }
 
   function live(handle) {
@@ -40,7 +45,9 @@ export function makeVault(settings, known) {
     entry: live,
     resultOf: (handle) => (live(handle) ? meta.get(handle)?.resultId : undefined),
     allowedPaths: settings.redeem.allowedPaths,
-    learn: (handle, label, value) => known.learn(handle, label, value),
+    // A redeem's fetch can outlast its entry (expired or deleted meanwhile): its value is then
+    // held by no handle (pinned), since no sweep or delete would ever name that handle again.
+    learn: (handle, label, value) => known.learn(meta.has(handle) ? handle : null, label, value),
     referenceExpired(handle) {
       const m = meta.get(handle);
       return !m || m.refExpiresAt <= Date.now();
@@ -102,7 +109,7 @@ export function makeVault(settings, known) {
     }
   }
 
-  return { vault, add };
+  return { vault, add, sweep };
 }
 
 /** The vault internals for `handle` among this page's vaults, or undefined. */
