@@ -4,7 +4,7 @@ use serde_json::{json, Map, Value};
 
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
-use super::Run;
+use super::{Run, UNDECLARED_LABEL};
 use crate::json::{child, is_mcp_member, parse_embedded};
 use crate::{Error, Format, Limits, Reason};
 
@@ -67,7 +67,9 @@ impl Run<'_> {
             let regenerate = duplicates[i] && changed;
             if regenerate {
                 let Some(t) = &text else { continue }; // taken whole: its duplicate goes too
-                block["text"] = Value::String(t.clone());
+                                                       // In a spotlit view (ours, redacted again), the text it stands for stays
+                                                       // between the delimiters it was in (found by review: they were lost).
+                block["text"] = Value::String(if self.spotlit { super::spotlight(t) } else { t.clone() });
             }
             let pointer = format!("/content/{i}");
             if let Some(label) = self.known_in_fixed_fields(&block).filter(|_| !self.ours(&block)) {
@@ -238,8 +240,13 @@ impl Run<'_> {
                 Block::Text | Block::Media => None,
             };
             if let Some(reason) = removed {
-                let label =
-                    if reason == Reason::MalformedReference { "secret_reference".into() } else { block_label(&block) };
+                let label = match reason {
+                    Reason::MalformedReference => "secret_reference".into(),
+                    // An unknown block's type is the tool's word, which no schema declared: in
+                    // allowlist mode it is named like any undeclared value (found by review).
+                    Reason::UnknownBlock if allowlist => UNDECLARED_LABEL.into(),
+                    _ => block_label(&block),
+                };
                 self.note(pointer, reason, label);
                 continue;
             }

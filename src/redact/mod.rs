@@ -351,8 +351,7 @@ impl Run<'_> {
                 // A text block's text, and an embedded resource's (text a model reads all the same).
                 let at = if block.pointer("/resource/text").is_some() { "/resource/text" } else { "/text" };
                 if let Some(Value::String(text)) = block.pointer_mut(at) {
-                    let inner = text.replace(SPOTLIGHT.1, "[/untrusted-content]");
-                    *text = format!("{}\n{inner}\n{}", SPOTLIGHT.0, SPOTLIGHT.1);
+                    *text = spotlight(text);
                     // Value matching read the text before it was rewritten and wrapped: what
                     // that wrote next to a known value (a closing delimiter made `[/…]`, the
                     // delimiters themselves) is read as a second pass will read it.
@@ -567,6 +566,48 @@ impl Run<'_> {
         self.note(pointer.to_string(), Reason::ValueMatch, shown);
         true
     }
+}
+
+/// `text` between spotlighting delimiters, with every closing delimiter of its own written
+/// with brackets (`[/untrusted-content]`), so that it cannot close them early.
+pub(crate) fn spotlight(text: &str) -> String {
+    format!("{}\n{}\n{}", SPOTLIGHT.0, without_closers(text), SPOTLIGHT.1)
+}
+
+/// `text` with each closing delimiter a model may read as ours written with brackets: any case,
+/// spaces around the slash and before `>`, and `-`, `_` or a space between the words
+/// (`</UNTRUSTED-CONTENT>`, `< /untrusted_content >`; found by review: only the exact
+/// `</untrusted-content>` was). Linear: a `<` is read up to the first byte that cannot follow.
+fn without_closers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    let (mut copied, mut from) = (0, 0);
+    while let Some(k) = text[from..].find('<') {
+        let start = from + k;
+        match closer_end(text.as_bytes(), start) {
+            Some(end) => {
+                out.push_str(&text[copied..start]);
+                out.push('[');
+                out.push_str(&text[start + 1..end - 1]);
+                out.push(']');
+                (copied, from) = (end, end);
+            }
+            None => from = start + 1,
+        }
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Where a closing delimiter that starts with the `<` at `start` ends (past its `>`).
+fn closer_end(b: &[u8], start: usize) -> Option<usize> {
+    let skip =
+        |j: usize, also: &[u8]| j + b[j..].iter().take_while(|c| c.is_ascii_whitespace() || also.contains(c)).count();
+    let word = |j: usize, w: &[u8]| b.get(j..j + w.len()).filter(|s| s.eq_ignore_ascii_case(w)).map(|_| j + w.len());
+    let j = skip(start + 1, b"");
+    let j = skip(b.get(j).filter(|&&c| c == b'/').map(|_| j + 1)?, b"");
+    let j = skip(word(j, b"untrusted")?, b"-_");
+    let j = skip(word(j, b"content")?, b"");
+    (b.get(j) == Some(&b'>')).then_some(j + 1)
 }
 
 /// Value matching on a text between spotlighting delimiters: they are our wording and stay
