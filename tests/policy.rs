@@ -61,7 +61,11 @@ fn untrusted_results_are_marked_and_spotlit_once() {
     let again = redact_with(&tool, &first.agent_json, &Options::default(), &mut Counter(9), &mut memory);
     assert_eq!(again.agent_json, first.agent_json, "marked once by the redactor that marked it");
     let other = redact(&tool, &first.agent_json, &Options::default(), &mut Counter(9), &[]);
-    assert!(other.agent_json.matches("<untrusted-content>").count() == 2, "another redactor's flag is not trusted");
+    // Another redactor's flag is not trusted: it wraps the text again, and the delimiters it
+    // finds inside are the tool's, neutralised like any other.
+    let other_text = agent(&other)["content"][0]["text"].as_str().unwrap().to_string();
+    assert!(other_text.starts_with("<untrusted-content>\n[untrusted-content>\n"), "{other_text}");
+    assert_eq!(other_text.matches("<untrusted-content>").count(), 1, "{other_text}");
 
     let plain = run(json!({ "name": "t", "annotations": { "untrustedContentHint": true } }), json!({ "a": 1 }));
     let a = agent(&plain);

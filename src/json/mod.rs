@@ -61,9 +61,9 @@ fn depth_error(text: &str, at: usize, max_depth: usize) -> Error {
 /// `content` counts when `structuredContent` or `isError` stands beside it, or nothing but
 /// MCP's own members: otherwise `{ title, content: [], authorToken }` would escape its schema,
 /// and the other way round `{ content: [], structuredContent, debug }` would. With no `content`
-/// (MCP requires one, but a page's tool may leave it out), a `structuredContent` with nothing
-/// but MCP's own members beside it counts: the schema describes what is inside it, and
-/// `{ structuredContent: { password } }` read as a structured value would escape it.
+/// (MCP requires one, but a page's tool may leave it out), an object `structuredContent`
+/// counts: the schema describes what is inside it, and `{ structuredContent: { password },
+/// requestId }` read as a structured value would escape it (found by review).
 /// (Members beside MCP's own in a CallToolResult are walked with the schema too: see
 /// `Run::call_result`.)
 pub fn is_call_result(value: &Value) -> bool {
@@ -74,7 +74,7 @@ pub fn is_call_result(value: &Value) -> bool {
         }
         Some(Value::Array(content)) => content.iter().all(|b| b.get("type").is_some_and(Value::is_string)),
         Some(_) => false,
-        None => o.contains_key("structuredContent") && o.keys().all(|k| is_mcp_member(k)),
+        None => o.get("structuredContent").is_some_and(Value::is_object),
     }
 }
 

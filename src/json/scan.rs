@@ -195,6 +195,14 @@ pub fn exponent_is_canonical(number: &str) -> bool {
     number.find('e').is_some_and(|at| number[at + 1..].starts_with(['+', '-']))
 }
 
+/// Is this JSON number's text already its [`plain_decimal`] form? (Most numbers are: this
+/// spares them the copy.)
+pub fn is_plain_decimal(number: &str) -> bool {
+    let exponent = number.contains(['e', 'E']);
+    let trailing_zero = number.contains('.') && number.ends_with('0');
+    !exponent && !trailing_zero && number != "-0"
+}
+
 /// The longest plain form of a number [`plain_decimal`] writes: past it (`1e300`), a number is
 /// matched as written only.
 const PLAIN_MAX: usize = 64;
@@ -214,16 +222,24 @@ pub fn plain_decimal(number: &str) -> Option<String> {
     let negative = number.starts_with('-');
     let body = &number[usize::from(negative)..];
     let (mantissa, exp) = match body.find(['e', 'E']) {
-        Some(at) => (&body[..at], body[at + 1..].trim_start_matches('+').parse::<i64>().ok()?),
-        None => (body, 0),
+        Some(at) => (&body[..at], Some(&body[at + 1..])),
+        None => (body, None),
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     // The digits, and where the point stands among them.
     let digits: String = [int, frac].concat();
-    let point = i64::try_from(int.len()).ok()?.checked_add(exp)?;
     let (Some(first), Some(last)) = (digits.find(|c| c != '0'), digits.rfind(|c| c != '0')) else {
         return Some("0".into()); // zero, however written (and `-0` is 0)
     };
+    // An exponent past a bound puts the point further than `PLAIN_MAX` characters from any
+    // digit of a text the core reads (found by review: near `i64::MIN` the lengths below
+    // overflowed, and the core asked for exabytes).
+    const EXP_MAX: u64 = 1 << 40;
+    let exp = match exp {
+        Some(e) => e.trim_start_matches('+').parse::<i64>().ok().filter(|e| e.unsigned_abs() <= EXP_MAX)?,
+        None => 0,
+    };
+    let point = i64::try_from(int.len()).ok()?.checked_add(exp)?;
     let (first, last) = (first as i64, last as i64 + 1);
     // Whole digits from `min(first, point)` to `point`, fraction digits from `point` to `last`.
     let int_len = (point - first).max(1);
@@ -288,10 +304,21 @@ mod tests {
             let (a, b): (f64, f64) = (written.parse().unwrap(), plain.parse().unwrap());
             assert_eq!(a, b, "{written}");
         }
+        for plain in ["0", "1", "-1", "10", "1.5", "-0.25", "-0.5", "4111111111111111"] {
+            assert!(is_plain_decimal(plain) && plain_decimal(plain).as_deref() == Some(plain), "{plain}");
+        }
+        for other in ["1e5", "1.50", "-0", "0.0", "10E-2"] {
+            assert!(!is_plain_decimal(other), "{other}");
+        }
         assert_eq!(plain_decimal("1e300"), None, "too long to write plainly");
         assert_eq!(plain_decimal("1e-300"), None);
         assert_eq!(plain_decimal("1e99999999999999999999"), None);
         assert_eq!(plain_decimal("1x"), None);
+        for huge in ["1e-9223372036854775807", "1e-9223372036854775808", "1e9223372036854775807", "1.5e-1099511627776"]
+        {
+            assert_eq!(plain_decimal(huge), None, "{huge}");
+        }
+        assert_eq!(plain_decimal("0e-9223372036854775807").as_deref(), Some("0"));
     }
 
     #[test]

@@ -179,7 +179,7 @@ impl Run<'_> {
     /// content. A JSON text block that does not duplicate the structuredContent is walked with
     /// the schema itself, as the structured value it stands for (the commonest way a marked
     /// field leaks): with no structuredContent (`bare`), and also beside one it differs from
-    /// (an older or fuller copy of the value; found by review). In allowlist mode beside a
+    /// when it is an object (an older or fuller copy of the value; found by review). In allowlist mode beside a
     /// structuredContent, such a block is undeclared and goes whole.
     fn blocks(
         &mut self,
@@ -196,7 +196,10 @@ impl Run<'_> {
             }
             let kind = classify(&block, self.own);
             let json = if (bare || !allowlist) && matches!(kind, Block::Text) && !duplicates[i] {
-                self.schema_json(&block).map_err(|e| at_text(e, i))?
+                // Beside a structuredContent (an object), only an object can stand for the
+                // value; a `4200` or `"pending"` there is prose, and walked with the schema it
+                // would be taken whole as a mismatch, and learned (found by review).
+                self.schema_json(&block).map_err(|e| at_text(e, i))?.filter(|v| bare || v.is_object())
             } else {
                 None
             };

@@ -574,31 +574,53 @@ pub(crate) fn spotlight(text: &str) -> String {
     format!("{}\n{}\n{}", SPOTLIGHT.0, without_closers(text), SPOTLIGHT.1)
 }
 
-/// `text` with each closing delimiter a model may read as ours written with brackets: any case,
-/// spaces around the slash and before `>`, and `-`, `_` or a space between the words
-/// (`</UNTRUSTED-CONTENT>`, `< /untrusted_content >`; found by review: only the exact
-/// `</untrusted-content>` was). Linear: a `<` is read up to the first byte that cannot follow.
+/// `text` with each delimiter of its own that a model may read as ours opened with a bracket:
+/// a `<` (or `&lt;`) followed by `untrusted` in any case, after any spaces, `/` or `\`
+/// (`</UNTRUSTED-CONTENT>`, `< /untrusted_content >`, `<//untrusted-content>`,
+/// `</untrusted-content/>`; found by two reviews: first only the exact `</untrusted-content>`
+/// was, then only a `>` right after the words). A closing one written as ours closes with a
+/// bracket too (`[/untrusted-content]`). Linear: each `<` is read up to the first byte that
+/// cannot follow.
 fn without_closers(text: &str) -> String {
+    let b = text.as_bytes();
     let mut out = String::with_capacity(text.len() + 2);
     let (mut copied, mut from) = (0, 0);
-    while let Some(k) = text[from..].find('<') {
+    while let Some(k) = text[from..].find(['<', '&']) {
         let start = from + k;
-        match closer_end(text.as_bytes(), start) {
-            Some(end) => {
-                out.push_str(&text[copied..start]);
-                out.push('[');
-                out.push_str(&text[start + 1..end - 1]);
-                out.push(']');
-                (copied, from) = (end, end);
-            }
-            None => from = start + 1,
+        let open = if b[start] == b'<' {
+            1
+        } else if b[start..].starts_with(b"&lt;") {
+            4
+        } else {
+            0
+        };
+        from = start + 1;
+        if open == 0 || !names_untrusted(b, start + open) {
+            continue;
         }
+        out.push_str(&text[copied..start]);
+        out.push('[');
+        copied = start + open;
+        if let Some(end) = closer_end(b, start).filter(|_| open == 1) {
+            out.push_str(&text[copied..end - 1]);
+            out.push(']');
+            copied = end;
+        }
+        from = copied;
     }
     out.push_str(&text[copied..]);
     out
 }
 
-/// Where a closing delimiter that starts with the `<` at `start` ends (past its `>`).
+/// Spaces (vertical tab included), `/` and `\`, then `untrusted` in any case, at `at`?
+fn names_untrusted(b: &[u8], at: usize) -> bool {
+    let j = at + b[at..].iter().take_while(|&&c| c.is_ascii_whitespace() || matches!(c, 0x0b | b'/' | b'\\')).count();
+    b.get(j..j + 9).is_some_and(|w| w.eq_ignore_ascii_case(b"untrusted"))
+}
+
+/// Where our closing delimiter, as a model may read it, that starts with the `<` at `start`
+/// ends (past its `>`): spaces around the slash and before `>`, and `-`, `_` or a space
+/// between the words.
 fn closer_end(b: &[u8], start: usize) -> Option<usize> {
     let skip =
         |j: usize, also: &[u8]| j + b[j..].iter().take_while(|c| c.is_ascii_whitespace() || also.contains(c)).count();

@@ -692,7 +692,8 @@ impl Needles {
     /// number `4111111111111111`, so a known number matches however the tool writes it.
     pub fn scrub_number(&self, number: &str) -> Option<(String, Vec<String>)> {
         self.scrub(number).or_else(|| {
-            let plain = crate::json::scan::plain_decimal(number).filter(|p| p != number)?;
+            let plain =
+                crate::json::scan::plain_decimal(number).filter(|_| !crate::json::scan::is_plain_decimal(number))?;
             self.scrub(&plain)
         })
     }
