@@ -48,9 +48,13 @@ import { gzipSync } from "node:zlib";
 // 527.0 KiB raw, 234.1 KiB gzip (the handles' hex table gave back 0.1 KiB of it). The fixes of
 // review s22 (a report's credentials taken before value matching, our own report and _meta keys
 // as wording, spotlighting delimiters kept whole and resources spotlit, the withheld view passed
-// through, an empty fallback label as a marker): 530.1 KiB raw, 235.5 KiB gzip.
-const BUDGET_RAW = 532 * 1024;
-const BUDGET_GZIP = 237 * 1024;
+// through, an empty fallback label as a marker): 530.1 KiB raw, 235.5 KiB gzip. The fixes of
+// review s23 (short values read again after a cut, numbers by their plain value in any
+// notation, the shapes that carried marked members past the schema, spotlighting's every
+// `<untrusted`, the known set's counted owners and expiry): 543.4 KiB raw, 241.1 KiB gzip, so
+// the budget went up by 14 / 6 KiB.
+const BUDGET_RAW = 546 * 1024;
+const BUDGET_GZIP = 243 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
