@@ -687,3 +687,40 @@ fn a_scalar_text_beside_structured_content_is_prose() {
         }
     }
 }
+
+/// A whole CallToolResult written as the text of a block (a tool or bridge that stringifies its
+/// result) is walked as one: its structuredContent's marks and the members beside MCP's own
+/// apply, and its echoes in the text are value-matched (found by review: walked with the root
+/// schema as a plain value, its marked values passed).
+#[test]
+fn a_call_result_written_as_text_keeps_its_marks() {
+    let canary = "Qz7LmXw9CANARY";
+    let inners = [
+        json!({ "content": [{ "type": "text", "text": "ok" }], "structuredContent": { "s": canary } }),
+        json!({ "content": [{ "type": "text", "text": json!({ "s": canary }).to_string() }], "structuredContent": { "s": canary } }),
+        json!({ "content": [{ "type": "paragraph", "text": "x" }], "s": canary }),
+    ];
+    for format in Format::ALL {
+        for inner in &inners {
+            let raw = json!({ "content": [{ "type": "text", "text": inner.to_string() }] });
+            let mut r = redactor(format);
+            let first = r.redact(MARKED, &raw.to_string(), None);
+            assert!(
+                first.error.is_none() && !first.agent_json.contains(canary),
+                "{format:?} {inner}: {}",
+                first.agent_json
+            );
+            let again = r.redact(MARKED, &first.agent_json, None);
+            assert_eq!(again.agent_json, first.agent_json, "{format:?}: a second pass changed it");
+        }
+        // Nothing marked inside: the text stays as the tool wrote it.
+        let inner =
+            json!({ "content": [{ "type": "text", "text": "ok" }], "structuredContent": { "id": 1 } }).to_string();
+        let out = redactor(format).redact(
+            MARKED,
+            &json!({ "content": [{ "type": "text", "text": inner }] }).to_string(),
+            None,
+        );
+        assert!(out.redactions.is_empty(), "{}", out.agent_json);
+    }
+}

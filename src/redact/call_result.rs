@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::{Run, UNDECLARED_LABEL};
-use crate::json::{child, is_mcp_member, parse_embedded};
+use crate::json::{child, is_call_result, is_mcp_member, parse_embedded};
 use crate::{Error, Format, Limits, Reason};
 
 impl Run<'_> {
@@ -16,7 +16,7 @@ impl Run<'_> {
         content: Vec<Value>,
         allowlist: bool,
     ) -> Result<Value, Error> {
-        self.walk_beside_mcp(&mut result, allowlist);
+        let _ = self.walk_beside_mcp(&mut result, allowlist);
         let structured = result.shift_remove("structuredContent");
         if self.format == Format::Mcp && structured.as_ref().is_some_and(Value::is_null) {
             // MCP's schema has no null here: the view drops it (and so is not the raw text).
@@ -156,9 +156,10 @@ impl Run<'_> {
     /// apiKey }` is shaped like a CallToolResult, and its marked members would pass unwalked
     /// (found by review). They are walked with the schema as the structured value they belong
     /// to, before anything else (in allowlist mode they are undeclared and go whole anyway).
-    fn walk_beside_mcp(&mut self, result: &mut Map<String, Value>, allowlist: bool) {
+    /// Whether it took anything.
+    fn walk_beside_mcp(&mut self, result: &mut Map<String, Value>, allowlist: bool) -> bool {
         if allowlist || !self.tool.has_marks() || result.keys().all(|k| is_mcp_member(k)) {
-            return;
+            return false;
         }
         let mut data = Map::new();
         for key in result.keys().filter(|k| !is_mcp_member(k)).cloned().collect::<Vec<_>>() {
@@ -167,12 +168,13 @@ impl Run<'_> {
             }
         }
         let mut data = Value::Object(data);
-        self.walk_into(&mut data, "", false);
+        let took = self.walk_into(&mut data, "", false);
         // What was not taken goes back, after MCP's own members (the view is written anew);
         // taken whole (a root schema of another type), it is reported and nothing goes back.
         if let Value::Object(kept) = data {
             result.extend(kept);
         }
+        took
     }
 
     /// Rule 5 for each block; returns the blocks that stay, with their index in the raw
@@ -322,11 +324,29 @@ impl Run<'_> {
     /// redaction in it points at the text.
     fn walk_text(&mut self, block: &mut Value, mut value: Value, pointer: &str, allowlist: bool) {
         let mark = self.collect.mark();
-        if !self.walk_into(&mut value, "", allowlist) {
+        if !self.walk_embedded(&mut value, allowlist) {
             return;
         }
         self.collect.point_since(mark, &child(pointer, "text"));
         block["text"] = Value::String(value.to_string());
+    }
+
+    /// The JSON of a text block, walked with the schema. A whole CallToolResult written as text
+    /// (a tool or bridge that returns its result stringified) is walked as one: the schema
+    /// describes its `structuredContent` and the members beside MCP's own, not the envelope
+    /// (found by review: its marked values passed). What it took is known, so every echo of
+    /// it elsewhere in the text is value-matched like any other. In allowlist mode the envelope
+    /// is undeclared, and goes, as before.
+    fn walk_embedded(&mut self, value: &mut Value, allowlist: bool) -> bool {
+        if allowlist || !is_call_result(value) {
+            return self.walk_into(value, "", allowlist);
+        }
+        let Value::Object(result) = value else { return false };
+        let mut changed = false;
+        if let Some(structured) = result.get_mut("structuredContent").filter(|v| v.is_object()) {
+            changed |= self.walk_into(structured, "", false);
+        }
+        changed | self.walk_beside_mcp(result, false)
     }
 
     /// `_meta`: our own keys stay; in allowlist mode every other key goes, else it is scrubbed.
