@@ -91,10 +91,25 @@ export function checkRedeemUrl(redeemUrl, label = "value", allowedPaths = null, 
   if (url.protocol === "http:" && !isLoopback(url.hostname)) {
     throw refuse("insecure_url", "http: is allowed only on a loopback page (127.0.0.0/8, [::1], localhost)");
   }
-  if (allowedPaths && !allowedPaths.some((p) => url.pathname.startsWith(p))) {
+  if (allowedPaths && !pathAllowed(url.pathname, allowedPaths)) {
     throw refuse("path_not_allowed", "its path is outside the allowed redemption paths");
   }
   return url;
+}
+
+/**
+ * Whether a parsed path lies under one of the allowed prefixes, as a server would route it.
+ * A prefix ends at a segment boundary ("/api/redeem" does not admit "/api/redeemer"). The URL
+ * parser has already resolved "..", "%2e%2e" and backslashes; what it leaves, and servers still
+ * decode or normalise on their own, is refused outright: an encoded "/" or "\" ("..%2F" climbs
+ * out on servers that decode before routing) and a dot segment with parameters ("..;/", which
+ * Tomcat-style servers resolve).
+ * @param {string} path
+ * @param {string[]} allowed
+ */
+function pathAllowed(path, allowed) {
+  if (/%2f|%5c/i.test(path) || /\/\.{1,2};/.test(path)) return false;
+  return allowed.some((p) => path === p || (path.startsWith(p) && (p.endsWith("/") || path[p.length] === "/")));
 }
 
 async function fetchValue(url, label, signal) {

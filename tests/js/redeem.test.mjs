@@ -199,6 +199,23 @@ test("the path allowlist refuses other paths with no request", async () => {
   assert.equal(log.length, n);
 });
 
+test("an allowed path is a whole path segment, and encoded separators or ..; never climb out of it", () => {
+  const page = new URL("https://app.example.com/page");
+  const ok = (u, allowed) => assert.equal(checkRedeemUrl(u, "L", allowed, page).pathname, new URL(u, page).pathname);
+  const refused = (u, allowed) =>
+    assert.throws(() => checkRedeemUrl(u, "L", allowed, page), (e) => e.code === "path_not_allowed", `${u} under ${allowed}`);
+  for (const allowed of [["/api/redeem"], ["/api/redeem/"]]) {
+    ok("/api/redeem/1", allowed);
+    ok("/api/redeem/a/b?x=1", allowed);
+    for (const u of ["/api/redeemer/1", "/api/redeem-admin", "/api/redeem/..%2Fadmin", "/api/redeem/..%2fadmin", "/api/redeem/%2e%2e%2Fadmin",
+      "/api/redeem/..%5Cadmin", "/api/redeem/..;/admin", "/api/redeem/.;/x", "/api/redeem/%2e%2e/admin", "/api/redeem/.%2E/admin", "/api/redeem\\..\\admin"]) {
+      refused(u, allowed);
+    }
+  }
+  ok("/api/redeem", ["/api/redeem"]);
+  refused("/api/redeem", ["/api/redeem/"]);
+});
+
 test("an aborted signal gives aborted", async () => {
   const r = await createRedactor();
   const ac = new AbortController();
