@@ -107,6 +107,18 @@ impl Error {
         self
     }
 
+    /// This error as it leaves a redaction: a pointer into the tool's result keeps no key of
+    /// the tool's data (see [`crate::json::without_data_keys`]); one into the tool definition
+    /// (a schema compiled on first use) stays whole.
+    pub(crate) fn about_result(mut self) -> Self {
+        use ErrorCode::*;
+        if matches!(self.code, DepthLimit | SizeLimit | WorkLimit | InvalidJson | DuplicateKey) {
+            let kept = crate::json::without_data_keys(&self.pointer).len();
+            self.pointer.truncate(kept);
+        }
+        self
+    }
+
     pub fn for_tool(mut self, tool: &str) -> Self {
         self.tool = tool.to_string();
         self

@@ -724,3 +724,38 @@ fn a_call_result_written_as_text_keeps_its_marks() {
         assert!(out.redactions.is_empty(), "{}", out.agent_json);
     }
 }
+
+/// An error travels to consoles, logs and the CLI's output, and a key of the tool's data can be
+/// the secret itself: the pointer of an error about the result stops before it, whatever the
+/// error, the shape carrying the key and the depth of the JSON text it sits in.
+#[test]
+fn an_error_about_the_result_never_names_a_key_of_the_tools_data() {
+    const KEY: &str = "sk_live_KEYasSECRET42";
+    let dup = format!(r#"{{"tokens":{{"{KEY}":{{"a":1,"a":2}}}}}}"#);
+    let deep = format!(r#"{{"tokens":{{"{KEY}":[[[[[[[[[[[[1]]]]]]]]]]]]}}}}"#);
+    let many = format!(
+        r#"{{"tokens":{{"{KEY}":{}}}}}"#,
+        json!((0..200).map(|i| json!({ "s": format!("v{i}") })).collect::<Vec<_>>())
+    );
+    let as_text = |inner: &str| json!({ "content": [{ "type": "text", "text": inner }] }).to_string();
+    let as_structured = |inner: &str| format!(r#"{{"structuredContent":{inner}}}"#);
+    let schema = r#"{"name":"t","outputSchema":{"properties":{"tokens":{"additionalProperties":{"items":{"properties":{"s":{"x-sensitive":true}}}}}}}}"#;
+    let limits = Limits { max_depth: 8, max_work: 300, ..Limits::default() };
+    let mut seen = Vec::new();
+    for inner in [&dup, &deep, &many] {
+        for raw in [inner.clone(), as_text(inner), as_structured(inner)] {
+            for format in [Format::Webmcp, Format::Mcp] {
+                let mut r = Redactor::new(Config { format, limits, ..Config::default() }, Box::new(Counter(0)));
+                let out = r.redact(schema, &raw, None);
+                let e = out.error.unwrap_or_else(|| panic!("{raw}: no error: {}", out.agent_json));
+                seen.push(e.code.as_str());
+                for text in [&e.pointer, &e.message(), &e.detail, &out.agent_json] {
+                    assert!(!text.contains("sk_live") && !text.contains("SECRET"), "{format:?} {raw}: {text}");
+                }
+            }
+        }
+    }
+    for code in ["duplicate_key", "depth_limit", "work_limit"] {
+        assert!(seen.contains(&code), "{code} never raised: {seen:?}");
+    }
+}

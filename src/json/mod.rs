@@ -9,7 +9,7 @@ pub(crate) mod scan;
 mod text;
 pub(crate) mod write;
 
-pub use pointer::{child, push_token};
+pub use pointer::{child, push_token, without_data_keys};
 
 use crate::{Error, ErrorCode, Limits};
 

@@ -116,7 +116,7 @@ pub fn redact_with(
             engine: Engine::Dom,
             read: 0,
         },
-        Err(e) => failed_outcome(e.for_tool(tool.name())),
+        Err(e) => failed_outcome(e.about_result().for_tool(tool.name())),
     };
     // Finishing reads too (the report, the notice, the stubs' labels): a budget it passed
     // leaves what it wrote unread.
