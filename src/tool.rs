@@ -159,6 +159,19 @@ impl CompiledTool {
         self.schema.as_ref().is_some_and(Schema::has_marks)
     }
 
+    /// Is `value` a CallToolResult of this tool: shaped like one, and, with no
+    /// `structuredContent`, not a value whose schema marks something under one of MCP's member
+    /// names? A document `{ title, content: [typed parts] }` whose schema marks `content` (or
+    /// `_meta`) says those members are the tool's data, so the schema applies to them (found by
+    /// review: read as a CallToolResult, its marked text blocks reached the agent).
+    pub(crate) fn reads_as_call_result(&self, value: &Value) -> bool {
+        let marks_mcp_member = |s: &Schema| {
+            ["content", "_meta", "isError"].into_iter().any(|k| value.get(k).is_some() && s.marks_property(k))
+        };
+        crate::json::is_call_result(value)
+            && (value.get("structuredContent").is_some() || !self.schema.as_ref().is_some_and(marks_mcp_member))
+    }
+
     /// Does `agent_schema` give the runtime an `outputSchema` (the tool has one, and not every
     /// result is withheld whole)?
     pub(crate) fn publishes_schema(&self) -> bool {

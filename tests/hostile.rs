@@ -759,3 +759,45 @@ fn an_error_about_the_result_never_names_a_key_of_the_tools_data() {
         assert!(seen.contains(&code), "{code} never raised: {seen:?}");
     }
 }
+
+/// A document `{ title, content: [typed parts] }` is shaped like a CallToolResult; when its
+/// schema marks something under `content` or `_meta`, those members are the tool's data and
+/// the marks apply, whether the root names them itself or through `$ref`, `allOf` or `anyOf`.
+#[test]
+fn a_schema_that_marks_an_mcp_member_name_is_applied() {
+    const C: &str = "zq7CANARYdoc91";
+    let schemas = [
+        json!({ "properties": { "title": {}, "content": { "x-sensitive": true } } }),
+        json!({ "properties": { "content": { "items": { "properties": { "text": { "x-sensitive": true } } } } } }),
+        json!({ "$ref": "#/$defs/doc", "$defs": { "doc": { "properties": { "content": { "x-sensitive": true } } } } }),
+        json!({ "allOf": [{ "anyOf": [{ "type": "object", "properties": { "_meta": { "x-sensitive": true }, "content": { "x-sensitive": true } } }] }] }),
+    ];
+    let raws = [
+        json!({ "title": "t", "content": [{ "type": "text", "text": C }] }),
+        json!({ "content": [{ "type": "text", "text": format!("a {C} b") }] }),
+        json!({ "title": "t", "content": [{ "type": "text", "text": "x" }], "_meta": { "k": C } }),
+    ];
+    for schema in schemas {
+        let tool = json!({ "name": "doc", "outputSchema": schema }).to_string();
+        for raw in &raws {
+            if raw.get("_meta").is_some() && !schema.to_string().contains("_meta") {
+                continue;
+            }
+            for wrapped in
+                [raw.to_string(), json!({ "content": [{ "type": "text", "text": raw.to_string() }] }).to_string()]
+            {
+                for format in [Format::Webmcp, Format::Mcp] {
+                    let mut r = redactor(format);
+                    let first = r.redact(&tool, &wrapped, None);
+                    assert!(
+                        first.error.is_none() && !first.agent_json.contains(C),
+                        "{format:?} {schema} {wrapped}: {}",
+                        first.agent_json
+                    );
+                    let again = r.redact(&tool, &first.agent_json, None);
+                    assert_eq!(again.agent_json, first.agent_json, "{format:?} {schema} {wrapped}: rule 10");
+                }
+            }
+        }
+    }
+}

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::{Run, UNDECLARED_LABEL};
-use crate::json::{child, is_call_result, is_mcp_member, parse_embedded};
+use crate::json::{child, is_mcp_member, parse_embedded};
 use crate::{Error, Format, Limits, Reason};
 
 impl Run<'_> {
@@ -338,7 +338,7 @@ impl Run<'_> {
     /// it elsewhere in the text is value-matched like any other. In allowlist mode the envelope
     /// is undeclared, and goes, as before.
     fn walk_embedded(&mut self, value: &mut Value, allowlist: bool) -> bool {
-        if allowlist || !is_call_result(value) {
+        if allowlist || !self.tool.reads_as_call_result(value) {
             return self.walk_into(value, "", allowlist);
         }
         let Value::Object(result) = value else { return false };

@@ -15,7 +15,7 @@ mod walk;
 
 use serde_json::{json, Value};
 
-use crate::json::{child, is_call_result, parse_result};
+use crate::json::{child, parse_result};
 use crate::policy::session::{claims_untrusted, Labels};
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, scrub_outside_wording, stub, SECRET_KEY};
@@ -312,7 +312,7 @@ impl Run<'_> {
         let own_labels = Labels::of_result(&raw);
         *labels = Labels::observe(self.tool.model(), None);
         labels.merge(&own_labels);
-        let is_call_result = is_call_result(&raw);
+        let is_call_result = self.tool.reads_as_call_result(&raw);
         let spotlit = self.own && raw.pointer(UNTRUSTED_POINTER) == Some(&Value::Bool(true));
         self.spotlit = spotlit && self.tool.spotlight();
         let mark_untrusted = (self.tool.is_untrusted() || claims_untrusted(&raw)) && !spotlit;

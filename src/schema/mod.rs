@@ -285,6 +285,25 @@ impl Schema {
         self.nodes[self.root].title.as_deref()
     }
 
+    /// Does the root (through the subschemas that apply where it does) name `key` among its
+    /// `properties`, with a mark under it? Linear in the schema's size.
+    pub fn marks_property(&self, key: &str) -> bool {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut todo = vec![self.root];
+        while let Some(n) = todo.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            let node = &self.nodes[n];
+            if node.properties.get(key).is_some_and(|&p| self.reaches_mark[p]) {
+                return true;
+            }
+            let here = node.all_of.iter().chain(&node.refs).chain(&node.alternatives);
+            todo.extend(here.copied().chain(node.dynamic.iter().map(|d| d.fallback)));
+        }
+        false
+    }
+
     pub fn node_title(&self, n: NodeId) -> Option<&str> {
         self.nodes[n].title.as_deref()
     }
