@@ -801,3 +801,62 @@ fn a_schema_that_marks_an_mcp_member_name_is_applied() {
         }
     }
 }
+
+/// A known number written with an exponent in a text (JSON text or prose, a key, `check()`
+/// arguments) is read as its plain value, as a JSON number of the result is.
+#[test]
+fn a_known_number_in_text_is_caught_in_every_notation() {
+    const MARKED_NUMBER: &str = r#"{"name":"card","outputSchema":{"properties":{"s":{"x-sensitive":true}}}}"#;
+    let forms = [
+        "4.111111111111111e15",
+        "0.4.111111111111111e15",
+        "1.1.4111111111111111e0",
+        "4.111111111111111E+15",
+        "41111111111111110e-1",
+        "0.4111111111111111e16",
+        "-4.111111111111111e15",
+    ];
+    for format in [Format::Webmcp, Format::Mcp] {
+        for learned in [r#"{"s":4111111111111111}"#, r#"{"s":"4111111111111111"}"#, r#"{"s":4.111111111111111e15}"#] {
+            for form in forms {
+                let texts = [
+                    format!(r#"{{"card":{form}}}"#),
+                    format!(r#"[1,{{"a":"x"}},{form}]"#),
+                    format!("card: {form}; thanks"),
+                    format!("x{form}y"),
+                ];
+                for text in texts {
+                    let mut r = redactor(format);
+                    assert!(r.redact(MARKED_NUMBER, learned, None).error.is_none());
+                    let raws = [
+                        json!({ "content": [{ "type": "text", "text": text }] }).to_string(),
+                        json!({ "note": text }).to_string(),
+                        json!({ "content": [{ "type": "text", "text": "k" }], "structuredContent": { text.clone(): 1 } }).to_string(),
+                    ];
+                    for raw in raws {
+                        let first = r.redact(PLAIN, &raw, None);
+                        let digits = form.trim_start_matches('-');
+                        assert!(!first.agent_json.contains(digits), "{format:?} {learned} {raw}: {}", first.agent_json);
+                        assert_eq!(
+                            r.redact(PLAIN, &first.agent_json, None).agent_json,
+                            first.agent_json,
+                            "{raw}: rule 10"
+                        );
+                    }
+                    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+                    let args = json!({ "body": text }).to_string();
+                    let c = r.check(post, &args, None).expect("checked");
+                    assert!(c.reasons.iter().any(|x| x.rule.code() == "secret_egress"), "{learned} {args}");
+                }
+            }
+        }
+    }
+    // Numbers that are not known stay as they are, and so does text that only looks like one.
+    let mut r = redactor(Format::Webmcp);
+    r.redact(MARKED_NUMBER, r#"{"s":4111111111111111}"#, None);
+    for text in ["1.5e3 and 4.2E-7", "4.111111111111112e15", "e15 .5e3 1e 1e+ --1e5", "4.1111e15 4111e12"] {
+        let raw = json!({ "content": [{ "type": "text", "text": text }] }).to_string();
+        let out = r.redact(PLAIN, &raw, None);
+        assert_eq!(out.agent_json, raw, "{text}");
+    }
+}

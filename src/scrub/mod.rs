@@ -95,6 +95,9 @@ pub(crate) struct Needles {
     /// Live short values (`MIN_SHORT..MIN_LEN` characters): they are in no automaton, and are
     /// looked up as whole tokens.
     short: usize,
+    /// Live values that could lie inside a number written plainly (digits, `.` and `-`
+    /// only): without one, no number needs reading as its plain value (`number_matches`).
+    numeric: usize,
     /// Tombstones, in either automaton or not yet in one.
     dead_slots: usize,
     /// The automata. They catch up with `add` at the next scan, so that the many values one
@@ -209,6 +212,7 @@ impl Needles {
         f.refs -= 1;
         if f.refs == 0 {
             self.by_text.remove(value);
+            self.numeric -= usize::from(could_be_in_a_number(value));
             f.text = Box::from("");
             self.dead_slots += 1;
             let index = self.index.get_mut();
@@ -238,6 +242,7 @@ impl Needles {
             return;
         }
         let slot = self.forms.len() as u32;
+        self.numeric += usize::from(could_be_in_a_number(text));
         if short {
             self.short += 1;
         } else {
@@ -331,10 +336,59 @@ impl Needles {
         if !encoded.is_empty() {
             lists.push(one_per_end(encoded));
         }
+        keep(self.number_matches(s), &mut lists);
         if lists.is_empty() {
             return Vec::new();
         }
         self.merge_outside_markers(s, lists, json)
+    }
+
+    /// Numbers in `s` written with an exponent, read as their plain value: the agent reads
+    /// `4.111111111111111e15` in a text as the card number, so a known value in the plain
+    /// form takes the whole number, as it does for a JSON number of the result
+    /// (`scrub_number`; found by review in JSON text). Any other number's plain form is a piece
+    /// of its own text, which the scan has read already. In order of end, apart.
+    fn number_matches(&self, s: &str) -> Vec<(usize, usize, usize)> {
+        let b = s.as_bytes();
+        let mut found = Vec::new();
+        if self.numeric == 0 {
+            return found;
+        }
+        let mut after = 0; // where the last number read ended
+        for e in 1..b.len().saturating_sub(1) {
+            if !matches!(b[e], b'e' | b'E') || !b[e - 1].is_ascii_digit() || e < after {
+                continue;
+            }
+            // Back to the start of the longest number that ends in this mantissa: digits, one
+            // point, digits, a sign ("0.4.111e15" reads "4.111e15"). Each byte is walked back
+            // over from one `e` at most: the walk stops at any other byte.
+            let digits_before = |mut i: usize| {
+                while i > after && b[i - 1].is_ascii_digit() {
+                    i -= 1;
+                }
+                i
+            };
+            let mut start = digits_before(e);
+            if start > after + 1 && b[start - 1] == b'.' && b[start - 2].is_ascii_digit() {
+                start = digits_before(start - 1);
+            }
+            if start > after && b[start - 1] == b'-' {
+                start -= 1;
+            }
+            let mut work = self.work.get();
+            work += (e - start) as u64;
+            self.work.set(work);
+            let Some((end, _)) = crate::json::scan::number(b, start) else {
+                after = e; // no number here (".5e3"): the next one starts past this `e`
+                continue;
+            };
+            after = end;
+            let Some(plain) = crate::json::scan::plain_decimal(&s[start..end]) else { continue };
+            if let Some(&(_, _, label)) = self.matches(&plain).iter().flatten().next() {
+                found.push((start, end, label));
+            }
+        }
+        found
     }
 
     /// The matches of `lists` in `s`, leaving out those inside our own markers, merged into
@@ -1040,6 +1094,11 @@ fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut Steps) -> Vec<(usize, 
     groups.into_iter().map(|(start, end, _, _, label)| (start, end, label)).collect()
 }
 
+/// Could `value` lie inside a number's plain form (`json::scan::plain_decimal`)?
+fn could_be_in_a_number(value: &str) -> bool {
+    value.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'-')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1050,6 +1109,23 @@ mod tests {
             n.add(v, l);
         }
         n
+    }
+
+    /// Numbers with an exponent are read by walking back from each `e`: linear in the text,
+    /// however the digits, points and `e`s are laid out.
+    #[test]
+    fn numbers_with_exponents_are_read_in_linear_work() {
+        let n = needles(&[("4111111111111111", "card")]);
+        let work = |text: &str| {
+            let before = n.work();
+            n.number_matches(text);
+            n.work() - before
+        };
+        for unit in ["1.1.", "1e", "11111111e", "1.1e1e", "-0.5e-3 ", "9.9.9.9.9.9.9.9e+", ".1e"] {
+            let (small, large) = (work(&unit.repeat(2000)), work(&unit.repeat(8000)));
+            assert!(large <= 4 * small + 64, "{unit:?}: {small} then {large}");
+        }
+        assert_eq!(n.number_matches("a 4.111111111111111e15 b 0.4.111111111111111E+15"), vec![(2, 22, 0), (27, 48, 0)]);
     }
 
     #[test]
