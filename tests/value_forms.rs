@@ -26,6 +26,12 @@ const CASES: &[(&str, &str, &str)] = &[
     ("it's \"CANARY\"", "it&#039;s &quot;CANARY&quot;", "CANARY"),
     ("a<b>&CANARY", "a&#60;b&#62;&#38;CANARY", "CANARY"),
     ("a<b>&CANARY", "a&#x3C;b&#x3E;&#x26;CANARY", "CANARY"),
+    // References as browsers read them without their `;`: numeric ones, and the legacy names.
+    ("p@ss/w0rd+CANARY", "p&#64ss&#47w0rd&#43CANARY", "CANARY"),
+    ("p@ss/w0rd+CANARY", "p&#x40ss&#X2fw0rd&#x2b;CANARY", "CANARY"),
+    ("p@ss/w0rd+CANARY", "p&#00064ss&#47;w0rd&#43CANARY", "CANARY"),
+    ("a<b>&CANARY\"", "a&ltb&gt&ampCANARY&quot", "CANARY"),
+    ("a<b>&CANARY\"", "a&LTb&GT;&AMPCANARY&QUOT", "CANARY"),
     // \u escapes as System.Text.Json (uppercase hex), Go and Gson (lowercase) write them.
     ("a+b<CANARY>'", r"a\u002Bb\u003CCANARY\u003E\u0027", "CANARY"),
     ("a+b<CANARY>'", r"a+b\u003cCANARY\u003e\u0027", "CANARY"),

@@ -263,25 +263,45 @@ pub(super) fn unreference(s: &str, mapping: bool) -> Decoded {
     decode(s, b'&', mapping, reference)
 }
 
-/// The reference at `b[i]` (an ampersand): the character and the bytes it takes.
+/// The reference at `b[i]` (an ampersand): the character and the bytes it takes. As a
+/// browser reads text: a numeric reference takes every digit after it, and it and the legacy
+/// names (`&amp`, `&lt`, `&gt`, `&quot`, also in capitals) need no `;` (found by review:
+/// `p&#64ss` reads `p@ss` on the page).
 pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
-    let end = i + b[i..].iter().take(12).position(|&c| c == b';')?;
-    let name = &b[i + 1..end];
-    let c = match name {
-        b"amp" => '&',
-        b"lt" => '<',
-        b"gt" => '>',
-        b"quot" => '"',
-        b"apos" => '\'',
-        [b'#', b'x' | b'X', hex @ ..] if !hex.is_empty() => {
-            char::from_u32(u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?)?
+    let rest = &b[i + 1..];
+    let (c, len) = match rest {
+        [b'#', b'x' | b'X', hex @ ..] => {
+            let n = hex.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+            (char::from_u32(u32::from_str_radix(std::str::from_utf8(&hex[..n.min(8)]).ok()?, 16).ok()?)?, 2 + n)
         }
-        [b'#', dec @ ..] if !dec.is_empty() && dec.iter().all(u8::is_ascii_digit) => {
-            char::from_u32(std::str::from_utf8(dec).ok()?.parse().ok()?)?
+        [b'#', dec @ ..] => {
+            let n = dec.iter().take_while(|c| c.is_ascii_digit()).count();
+            (char::from_u32(std::str::from_utf8(&dec[..n.min(9)]).ok()?.parse().ok()?)?, 1 + n)
         }
-        _ => return None,
+        _ => {
+            const NAMES: [(&[u8], char); 9] = [
+                (b"amp", '&'),
+                (b"lt", '<'),
+                (b"gt", '>'),
+                (b"quot", '"'),
+                (b"AMP", '&'),
+                (b"LT", '<'),
+                (b"GT", '>'),
+                (b"QUOT", '"'),
+                (b"apos;", '\''),
+            ];
+            let &(name, c) = NAMES.iter().find(|(name, _)| rest.starts_with(name))?;
+            return Some((
+                c,
+                1 + name.len() + usize::from(!name.ends_with(b";") && rest.get(name.len()) == Some(&b';')),
+            ));
+        }
     };
-    Some((c, end + 1 - i))
+    // More digits than any code point has: not a character (a browser writes U+FFFD).
+    if len > 10 {
+        return None;
+    }
+    Some((c, 1 + len + usize::from(rest.get(len) == Some(&b';'))))
 }
 
 /// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it). An
