@@ -860,3 +860,57 @@ fn a_known_number_in_text_is_caught_in_every_notation() {
         assert_eq!(out.agent_json, raw, "{text}");
     }
 }
+
+/// A tool that writes its value as JSON inside prose (a Markdown code fence, `Result: {...}`)
+/// has it read as if the JSON were the whole text: the schema's marks apply, the prose stays,
+/// and a second pass changes nothing.
+#[test]
+fn json_written_inside_prose_keeps_its_marks() {
+    const C: &str = "sk9CANARYprose17";
+    let tool = r#"{"name":"keys","outputSchema":{"properties":{"apiKey":{"x-sensitive":true},"items":{"items":{"properties":{"pin":{"x-sensitive":true}}}}}}}"#;
+    let value = json!({ "id": 7, "apiKey": C });
+    let pretty = serde_json::to_string_pretty(&value).unwrap();
+    let texts = [
+        format!("Here is your key:\n```json\n{pretty}\n```\nKeep it safe."),
+        format!("```\n{value}\n```"),
+        format!("Result: {value}"),
+        format!("Created {{one}} key {value}. Another: {}", json!({ "items": [{ "pin": C }] })),
+        format!("[note] {value} [end]"),
+    ];
+    for text in &texts {
+        for structured in [None, Some(json!({ "id": 7 }))] {
+            let mut raw = json!({ "content": [{ "type": "text", "text": text }] });
+            if let Some(s) = &structured {
+                raw["structuredContent"] = s.clone();
+            }
+            for format in [Format::Webmcp, Format::Mcp] {
+                let mut r = redactor(format);
+                let first = r.redact(tool, &raw.to_string(), None);
+                assert!(
+                    first.error.is_none() && !first.agent_json.contains(C),
+                    "{format:?} {raw}: {}",
+                    first.agent_json
+                );
+                let prose = agent(&first)["content"][0]["text"].as_str().unwrap_or_default().to_string();
+                let outside = text.replace(&pretty, " ").replace(&value.to_string(), " ");
+                let words: Vec<&str> = outside.split_whitespace().filter(|w| !w.contains(['{', '}', '"'])).collect();
+                for word in words {
+                    assert!(prose.contains(word), "{format:?}: prose word {word:?} lost: {prose}");
+                }
+                let again = r.redact(tool, &first.agent_json, None);
+                assert_eq!(again.agent_json, first.agent_json, "{format:?} {raw}: rule 10");
+            }
+        }
+    }
+    // Prose with brackets that are not JSON, or JSON with nothing marked, is left as it is.
+    for text in ["a {b} [c] {", "{\"id\":1} and [1,2]", "see [1] {", "x ] } { y"] {
+        let raw = json!({ "content": [{ "type": "text", "text": text }] }).to_string();
+        assert_eq!(redactor(Format::Webmcp).redact(tool, &raw, None).agent_json, raw, "{text}");
+    }
+    // JSON the core must not give up on fails the result, in prose as in a whole text.
+    let raw =
+        json!({ "content": [{ "type": "text", "text": format!(r#"Result: {{"apiKey":"{C}","apiKey":null}}"#) }] });
+    let out = redactor(Format::Webmcp).redact(tool, &raw.to_string(), None);
+    assert_eq!(out.error.map(|e| e.code.as_str()), Some("duplicate_key"));
+    assert!(!out.agent_json.contains(C));
+}

@@ -262,6 +262,23 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The JSON objects and arrays that may sit inside prose (a Markdown code fence, `Result:
+/// {...}`), as spans of `text` in order and apart: each `{` or `[` to its closing bracket, by
+/// bracket counting with strings skipped whole. Linear: each byte is read once, and a bracket
+/// that never closes ends the search (every later one lies inside it).
+pub fn embedded_spans(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == b'{' || c == b'[') {
+        let start = i + k;
+        let Some(end) = value_end(b, start) else { break };
+        spans.push((start, end));
+        i = end;
+    }
+    spans
+}
+
 /// Where the JSON value starting at `start` ends, by bracket counting (strings skipped whole).
 fn value_end(b: &[u8], start: usize) -> Option<usize> {
     let mut depth = 0usize;

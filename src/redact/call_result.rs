@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::{Run, UNDECLARED_LABEL};
-use crate::json::{child, is_mcp_member, parse_embedded};
+use crate::json::{child, embedded_spans, is_mcp_member, parse_embedded};
 use crate::{Error, Format, Limits, Reason};
 
 impl Run<'_> {
@@ -201,7 +201,12 @@ impl Run<'_> {
                 // Beside a structuredContent (an object), only an object can stand for the
                 // value; a `4200` or `"pending"` there is prose, and walked with the schema it
                 // would be taken whole as a mismatch, and learned (found by review).
-                self.schema_json(&block).map_err(|e| at_text(e, i))?.filter(|v| bare || v.is_object())
+                match self.schema_json(&block).map_err(|e| at_text(e, i))? {
+                    Some(v) => (bare || v.is_object()).then_some(TextJson::Whole(v)),
+                    // Prose; in allowlist mode it is undeclared and goes whole.
+                    None if allowlist => None,
+                    None => self.json_in_prose(&block, bare).map_err(|e| at_text(e, i))?,
+                }
             } else {
                 None
             };
@@ -232,8 +237,8 @@ impl Run<'_> {
                 }
                 Block::Text if duplicates[i] => None,
                 Block::Text if json.is_some() => {
-                    if let Some(value) = json {
-                        self.walk_text(&mut block, value, &pointer, allowlist);
+                    if let Some(json) = json {
+                        self.walk_text(&mut block, json, &pointer, allowlist);
                     }
                     None
                 }
@@ -319,16 +324,56 @@ impl Run<'_> {
         tolerate_own(parse_embedded(text, &self.limits), self.own)
     }
 
-    /// A text block holding JSON that no structuredContent beside it stands for: redact that
-    /// JSON as the structured value it stands for. A pointer cannot go inside a string, so every
-    /// redaction in it points at the text.
-    fn walk_text(&mut self, block: &mut Value, mut value: Value, pointer: &str, allowlist: bool) {
-        let mark = self.collect.mark();
-        if !self.walk_embedded(&mut value, allowlist) {
-            return;
+    /// The JSON objects (and arrays, with no structuredContent beside) written inside the prose
+    /// of a text block: a Markdown code fence, `Result: {...}`. A tool that writes its value so
+    /// is read as one that writes it as the whole text (found by review: the marked values in a
+    /// fence passed, being prose). JSON there that the core must not give up on (too deep,
+    /// repeated keys) fails the result, as it does for a whole text.
+    fn json_in_prose(&self, block: &Value, bare: bool) -> Result<Option<TextJson>, Error> {
+        let Some(text) = block.get("text").and_then(Value::as_str) else { return Ok(None) };
+        let Some(schema) = self.tool.schema().filter(|s| s.has_marks()) else { return Ok(None) };
+        // JSON in prose is the value only where the schema could take it as one: a `[1, 2]`
+        // beside an object schema is prose, and would be taken whole as a mismatch.
+        let stands_for = |v: &Value| (v.is_object() || (bare && v.is_array())) && schema.root_fits(v);
+        let mut found = Vec::new();
+        for (start, end) in embedded_spans(text) {
+            match tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)? {
+                Some(v) if stands_for(&v) => found.push((start, end, v)),
+                _ => {}
+            }
         }
-        self.collect.point_since(mark, &child(pointer, "text"));
-        block["text"] = Value::String(value.to_string());
+        Ok((!found.is_empty()).then_some(TextJson::Inside(found)))
+    }
+
+    /// A text block holding JSON that no structuredContent beside it stands for: redact that
+    /// JSON as the structured value it stands for, the prose around it left as it is (value
+    /// matching reads it later). A pointer cannot go inside a string, so every redaction in it
+    /// points at the text.
+    fn walk_text(&mut self, block: &mut Value, json: TextJson, pointer: &str, allowlist: bool) {
+        let mark = self.collect.mark();
+        let text = match json {
+            TextJson::Whole(mut value) => self.walk_embedded(&mut value, allowlist).then(|| value.to_string()),
+            TextJson::Inside(parts) => {
+                let Some(prose) = block.get("text").and_then(Value::as_str) else { return };
+                let (mut out, mut at, mut changed) = (String::with_capacity(prose.len()), 0, false);
+                for (start, end, mut value) in parts {
+                    out.push_str(&prose[at..start]);
+                    if self.walk_embedded(&mut value, allowlist) {
+                        changed = true;
+                        out.push_str(&value.to_string());
+                    } else {
+                        out.push_str(&prose[start..end]);
+                    }
+                    at = end;
+                }
+                out.push_str(&prose[at..]);
+                changed.then_some(out)
+            }
+        };
+        if let Some(text) = text {
+            self.collect.point_since(mark, &child(pointer, "text"));
+            block["text"] = Value::String(text);
+        }
     }
 
     /// The JSON of a text block, walked with the schema. A whole CallToolResult written as text
@@ -398,6 +443,12 @@ fn mcp_meta_member(key: &str, value: &Value) -> bool {
 /// In a view this redactor returned, JSON text that repeats a key is its own doing (value
 /// matching rewrote two keys of a text to the same placeholder): prose, not an error, so that
 /// a second pass changes nothing. Anywhere else it is an error.
+/// The JSON a text block holds: its whole text, or objects inside its prose (with their spans).
+enum TextJson {
+    Whole(Value),
+    Inside(Vec<(usize, usize, Value)>),
+}
+
 fn tolerate_own(parsed: Result<Option<Value>, Error>, own: bool) -> Result<Option<Value>, Error> {
     match parsed {
         Err(e) if own && e.code == crate::ErrorCode::DuplicateKey => Ok(None),

@@ -285,6 +285,11 @@ impl Schema {
         self.nodes[self.root].title.as_deref()
     }
 
+    /// Could the root accept `value`, judging by types alone?
+    pub fn root_fits(&self, value: &Value) -> bool {
+        self.fit[self.root] & Kinds::of(value) != 0
+    }
+
     /// Does the root (through the subschemas that apply where it does) name `key` among its
     /// `properties`, with a mark under it? Linear in the schema's size.
     pub fn marks_property(&self, key: &str) -> bool {
