@@ -70,6 +70,12 @@ fn emit(path: &str) {
     std::fs::write(path, Value::Array(list).to_string()).expect("write the families");
 }
 
+/// Not inlined, so that a profile can collect compiling alone (`--toggle-collect='*compile_tool*'`).
+#[inline(never)]
+fn compile_tool(tool: &str, limits: &Limits) -> Result<CompiledTool, webmcp_redact::Error> {
+    CompiledTool::compile(tool, limits)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let [_, flag, path] = args.as_slice() {
@@ -95,7 +101,7 @@ fn main() {
         let (mut compiled_at, mut redacted, mut outcome) = (Duration::MAX, Duration::MAX, String::new());
         for _ in 0..runs {
             let start = Instant::now();
-            let compiled = CompiledTool::compile(&tool, &limits);
+            let compiled = compile_tool(&tool, &limits);
             compiled_at = compiled_at.min(start.elapsed());
             let start = Instant::now();
             let out = compiled.as_ref().map(|tool| redact(tool, &raw, &options, &mut Counter(0), &[]));
