@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use webmcp_redact::{Config, Format, KnownSecrets, Limits, Redactor};
+use webmcp_redact::{Config, ErrorCode, Format, KnownSecrets, Limits, Redactor};
 
 fn redactor(format: Format) -> Redactor {
     Redactor::new(Config { format, ..Config::default() }, Box::new(Counter(0)))
@@ -913,4 +913,29 @@ fn json_written_inside_prose_keeps_its_marks() {
     let out = redactor(Format::Webmcp).redact(tool, &raw.to_string(), None);
     assert_eq!(out.error.map(|e| e.code.as_str()), Some("duplicate_key"));
     assert!(!out.agent_json.contains(C));
+
+/// Rule 1 and class 5: JSON inside a `contentSchema` string that the core gives up on (a
+/// repeated key, nesting past the depth limit) is never taken for prose: the result fails
+/// closed as a JSON text block would, in allowlist mode (no marks inside) and in denylist mode
+/// (a mark inside).
+#[test]
+fn json_under_a_content_schema_the_core_gives_up_on_fails_closed() {
+    let content = |properties: Value| json!({ "type": "string", "contentMediaType": "application/json",
+        "contentSchema": { "type": "object", "properties": properties, "additionalProperties": false } });
+    let allowlist = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": { "type": "object",
+        "properties": { "pw": { "x-sensitive": true }, "doc": content(json!({ "a": {} })) } } });
+    let denylist = json!({ "name": "t", "outputSchema": { "type": "object",
+        "properties": { "doc": content(json!({ "a": {}, "secret": { "x-sensitive": true } })) } } });
+    let deep = format!("{}{{\"a\":1,\"secret\":\"CANARY_c\"}}{}", "[".repeat(200), "]".repeat(200));
+    for def in [allowlist, denylist] {
+        let o = run(def.clone(), json!({ "pw": "p", "doc": r#"{"a":1,"secret":"CANARY_c"}"# }));
+        assert_no_canary(&o, "CANARY");
+        for doc in [r#"{"a":1,"secret":"CANARY_c","secret":"x"}"#.to_string(), deep.clone()] {
+            let o = run(def.clone(), json!({ "pw": "p", "doc": doc }));
+            assert_no_canary(&o, "CANARY");
+            let e = o.error.as_ref().unwrap_or_else(|| panic!("{def}: no error: {}", o.agent_json));
+            assert!(matches!(e.code, ErrorCode::DuplicateKey | ErrorCode::DepthLimit), "{e:?}");
+            assert_eq!(e.pointer, "", "an error names no key of the tool's data: {e:?}");
+        }
+    }
 }

@@ -437,7 +437,7 @@ impl Run<'_> {
     /// Walks a structured value with the schema, vaulting what it takes under `base`.
     fn walk_into(&mut self, value: &mut Value, base: &str, allowlist: bool) -> bool {
         let Some(schema) = self.tool.schema() else { return false };
-        let taken = walk(schema, value, allowlist, &mut self.eval, base);
+        let taken = walk(schema, value, allowlist, self.own, &mut self.eval, base);
         let any = !taken.is_empty();
         for t in taken {
             let strings = secret_strings(&t.value, t.secret_keys);

@@ -8,8 +8,10 @@
 //! it, the string is parsed and walked like any value; if something is taken, the agent gets
 //! the string written again from what is left (compact JSON), and every redaction inside it
 //! points at the string (a pointer cannot go inside a string). If the inner value is taken as a
-//! whole, or the string cannot be read as JSON (not JSON, too deep, or a `contentEncoding` /
-//! non-JSON `contentMediaType`), the whole string is taken.
+//! whole, or the string cannot be read as JSON (not JSON, or a `contentEncoding` / non-JSON
+//! `contentMediaType`), the whole string is taken. JSON the core gives up on (a repeated key,
+//! nesting past the depth limit) fails the result, as in a JSON text block: it is never taken
+//! for a string that is not JSON, which allowlist mode with no marks inside would let through.
 
 use std::fmt::Write;
 
@@ -33,12 +35,20 @@ pub(crate) struct Taken {
 /// Walks `value` in place; returns what was taken, in document order. When the work limit is
 /// reached, `eval` records a `work_limit` error (at `base` plus the pointer where it happened)
 /// and the caller must withhold the result.
-/// Recursion is bounded by the depth limit that the parser already enforced.
-pub(crate) fn walk(schema: &Schema, value: &mut Value, allowlist: bool, eval: &mut Eval, base: &str) -> Vec<Taken> {
+/// Recursion is bounded by the depth limit that the parser already enforced. `own`: the result
+/// is a view this redactor wrote (see [`Walker::content`]).
+pub(crate) fn walk(
+    schema: &Schema,
+    value: &mut Value,
+    allowlist: bool,
+    own: bool,
+    eval: &mut Eval,
+    base: &str,
+) -> Vec<Taken> {
     if eval.has_failed() {
         return Vec::new();
     }
-    let mut w = Walker { schema, eval, allowlist, taken: Vec::new(), pointer: String::new(), depth: 0 };
+    let mut w = Walker { schema, eval, allowlist, own, taken: Vec::new(), pointer: String::new(), depth: 0, base };
     let verdict = w.eval.root(schema).and_then(|root| w.visit(value, root, None));
     match verdict {
         Ok(Some((reason, label, secret_keys))) => {
@@ -74,6 +84,9 @@ struct Walker<'s, 'e> {
     schema: &'s Schema,
     eval: &'e mut Eval,
     allowlist: bool,
+    own: bool,
+    /// Where the structured value is in the result, for an error's pointer.
+    base: &'s str,
     taken: Vec<Taken>,
     /// Where the walk is; on [`Exhausted`] it is left where the limit was reached.
     pointer: String,
@@ -213,8 +226,19 @@ impl Walker<'_, '_> {
         }
         self.eval.spend(text.len().div_ceil(16) as u64)?; // the parse: about 16 bytes a unit
         let room = Limits { max_depth: self.eval.max_depth().saturating_sub(self.depth), ..Limits::default() };
-        let Ok(mut inner) = parse_limited(text, &Limits { max_input_bytes: usize::MAX, ..room }) else {
-            return Ok(whole());
+        let mut inner = match parse_limited(text, &Limits { max_input_bytes: usize::MAX, ..room }) {
+            Ok(inner) => inner,
+            // In a view we wrote, a repeated key is value matching's doing (two keys rewritten
+            // to one placeholder), as in a JSON text block: read as before, so that a second
+            // pass changes nothing.
+            Err(e) if e.code == ErrorCode::DuplicateKey && self.own => return Ok(whole()),
+            Err(e) if matches!(e.code, ErrorCode::DuplicateKey | ErrorCode::DepthLimit) => {
+                // A pointer cannot go inside a string: the error names the string.
+                let detail = format!("JSON under a `contentSchema`: {}", e.detail);
+                self.eval.fail(Error::new(e.code, format!("{}{}", self.base, self.pointer), detail));
+                return Ok(None);
+            }
+            Err(_) => return Ok(whole()),
         };
         let outer = std::mem::take(&mut self.taken);
         let verdict = self.visit(&mut inner, content, name);
@@ -251,7 +275,7 @@ mod tests {
         let compiled = compile(schema, "", limits).unwrap_or_else(|e| panic!("{}", e.message()));
         let mut eval = Eval::new(limits);
         let mut value = value.clone();
-        let taken = walk(&compiled, &mut value, allowlist, &mut eval, "");
+        let taken = walk(&compiled, &mut value, allowlist, false, &mut eval, "");
         let work = compiled.compile_work() + eval.work();
         Walked { taken, value, work, error: eval.take_error() }
     }
@@ -447,10 +471,12 @@ mod tests {
         // JSON of the wrong type inside: the whole string, as the mismatch it is.
         let w = run(schema.clone(), json!({ "payload": "[\"tk_1\"]" }));
         assert_eq!((pointers(&w), w.taken[0].reason), (vec!["/payload"], Reason::SchemaMismatch));
-        // A string nested deeper than the depth limit allows inside is taken whole.
+        // JSON nested deeper than the depth limit allows inside is JSON the core gives up on,
+        // never a string that is not JSON: the result fails, at the string.
         let deep = format!("{{\"token\": {}1{}}}", "[".repeat(200), "]".repeat(200));
         let w = run(schema, json!({ "payload": deep }));
-        assert_eq!(w.taken.len(), 1);
+        let e = w.error.expect("depth_limit");
+        assert_eq!((e.code, e.pointer.as_str()), (ErrorCode::DepthLimit, "/payload"));
     }
 
     #[test]
@@ -533,7 +559,7 @@ mod tests {
                 let compiled = compile(&schema, "", &limits).unwrap();
                 let outcome = |mut eval: Eval| {
                     let mut v = value.clone();
-                    let taken = walk(&compiled, &mut v, allowlist, &mut eval, "");
+                    let taken = walk(&compiled, &mut v, allowlist, false, &mut eval, "");
                     let taken: Vec<(String, Reason, String)> =
                         taken.into_iter().map(|t| (t.pointer, t.reason, t.label)).collect();
                     (taken, v)
