@@ -127,6 +127,52 @@ fn ids_and_anchors_resolve_inside_the_document() {
     assert_eq!(reasons(&o), [("/a/pin", "x_sensitive"), ("/b", "x_sensitive"), ("/c", "x_sensitive")]);
 }
 
+/// Rule 3: a schema the specifications leave undefined is `schema_invalid`, never a silent
+/// choice between two readings (one of which could drop a mark).
+#[test]
+fn ambiguous_names_and_item_lists_are_schema_invalid() {
+    let marked = json!({ "x-sensitive": true });
+    let cases = [
+        // A name declared twice in one schema resource, the marked one first or second.
+        (json!({ "$defs": { "a": { "$anchor": "s" }, "b": { "$anchor": "s", "x-sensitive": true } },
+                 "properties": { "p": { "$ref": "#s" } } }), "/$defs/", "$anchor"),
+        (json!({ "$defs": { "a": { "$anchor": "s", "x-sensitive": true }, "b": { "$anchor": "s" } },
+                 "properties": { "p": { "$ref": "#s" } } }), "/$defs/", "$anchor"),
+        (json!({ "$defs": { "a": { "$dynamicAnchor": "s", "x-sensitive": true }, "b": { "$dynamicAnchor": "s" } },
+                 "properties": { "p": { "$dynamicRef": "#s" } } }), "/$defs/", "$dynamicAnchor"),
+        (json!({ "$defs": { "a": { "$anchor": "s" }, "b": { "$dynamicAnchor": "s", "x-sensitive": true } },
+                 "properties": { "p": { "$ref": "#s" } } }), "/$defs/", "anchor \"s\""),
+        (json!({ "$id": "http://e/r", "$defs": { "a": { "$id": "s", "x-sensitive": true }, "b": { "$id": "s" } },
+                 "properties": { "p": { "$ref": "s" } } }), "/$defs/", "$id"),
+        (json!({ "$id": "http://e/r", "$defs": { "a": { "$id": "http://e/r" } } }), "/$defs/a", "$id"),
+        // `prefixItems` (2020-12) beside the array form of `items` (2019-09): which list
+        // names element 0 depends on the draft.
+        (json!({ "type": "array", "prefixItems": [{ "type": "string" }], "items": [marked] }), "", "prefixItems"),
+        // A `$ref` into a keyword JSON Schema does not know, whose subschema starts a resource
+        // of its own: its references would resolve against the wrong base.
+        (json!({ "$defs": { "x": {} }, "properties": { "a": { "$ref": "#/foo" } },
+                 "foo": { "$id": "http://o/", "$defs": { "x": marked }, "$ref": "#/$defs/x" } }), "/foo", "$id"),
+    ];
+    for (schema, pointer, word) in cases {
+        let def = json!({ "name": "t", "outputSchema": schema });
+        let e = CompiledTool::from_value(&def, &Limits::default()).err().unwrap_or_else(|| panic!("compiles: {schema}"));
+        assert_eq!(e.code, ErrorCode::SchemaInvalid, "{schema}");
+        assert!(e.pointer.starts_with(&format!("/outputSchema{pointer}")), "{schema}: {}", e.pointer);
+        assert!(e.message().contains(word), "{schema}: {}", e.message());
+    }
+    // The same name in two resources, an anchor and a `$dynamicAnchor` on one subschema, and
+    // `prefixItems` beside `items` as one schema are fine.
+    for schema in [
+        json!({ "$defs": { "a": { "$id": "http://e/a", "$anchor": "s" }, "b": { "$id": "http://e/b", "$anchor": "s" } } }),
+        json!({ "$defs": { "a": { "$anchor": "s", "$dynamicAnchor": "s" } }, "$ref": "#s" }),
+        json!({ "prefixItems": [true], "items": marked }),
+        json!({ "items": [true], "additionalItems": marked }),
+    ] {
+        let def = json!({ "name": "t", "outputSchema": schema });
+        assert!(CompiledTool::from_value(&def, &Limits::default()).is_ok(), "{schema}");
+    }
+}
+
 #[test]
 fn a_false_mark_below_a_marked_parent_unmarks_nothing() {
     let def = json!({ "name": "t", "outputSchema": { "properties": { "creds": { "x-sensitive": true, "properties": { "user": { "x-sensitive": false } } } } } });

@@ -365,11 +365,13 @@ mod tests {
 
     #[test]
     fn dynamic_ref_without_a_matching_dynamic_anchor_is_a_plain_ref() {
-        // Its target has `$anchor`, not `$dynamicAnchor`: no dynamic scope lookup.
+        // Its target has `$anchor`, not `$dynamicAnchor`: no dynamic scope lookup. (In a
+        // resource of its own: one name as both in one resource is `schema_invalid`.)
         let schema = json!({
             "$id": "https://example.com/root", "$dynamicAnchor": "items",
-            "properties": { "list": { "type": "array", "items": { "$dynamicRef": "#items" } } },
-            "$defs": { "foo": { "$anchor": "items", "properties": { "k": { "x-sensitive": true } } } }
+            "properties": { "list": { "$ref": "list" } },
+            "$defs": { "list": { "$id": "list", "type": "array", "items": { "$dynamicRef": "#items" },
+                "$defs": { "foo": { "$anchor": "items", "properties": { "k": { "x-sensitive": true } } } } } }
         });
         let w = run(schema, json!({ "list": [{ "k": "secret", "list": [] }] }));
         assert_eq!(pointers(&w), ["/list/0/k"]);

@@ -215,12 +215,12 @@ impl<'a> Compiler<'a> {
             let resource = self.scope(f.id, value, parent_resource, trail)?;
             self.indexed.insert(address(value), (trail, resource));
             if let Some(a) = f.anchor.and_then(Value::as_str) {
-                self.anchors.insert((resource, a), value);
+                self.add_anchor(resource, a, value, trail, "$anchor")?;
             }
             match f.dynamic_anchor {
                 None => {}
                 Some(Value::String(a)) => {
-                    self.anchors.insert((resource, a), value);
+                    self.add_anchor(resource, a, value, trail, "$dynamicAnchor")?;
                     self.dynamic_anchors.entry(a).or_default().push((resource, value));
                 }
                 Some(_) => {
@@ -263,7 +263,7 @@ impl<'a> Compiler<'a> {
         let (uri_part, fragment) = id.split_once('#').unwrap_or((id, ""));
         if uri_part.is_empty() {
             if !fragment.is_empty() {
-                self.anchors.insert((parent, fragment), value);
+                self.add_anchor(parent, fragment, value, trail, "$id")?;
             }
             return Ok(parent);
         }
@@ -274,7 +274,34 @@ impl<'a> Compiler<'a> {
             self.resources[0].uri = uri;
             return Ok(0);
         }
+        if let Some(&other) = self.by_uri.get(&uri) {
+            // Which of the two a reference reaches is left undefined: one may be the marked one.
+            let first = self.pointer_of_value(self.resources[other as usize].value);
+            let at = format!("{}/$id", self.trail_pointer(trail));
+            let detail = format!("`$id` \"{uri}\" names two schema resources (also at \"{first}\"): a reference to it would be ambiguous");
+            return Err(self.error(&at, detail));
+        }
         Ok(self.new_resource(uri, value))
+    }
+
+    /// Records anchor `name` of `resource`. A name declared twice in one resource (by `$anchor`,
+    /// `$dynamicAnchor` or a draft-07 `$id: "#name"`) is an error: the specifications leave
+    /// which one a reference reaches undefined, and one of them may be the marked one.
+    fn add_anchor(&mut self, resource: u32, name: &'a str, value: &'a Value, trail: usize, word: &str) -> Result<(), Error> {
+        match self.anchors.insert((resource, name), value) {
+            Some(other) if !std::ptr::eq(other, value) => {
+                let first = self.pointer_of_value(other);
+                let at = format!("{}/{word}", self.trail_pointer(trail));
+                let detail = format!("anchor \"{name}\" (`{word}`) is declared twice in one schema resource (also at \"{first}\"): a reference to it would be ambiguous");
+                Err(self.error(&at, detail))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The document pointer of an indexed subschema, by its value.
+    fn pointer_of_value(&self, value: &Value) -> String {
+        self.indexed.get(&address(value)).map(|&(t, _)| self.trail_pointer(t)).unwrap_or_default()
     }
 
     /// The node for a subschema, queued for building the first time it is asked for.
@@ -307,6 +334,7 @@ impl<'a> Compiler<'a> {
             _ => return Err(self.error(&self.pointer_of(id), "a schema must be an object or a boolean")),
         };
         let f = Fields::of(obj);
+        self.unambiguous(obj, &f, id)?;
         let mut node = Node {
             mark: self.mark(f.mark, id)?,
             kinds: self.kinds(f.kind, obj, id)?,
@@ -318,6 +346,8 @@ impl<'a> Compiler<'a> {
             ..Node::default()
         };
         let mut forms = Vec::new();
+        // Below a subschema the index never saw, each child's pointer, for its errors.
+        let stray = self.stray.get(&id).cloned();
         for (word, v) in obj {
             let Some(kind) = keyword(word).map(|k| k.kind) else { continue };
             let members = kind
@@ -331,7 +361,8 @@ impl<'a> Compiler<'a> {
                 if m.place == Place::Pattern {
                     forms.push(self.pattern(m.key, id)?);
                 }
-                let n = self.node_for(m.value, resource, None);
+                let at = stray.as_ref().map(|p| format!("{p}{}{}", child("", word), m.at.suffix()));
+                let n = self.node_for(m.value, resource, at);
                 node.add(m.place, m.key, n);
             }
         }
@@ -345,6 +376,30 @@ impl<'a> Compiler<'a> {
         }
         self.nodes[id] = node;
         Ok(())
+    }
+
+    /// Refuses what the specifications leave open where a reading could drop a mark:
+    /// - `prefixItems` (2020-12) beside the array form of `items` (2019-09 and before): each
+    ///   draft reads one list and ignores the other, so which subschema names element 0 (and
+    ///   whether `items` covers the rest) depends on the draft;
+    /// - `$id` or `$dynamicAnchor` in a subschema the index never saw, one reached only by a
+    ///   JSON Pointer into a keyword JSON Schema does not know: it would start a resource (a
+    ///   base for its references, a dynamic scope) that no evaluator agrees on.
+    fn unambiguous(&self, obj: &Map<String, Value>, f: &Fields, id: NodeId) -> Result<(), Error> {
+        if obj.contains_key("prefixItems") && obj.get("items").is_some_and(Value::is_array) {
+            let detail = "`prefixItems` (2020-12) beside the array form of `items` (2019-09): each draft reads one list and ignores the other, so which subschema applies to each element is undefined; use `prefixItems` with `items` as a schema, or `items` as an array with `additionalItems`";
+            return Err(self.error(&child(&self.pointer_of(id), "prefixItems"), detail));
+        }
+        if self.indexed.contains_key(&address(self.values[id])) {
+            return Ok(());
+        }
+        let word = match (f.id, f.dynamic_anchor) {
+            (Some(_), _) => "$id",
+            (None, Some(_)) => "$dynamicAnchor",
+            (None, None) => return Ok(()),
+        };
+        let detail = format!("`{word}` in a subschema reached only through a JSON Pointer into a keyword JSON Schema does not read: no resource or dynamic scope can be settled for it; move it under `$defs`");
+        Err(self.error(&child(&self.pointer_of(id), word), detail))
     }
 
     /// How a `patternProperties` key is matched: as literals, or by a regex compiled once per
@@ -442,8 +497,7 @@ impl<'a> Compiler<'a> {
         } else if fragment.starts_with('/') {
             let decoded = percent_decode(fragment).ok_or_else(dangling)?;
             let target = root.pointer(&decoded).ok_or_else(dangling)?;
-            let base_pointer =
-                self.indexed.get(&address(root)).map(|&(t, _)| self.trail_pointer(t)).unwrap_or_default();
+            let base_pointer = self.pointer_of_value(root);
             (target, Some(format!("{base_pointer}{decoded}")))
         } else {
             (*self.anchors.get(&(resource, fragment)).ok_or_else(dangling)?, None)
