@@ -920,8 +920,10 @@ fn json_written_inside_prose_keeps_its_marks() {
 /// (a mark inside).
 #[test]
 fn json_under_a_content_schema_the_core_gives_up_on_fails_closed() {
-    let content = |properties: Value| json!({ "type": "string", "contentMediaType": "application/json",
-        "contentSchema": { "type": "object", "properties": properties, "additionalProperties": false } });
+    let content = |properties: Value| {
+        json!({ "type": "string", "contentMediaType": "application/json",
+        "contentSchema": { "type": "object", "properties": properties, "additionalProperties": false } })
+    };
     let allowlist = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": { "type": "object",
         "properties": { "pw": { "x-sensitive": true }, "doc": content(json!({ "a": {} })) } } });
     let denylist = json!({ "name": "t", "outputSchema": { "type": "object",

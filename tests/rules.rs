@@ -134,28 +134,53 @@ fn ambiguous_names_and_item_lists_are_schema_invalid() {
     let marked = json!({ "x-sensitive": true });
     let cases = [
         // A name declared twice in one schema resource, the marked one first or second.
-        (json!({ "$defs": { "a": { "$anchor": "s" }, "b": { "$anchor": "s", "x-sensitive": true } },
-                 "properties": { "p": { "$ref": "#s" } } }), "/$defs/", "$anchor"),
-        (json!({ "$defs": { "a": { "$anchor": "s", "x-sensitive": true }, "b": { "$anchor": "s" } },
-                 "properties": { "p": { "$ref": "#s" } } }), "/$defs/", "$anchor"),
-        (json!({ "$defs": { "a": { "$dynamicAnchor": "s", "x-sensitive": true }, "b": { "$dynamicAnchor": "s" } },
-                 "properties": { "p": { "$dynamicRef": "#s" } } }), "/$defs/", "$dynamicAnchor"),
-        (json!({ "$defs": { "a": { "$anchor": "s" }, "b": { "$dynamicAnchor": "s", "x-sensitive": true } },
-                 "properties": { "p": { "$ref": "#s" } } }), "/$defs/", "anchor \"s\""),
-        (json!({ "$id": "http://e/r", "$defs": { "a": { "$id": "s", "x-sensitive": true }, "b": { "$id": "s" } },
-                 "properties": { "p": { "$ref": "s" } } }), "/$defs/", "$id"),
+        (
+            json!({ "$defs": { "a": { "$anchor": "s" }, "b": { "$anchor": "s", "x-sensitive": true } },
+                 "properties": { "p": { "$ref": "#s" } } }),
+            "/$defs/",
+            "$anchor",
+        ),
+        (
+            json!({ "$defs": { "a": { "$anchor": "s", "x-sensitive": true }, "b": { "$anchor": "s" } },
+                 "properties": { "p": { "$ref": "#s" } } }),
+            "/$defs/",
+            "$anchor",
+        ),
+        (
+            json!({ "$defs": { "a": { "$dynamicAnchor": "s", "x-sensitive": true }, "b": { "$dynamicAnchor": "s" } },
+                 "properties": { "p": { "$dynamicRef": "#s" } } }),
+            "/$defs/",
+            "$dynamicAnchor",
+        ),
+        (
+            json!({ "$defs": { "a": { "$anchor": "s" }, "b": { "$dynamicAnchor": "s", "x-sensitive": true } },
+                 "properties": { "p": { "$ref": "#s" } } }),
+            "/$defs/",
+            "anchor \"s\"",
+        ),
+        (
+            json!({ "$id": "http://e/r", "$defs": { "a": { "$id": "s", "x-sensitive": true }, "b": { "$id": "s" } },
+                 "properties": { "p": { "$ref": "s" } } }),
+            "/$defs/",
+            "$id",
+        ),
         (json!({ "$id": "http://e/r", "$defs": { "a": { "$id": "http://e/r" } } }), "/$defs/a", "$id"),
         // `prefixItems` (2020-12) beside the array form of `items` (2019-09): which list
         // names element 0 depends on the draft.
         (json!({ "type": "array", "prefixItems": [{ "type": "string" }], "items": [marked] }), "", "prefixItems"),
         // A `$ref` into a keyword JSON Schema does not know, whose subschema starts a resource
         // of its own: its references would resolve against the wrong base.
-        (json!({ "$defs": { "x": {} }, "properties": { "a": { "$ref": "#/foo" } },
-                 "foo": { "$id": "http://o/", "$defs": { "x": marked }, "$ref": "#/$defs/x" } }), "/foo", "$id"),
+        (
+            json!({ "$defs": { "x": {} }, "properties": { "a": { "$ref": "#/foo" } },
+                 "foo": { "$id": "http://o/", "$defs": { "x": marked }, "$ref": "#/$defs/x" } }),
+            "/foo",
+            "$id",
+        ),
     ];
     for (schema, pointer, word) in cases {
         let def = json!({ "name": "t", "outputSchema": schema });
-        let e = CompiledTool::from_value(&def, &Limits::default()).err().unwrap_or_else(|| panic!("compiles: {schema}"));
+        let e =
+            CompiledTool::from_value(&def, &Limits::default()).err().unwrap_or_else(|| panic!("compiles: {schema}"));
         assert_eq!(e.code, ErrorCode::SchemaInvalid, "{schema}");
         assert!(e.pointer.starts_with(&format!("/outputSchema{pointer}")), "{schema}: {}", e.pointer);
         assert!(e.message().contains(word), "{schema}: {}", e.message());
@@ -256,6 +281,48 @@ fn allowlist_mode_a_catch_all_that_only_applies_true_describes_nothing() {
         "properties": { "card": { "x-sensitive": true } }, "additionalProperties": { "anyOf": [{ "type": "string" }] } } });
     let o = run(def, json!({ "card": "4111", "address": "1 Main St" }));
     assert_eq!(agent(&o)["structuredContent"], json!({ "address": "1 Main St" }));
+}
+
+/// Rule 4: a subschema that constrains nothing (whatever keywords spell it) declares nothing
+/// wherever it applies to what a name does not single out: `patternProperties` and
+/// `prefixItems` follow the rule of `additionalProperties` and `items`.
+#[test]
+fn allowlist_mode_a_subschema_that_constrains_nothing_declares_nothing_wherever_it_applies() {
+    let sens = |s: Value| json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": s });
+    let raw = json!({ "pw": "x", "apiKey": "CANARY_a", "list": ["CANARY_b"] });
+    let pw = json!({ "x-sensitive": true });
+    for s in [
+        json!({ "properties": { "pw": pw }, "patternProperties": { "": true } }),
+        json!({ "properties": { "pw": pw }, "patternProperties": { "^.*$": {} } }),
+        json!({ "properties": { "pw": pw }, "patternProperties": { "^a": { "$ref": "#/$defs/t" } }, "$defs": { "t": {} } }),
+        json!({ "properties": { "pw": pw, "list": { "prefixItems": [true] } } }),
+        json!({ "properties": { "pw": pw, "list": { "items": [{ "description": "any" }] } } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "not": false } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "not": { "type": "null" } } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "anyOf": [true, { "type": "string" }] } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "oneOf": [{ "type": "string" }, {}] } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "allOf": [{ "not": false }, true] } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "properties": { "a": true }, "items": {} } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "if": { "type": "string" }, "then": true } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "x-vendor": { "type": "string" } } }),
+        json!({ "properties": { "pw": pw }, "additionalProperties": { "$ref": "#/$defs/r" },
+                "$defs": { "r": { "properties": { "next": { "$ref": "#/$defs/r" } } } } }),
+    ] {
+        let o = run(sens(s.clone()), raw.clone());
+        assert_no_canary(&o, "CANARY");
+        assert!(o.redactions.iter().any(|r| r.reason.as_str() == "undeclared"), "{s}");
+    }
+    // The schema the agent is shown agrees: a name only a trivial pattern matches may go, so it
+    // is no longer `required`.
+    let def = sens(json!({ "properties": { "pw": pw, "id": {} }, "patternProperties": { "^api": { "not": false } },
+                           "required": ["id", "apiKey"] }));
+    let shown = tool(def.clone()).agent_schema(&def, &Limits::default()).unwrap().unwrap();
+    assert_eq!(shown["required"], json!(["id"]), "{shown}");
+    // What constrains the value declares it; a named property declares its name, `true` or not.
+    let s = json!({ "properties": { "pw": pw, "apiKey": true, "list": { "prefixItems": [{ "type": "string" }] } },
+                    "patternProperties": { "^x": { "type": "string" } } });
+    let o = run(sens(s), json!({ "pw": "x", "apiKey": "k", "list": ["e"], "xy": "z" }));
+    assert_eq!(agent(&o)["structuredContent"], json!({ "apiKey": "k", "list": ["e"], "xy": "z" }));
 }
 
 #[test]

@@ -382,26 +382,26 @@ impl<'s, 'v> Analysis<'s, 'v> {
 
     /// The subschemas `o` gives property `name` (`None`: a name nobody names or matches): by
     /// name and by pattern, or else as one of the other properties (`additionalProperties`),
-    /// and which of the two.
-    fn children_named(&mut self, o: NodeId, name: Option<&String>) -> Result<(Vec<NodeId>, bool), Exhausted> {
+    /// and how many of them, first, name it (by `properties`; the rest name no one property).
+    fn children_named(&mut self, o: NodeId, name: Option<&String>) -> Result<(Vec<NodeId>, usize), Exhausted> {
         self.budget.spend(1)?;
         let node = &self.schema.nodes[o];
         let Some(name) = name else {
             let mut found = node.patterns.clone();
             found.extend_from_slice(&node.additional);
-            return Ok((found, true));
+            return Ok((found, 0));
         };
         let mut found: Vec<NodeId> = node.properties.get(name).copied().into_iter().collect();
+        let named = found.len();
         if let Some(index) = &node.pattern_index {
             self.scratch.clear();
             index.matches(name, &self.schema.programs, &mut self.budget, &mut self.scratch)?;
             found.extend(self.scratch.iter().map(|&i| node.patterns[i as usize]));
         }
-        let other = found.is_empty();
-        if other {
+        if found.is_empty() {
             found.extend_from_slice(&node.additional);
         }
-        Ok((found, other))
+        Ok((found, named))
     }
 
     /// Allowlist mode keeps a property only where it is declared. Is `name` declared by `n` or
@@ -411,9 +411,10 @@ impl<'s, 'v> Analysis<'s, 'v> {
         let mut seen: IdSet<NodeId> = [n].into_iter().collect();
         let mut stack = vec![n];
         while let Some(d) = stack.pop() {
-            let (children, other) = self.children_named(d, Some(name))?;
-            let declares = |&c: &NodeId| if other { s.describes_from(d, c) } else { s.declares(d, c) };
-            if children.iter().any(declares) {
+            let (children, named) = self.children_named(d, Some(name))?;
+            let declares =
+                |(i, &c): (usize, &NodeId)| if i < named { s.declares(d, c) } else { s.describes_from(d, c) };
+            if children.iter().enumerate().any(declares) {
                 return Ok(true);
             }
             for &m in s.nodes[d].all_of.iter().chain(&s.nodes[d].refs) {

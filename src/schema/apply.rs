@@ -527,8 +527,8 @@ impl Eval {
     }
 
     /// The subschemas for property `key` of an object under `a`, and whether they declare it
-    /// (named by a property, matched by a pattern, or covered by a non-trivial subschema for the
-    /// other properties: what allowlist mode lets through).
+    /// (named by a property, or matched by a pattern or covered by `additionalProperties` with
+    /// a subschema that constrains something: what allowlist mode lets through).
     pub fn property(&mut self, schema: &Schema, a: AppliedId, key: &str) -> Result<(SetId, bool), Exhausted> {
         let closure = self.children(schema, a)?;
         let table = &self.children[&closure];
@@ -538,6 +538,9 @@ impl Eval {
         // (owner, order within the owner, subschema, declares): sorted, the owners' own order.
         let mut hits: Vec<(u32, u32, NodeId, bool)> = Vec::new();
         let declares = |pos: u32, n: NodeId| schema.declares(node_of(table.objects[pos as usize]), n);
+        // A pattern, like `additionalProperties`, names no one property: its subschema must
+        // constrain something (`patternProperties: {"": true}` declares nothing).
+        let describes = |pos: u32, n: NodeId| schema.describes_from(node_of(table.objects[pos as usize]), n);
         match &table.merged {
             Some(merged) => {
                 if let Some(found) = merged.get(key) {
@@ -561,7 +564,7 @@ impl Eval {
             hits.extend(matches.iter().map(|&m| {
                 let (pos, i) = origin[m as usize];
                 let n = schema.nodes[node_of(table.objects[pos as usize])].patterns[i as usize];
-                (pos, 1 + i, n, declares(pos, n))
+                (pos, 1 + i, n, describes(pos, n))
             }));
         }
         let owners = if table.merged_patterns.is_some() { &[][..] } else { &table.with_patterns[..] };
@@ -573,7 +576,7 @@ impl Eval {
             hits.extend(
                 matches
                     .iter()
-                    .map(|&i| (pos, 1 + i, node.patterns[i as usize], declares(pos, node.patterns[i as usize]))),
+                    .map(|&i| (pos, 1 + i, node.patterns[i as usize], describes(pos, node.patterns[i as usize]))),
             );
         }
         self.scratch = matches;
@@ -667,7 +670,8 @@ impl Eval {
             let node = &schema.nodes[node_of(s)];
             let before = hits.len();
             match node.prefix_items.get(index) {
-                Some(&c) => hits.push((0, 0, c, schema.declares(node_of(s), c))),
+                // A position names no member either: `prefixItems: [true]` declares nothing.
+                Some(&c) => hits.push((0, 0, c, schema.describes_from(node_of(s), c))),
                 None => hits.extend(node.items.iter().map(|&c| (0, 0, c, schema.describes_from(node_of(s), c)))),
             }
             hits.extend(node.contains.iter().map(|&c| (0, 0, c, false)));

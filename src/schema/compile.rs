@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::ecma;
-use super::keywords::{is_mark, keyword, At, Implies, Kind, Place, Resolve, MARK};
+use super::keywords::{asserts, is_mark, keyword, At, Implies, Kind, Place, Resolve, MARK};
 use super::patterns::{Form, PatternIndex, Program};
 use super::regex::Regex;
 use super::{uri, DynRef, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
@@ -60,6 +60,7 @@ pub(crate) fn compile_mapped<'a>(
     let marks_in_place = graph.reaches(&c.nodes, false);
     let names_marked = c.nodes.iter().map(|n| n.property_names.iter().any(|&p| marks_in_place[p])).collect();
     graph.settle_references(&mut c.nodes);
+    c.work += super::trivial::settle(&mut c.nodes, &candidates);
     let declaring = graph.declaring(&c.nodes, root);
     let fit = graph.fit(&c.nodes);
     let mut anchors = c.resource_anchors;
@@ -287,7 +288,14 @@ impl<'a> Compiler<'a> {
     /// Records anchor `name` of `resource`. A name declared twice in one resource (by `$anchor`,
     /// `$dynamicAnchor` or a draft-07 `$id: "#name"`) is an error: the specifications leave
     /// which one a reference reaches undefined, and one of them may be the marked one.
-    fn add_anchor(&mut self, resource: u32, name: &'a str, value: &'a Value, trail: usize, word: &str) -> Result<(), Error> {
+    fn add_anchor(
+        &mut self,
+        resource: u32,
+        name: &'a str,
+        value: &'a Value,
+        trail: usize,
+        word: &str,
+    ) -> Result<(), Error> {
         match self.anchors.insert((resource, name), value) {
             Some(other) if !std::ptr::eq(other, value) => {
                 let first = self.pointer_of_value(other);
@@ -328,7 +336,7 @@ impl<'a> Compiler<'a> {
         let obj = match value {
             Value::Object(obj) => obj,
             Value::Bool(b) => {
-                (self.nodes[id].trivial, self.nodes[id].never) = (*b, !*b);
+                (self.nodes[id].trivial, self.nodes[id].never, self.nodes[id].asserts) = (*b, !*b, !*b);
                 return Ok(());
             }
             _ => return Err(self.error(&self.pointer_of(id), "a schema must be an object or a boolean")),
@@ -340,7 +348,7 @@ impl<'a> Compiler<'a> {
             kinds: self.kinds(f.kind, obj, id)?,
             resource,
             title: f.title.and_then(Value::as_str).map(str::to_string),
-            trivial: describes_nothing(obj),
+            asserts: obj.iter().any(|(word, v)| asserts(word) || (word == "dependencies" && names_required(v))),
             only_refs: only_references(obj),
             content_json: decodes_as_json(&f),
             ..Node::default()
@@ -356,6 +364,7 @@ impl<'a> Compiler<'a> {
             if let (Kind::Ref(how), Value::String(r)) = (kind, v) {
                 self.refs.push(PendingRef { node: id, reference: r, how, keyword: word });
             }
+            let mut choice = Vec::new();
             for m in members.into_iter().filter(|m| m.place != Place::Negated) {
                 self.work += 1;
                 if m.place == Place::Pattern {
@@ -364,6 +373,15 @@ impl<'a> Compiler<'a> {
                 let at = stray.as_ref().map(|p| format!("{p}{}{}", child("", word), m.at.suffix()));
                 let n = self.node_for(m.value, resource, at);
                 node.add(m.place, m.key, n);
+                // For `trivial.rs`: which branches are alternatives, and which are outcomes.
+                match (m.place, word.as_str()) {
+                    (Place::Branch, "anyOf" | "oneOf") => choice.push(n),
+                    (Place::Branch, _) => node.outcomes.push(n),
+                    _ => {}
+                }
+            }
+            if !choice.is_empty() {
+                node.choices.push(choice);
             }
         }
         for (i, (key, _)) in node.dependent.iter().enumerate() {
@@ -611,11 +629,9 @@ fn address(v: &Value) -> usize {
     v as *const Value as usize
 }
 
-/// A schema of annotations only (and no mark) is like `true`.
 /// Does the schema only apply other schemas in place (`$ref`, `allOf`, `anyOf`, `oneOf`,
 /// `if`/`then`/`else`, dynamic references, with annotations and definitions beside them)?
-/// Then it is `true` when everything it applies is, and `false` when a `$ref` or `allOf`
-/// target is.
+/// Then it is `false` when a `$ref` or `allOf` target is.
 fn only_references(obj: &Map<String, Value>) -> bool {
     obj.iter().all(|(word, value)| match keyword(word).map(|k| k.kind) {
         Some(Kind::Annotation | Kind::Ref(_) | Kind::Map(Place::Defined)) => true,
@@ -626,12 +642,10 @@ fn only_references(obj: &Map<String, Value>) -> bool {
     })
 }
 
-fn describes_nothing(obj: &Map<String, Value>) -> bool {
-    obj.iter().all(|(word, value)| match keyword(word).map(|k| k.kind) {
-        Some(Kind::Annotation) => true,
-        Some(Kind::Mark) => value == false,
-        _ => false,
-    })
+/// Does a draft-07 `dependencies` value hold a list of names (`dependentRequired`), which
+/// constrains an object that has the key?
+fn names_required(value: &Value) -> bool {
+    value.as_object().is_some_and(|map| map.values().any(Value::is_array))
 }
 
 /// Can the string a `contentSchema` describes be read as JSON? Its `contentMediaType` is absent
@@ -745,10 +759,11 @@ impl Graph {
         Ok(())
     }
 
-    /// A schema that only points elsewhere is `true` (describes nothing) when everything it
-    /// points at is, and `false` when anything is: so `additionalProperties: {"$ref": …}` to
-    /// `true` lets nothing through allowlist mode that `true` itself would not. In-place edges
-    /// form no loop (checked before), so one post-order pass does.
+    /// A schema that only points elsewhere is `false` when what it always applies (`$ref`,
+    /// `allOf`) is: so `additionalProperties: {"$ref": …}` to `false` lets nothing through
+    /// allowlist mode that `false` itself would not. (Whether it constrains nothing, like
+    /// `true`, is `trivial.rs`'s.) In-place edges form no loop (checked before), so one
+    /// post-order pass does.
     fn settle_references(&self, nodes: &mut [Node]) {
         let mut done = vec![false; nodes.len()];
         for root in 0..nodes.len() {
@@ -757,7 +772,7 @@ impl Graph {
                 if done[n] {
                     continue;
                 }
-                if !nodes[n].only_refs || nodes[n].trivial || nodes[n].never {
+                if !nodes[n].only_refs || nodes[n].never {
                     done[n] = true;
                     continue;
                 }
@@ -766,14 +781,10 @@ impl Graph {
                     stack.extend(self.in_place(n).filter(|&m| !done[m]).map(|m| (m, false)));
                     continue;
                 }
-                let mut targets = self.in_place(n).peekable();
-                if targets.peek().is_some() {
-                    nodes[n].trivial = targets.all(|m| nodes[m].trivial);
-                    // What always applies (`$ref`, `allOf`) makes it `false`; a branch does not,
-                    // nor does a dynamic reference (resolved per location, among candidates).
-                    let always = nodes[n].all_of.iter().chain(&nodes[n].refs);
-                    nodes[n].never = nodes[n].dynamic.is_empty() && always.clone().any(|&m| nodes[m].never);
-                }
+                // What always applies (`$ref`, `allOf`) makes it `false`; a branch does not,
+                // nor does a dynamic reference (resolved per location, among candidates).
+                let always = nodes[n].all_of.iter().chain(&nodes[n].refs);
+                nodes[n].never = nodes[n].dynamic.is_empty() && always.clone().any(|&m| nodes[m].never);
                 done[n] = true;
             }
         }

@@ -158,11 +158,10 @@ pub(crate) const KEYWORDS: &[Keyword] = &[
     word("definitions", Kind::Map(Place::Defined), Implies::Nothing),
 ];
 
-/// JSON Schema's other keywords (drafts 4 to 2020-12): they constrain or describe a value but
-/// hold no subschema, so the compiler skips them. Listed for lint, which must not mistake a
-/// standard keyword for a misspelt mark.
-#[cfg(feature = "lint")]
-const UNREAD: &[&str] = &[
+/// JSON Schema's other assertions (drafts 4 to 2020-12): they constrain a value but hold no
+/// subschema, so the compiler skips them, save for reading `type`. A schema with one of them
+/// describes something (allowlist mode); lint must not mistake one for a misspelt mark.
+const UNREAD_ASSERTIONS: &[&str] = &[
     "type",
     "enum",
     "const",
@@ -179,14 +178,25 @@ const UNREAD: &[&str] = &[
     "maxContains",
     "minContains",
     "dependentRequired",
-    "$vocabulary",
-    "id",
 ];
+
+/// JSON Schema's other keywords, which neither constrain nor hold a subschema.
+#[cfg(feature = "lint")]
+const UNREAD_OTHERS: &[&str] = &["$vocabulary", "id"];
 
 /// Is `name` a JSON Schema keyword (one the compiler reads, or one it skips)?
 #[cfg(feature = "lint")]
 pub(crate) fn is_schema_keyword(name: &str) -> bool {
-    keyword(name).is_some() || UNREAD.contains(&name)
+    keyword(name).is_some() || UNREAD_ASSERTIONS.contains(&name) || UNREAD_OTHERS.contains(&name)
+}
+
+/// Does keyword `name` constrain a value by itself, whatever its subschemas say (`type`,
+/// `required`, `contains`...)? An unknown keyword does not: JSON Schema ignores it.
+pub(crate) fn asserts(name: &str) -> bool {
+    match keyword(name) {
+        Some(k) => k.kind == Kind::Assertion || k.name == "contains",
+        None => UNREAD_ASSERTIONS.contains(&name),
+    }
 }
 
 /// The keyword called `name`, if the compiler reads it.

@@ -14,6 +14,7 @@ mod ecma;
 mod keywords;
 mod patterns;
 mod regex;
+mod trivial;
 mod uri;
 
 /// Our regex matcher beside regex-lite's reading of the same pattern, for the fuzz target that
@@ -168,10 +169,17 @@ pub(crate) const RECURSIVE: u32 = 0;
 pub(crate) struct Node {
     /// The `false` schema: nothing is valid here.
     pub never: bool,
-    /// The `true` schema: anything, described by nothing.
+    /// Constrains nothing about a value (`true`, `{}`, `not: false`, an `anyOf` with such a
+    /// branch...): settled after compiling, see `trivial.rs`.
     pub trivial: bool,
-    /// Only references and `allOf` (with annotations): settled after compiling, see
-    /// `Graph::settle_references`.
+    /// Constrains a value by itself: an assertion (`type`, `required`, `contains`...) or a mark.
+    pub asserts: bool,
+    /// The lists of `anyOf` and `oneOf`: one branch that constrains nothing makes its keyword so.
+    pub choices: Vec<Vec<NodeId>>,
+    /// `then` and `else` (also among `alternatives`).
+    pub outcomes: Vec<NodeId>,
+    /// Only references and `allOf` (with annotations): whether it is `false` is settled after
+    /// compiling, see `Graph::settle_references`.
     pub only_refs: bool,
     /// `"x-sensitive"` was `true` or a class name.
     pub mark: bool,
@@ -319,14 +327,17 @@ impl Schema {
         self.compile_work
     }
 
-    /// A catch-all (`additionalProperties`, `items`) declares what it covers unless it is `true`
-    /// or `false`, which describe nothing, or its owner applies only inside an `if`.
+    /// A subschema that applies to what no name singles out (`patternProperties`,
+    /// `additionalProperties`, `prefixItems`, `items`) declares what it covers unless it
+    /// constrains nothing (`true`, `{}`, `not: false`, an `anyOf` with a `true` branch...) or is
+    /// `false`, which describe nothing, or its owner applies only inside an `if`.
     fn describes_from(&self, owner: NodeId, n: NodeId) -> bool {
         !self.nodes[n].trivial && self.declares(owner, n)
     }
 
-    /// Does `n`, applied by `owner`, declare what it applies to? Not when it is `false`, nor
-    /// when its owner applies only inside an `if`.
+    /// Does `n`, applied by `owner` to the property it names, declare it? A name is declared
+    /// whatever its subschema (`"id": true` names `id`), but not by `false`, nor when its owner
+    /// applies only inside an `if`.
     fn declares(&self, owner: NodeId, n: NodeId) -> bool {
         !self.nodes[n].never && self.declaring[owner]
     }
