@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use webmcp_redact::{Config, ErrorCode, Format, KnownSecrets, Limits, Redactor};
+use webmcp_redact::{Config, ErrorCode, Format, KnownSecret, KnownSecrets, Limits, Redactor};
 
 fn redactor(format: Format) -> Redactor {
     Redactor::new(Config { format, ..Config::default() }, Box::new(Counter(0)))
@@ -940,4 +940,23 @@ fn json_under_a_content_schema_the_core_gives_up_on_fails_closed() {
             assert_eq!(e.pointer, "", "an error names no key of the tool's data: {e:?}");
         }
     }
+}
+
+/// Rule 10 beside class 5: value matching can rewrite two keys of the JSON under a
+/// `contentSchema` to one placeholder; redacting that view again reads the repeat as its own
+/// doing and changes nothing.
+#[test]
+fn json_under_a_content_schema_our_own_view_repeats_a_key_in_stays_as_it_is() {
+    let def = json!({ "name": "t", "outputSchema": { "type": "object", "properties": { "doc": {
+        "type": "string", "contentMediaType": "application/json",
+        "contentSchema": { "properties": { "token": { "x-sensitive": true } } } } } } });
+    let known = [
+        KnownSecret { value: "AAAA1111".into(), label: "k".into() },
+        KnownSecret { value: "BBBB2222".into(), label: "k".into() },
+    ];
+    let raw = json!({ "doc": r#"{"AAAA1111":1,"BBBB2222":2,"token":"CANARY_t"}"# }).to_string();
+    let o = run_with(def.clone(), &raw, Format::Webmcp, &known);
+    assert_no_canary(&o, "CANARY_t");
+    assert!(o.error.is_none() && !o.agent_json.contains("AAAA1111"), "{}", o.agent_json);
+    assert_idempotent(&def, &o, Format::Webmcp);
 }

@@ -229,9 +229,9 @@ impl Walker<'_, '_> {
         let mut inner = match parse_limited(text, &Limits { max_input_bytes: usize::MAX, ..room }) {
             Ok(inner) => inner,
             // In a view we wrote, a repeated key is value matching's doing (two keys rewritten
-            // to one placeholder), as in a JSON text block: read as before, so that a second
-            // pass changes nothing.
-            Err(e) if e.code == ErrorCode::DuplicateKey && self.own => return Ok(whole()),
+            // to one placeholder), as in a JSON text block: the string stays (value matching
+            // reads it), so that a second pass changes nothing.
+            Err(e) if e.code == ErrorCode::DuplicateKey && self.own => return Ok(None),
             Err(e) if matches!(e.code, ErrorCode::DuplicateKey | ErrorCode::DepthLimit) => {
                 // A pointer cannot go inside a string: the error names the string.
                 let detail = format!("JSON under a `contentSchema`: {}", e.detail);
