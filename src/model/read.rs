@@ -36,6 +36,10 @@ struct Reader {
 /// Any spelling of a vocabulary word type.
 trait Word: Sized + Copy {
     fn parse(s: &str) -> Option<Self>;
+    /// The canonical word, for a problem's detail.
+    fn word(self) -> &'static str;
+    /// The riskiest word of the vocabulary (each enum is ordered by risk).
+    fn riskiest() -> Self;
     const WHAT: &'static str;
     /// A word as it stands in the definition: a string, for most.
     fn parse_value(v: &Value) -> Option<Self> {
@@ -47,6 +51,8 @@ macro_rules! word {
     ($($t:ident: $what:literal),+) => {$(
         impl Word for $t {
             fn parse(s: &str) -> Option<Self> { $t::parse(s) }
+            fn word(self) -> &'static str { self.as_str() }
+            fn riskiest() -> Self { *$t::ALL.last().expect("a vocabulary has words") }
             const WHAT: &'static str = $what;
         }
     )+};
@@ -56,6 +62,12 @@ word!(Source: "source", Destination: "destination", Outcomes: "outcome", Effect:
 impl Word for Class {
     fn parse(s: &str) -> Option<Self> {
         Class::parse(s)
+    }
+    fn word(self) -> &'static str {
+        self.as_str()
+    }
+    fn riskiest() -> Self {
+        Class::Credentials
     }
     const WHAT: &'static str = "data class";
     /// SEP-1913's `DataClass` also has `{ regulated: { scopes: [...] } }`: regulated data,
@@ -79,7 +91,8 @@ impl Reader {
                 "iomodelcontextprotocolactionmetadata" => self.action_metadata(value, &at),
                 "attribution" => self.attribution(value, &at),
                 "mcpdeveffect" => {
-                    self.words(value, &at, |r, c| r.effects.push(c));
+                    let unknown = self.words(value, &at, |r, c| r.effects.push(c));
+                    self.count_as_riskiest(unknown, |r, c| r.effects.push(c));
                 }
                 "mcpdevidempotent" => self.hint(Hint::Idempotent, value, &at),
                 "mcpdevrequiresconfirmation" | "requiresconfirmation" => {
@@ -193,16 +206,21 @@ impl Reader {
             let here = child(at, key);
             match (norm(key).as_str(), input) {
                 ("destination", true) => {
-                    self.words(v, &here, |r, c| r.destinations.push(c));
+                    let unknown = self.words(v, &here, |r, c| r.destinations.push(c));
+                    self.count_as_riskiest(unknown, |r, c| r.destinations.push(c));
                 }
                 ("outcomes", true) => {
-                    self.words(v, &here, |r, c| r.outcomes.push(c));
+                    let unknown = self.words(v, &here, |r, c| r.outcomes.push(c));
+                    self.count_as_riskiest(unknown, |r, c| r.outcomes.push(c));
                 }
+                // An unknown input class stays a problem only: counted as `Credentials` it
+                // would make the tool a credentials sink, exempt from `secret_egress`.
                 ("sensitivity", true) => {
                     self.words(v, &here, |r, c| r.in_classes.push(c));
                 }
                 ("source", false) => {
-                    self.words(v, &here, |r, c| r.sources.push(c));
+                    let unknown = self.words(v, &here, |r, c| r.sources.push(c));
+                    self.count_as_riskiest(unknown, |r, c| r.sources.push(c));
                 }
                 ("sensitivity", false) => {
                     let unknown = self.words(v, &here, |r, c: Claim<Class>| {
@@ -266,10 +284,28 @@ impl Reader {
     /// counts as high, as an unknown `sensitiveHint` word does. Fails closed.
     fn unknown_sensitivity(&mut self, unknown: Vec<String>) {
         for source in unknown {
-            if let Some(p) = self.problems.iter_mut().rev().find(|p| p.pointer == source) {
-                p.detail.push_str(" (counted as high)");
-            }
+            self.counted(&source, "high");
             self.levels.push(Claim { value: Level::High, source });
+        }
+    }
+
+    /// A word this library does not know where a claim could only make the tool riskier (a
+    /// destination `Publc`, an effect `network`, an outcome, a source): it could name the
+    /// riskiest word, so it counts as that one (`Public`, `external`, `Irreversible`,
+    /// `UntrustedPublic`), as an unknown sensitivity counts as high: an unknown word never
+    /// makes a known one look safe beside it (found by review: `Destination: ["Internal",
+    /// "Elsewhere"]` kept a credentials sink exempt from `secret_egress`). Lint still flags it.
+    fn count_as_riskiest<T: Word>(&mut self, unknown: Vec<String>, mut add: impl FnMut(&mut Self, Claim<T>)) {
+        for source in unknown {
+            self.counted(&source, T::riskiest().word());
+            add(self, Claim { value: T::riskiest(), source });
+        }
+    }
+
+    /// Says in the problem at `source` what its unknown word counts as.
+    fn counted(&mut self, source: &str, word: &str) {
+        if let Some(p) = self.problems.iter_mut().rev().find(|p| p.pointer == source) {
+            p.detail.push_str(&format!(" (counted as {word})"));
         }
     }
 
@@ -382,6 +418,32 @@ mod tests {
         }
         let known = ToolModel::read(&json!({ "annotations": { "inputMetadata": { "Destination": "Elsewhere" } } }));
         assert_eq!(known.level(), None, "an unknown destination names no sensitivity");
+    }
+
+    #[test]
+    fn an_unknown_word_where_risk_is_named_counts_as_the_riskiest() {
+        let input = |k: &str, v: Value| json!({ "annotations": { "inputMetadata": { k: v } } });
+        for word in [json!("Elsewhere"), json!(7), json!(null), json!({ "x": 1 })] {
+            for list in [word.clone(), json!(["Internal", word.clone()])] {
+                let m = ToolModel::read(&input("Destination", list.clone()));
+                assert_eq!(m.input_destination.unwrap().value, Destination::Public, "{list}");
+                assert!(m.problems.iter().any(|p| p.detail.ends_with("(counted as public)")), "{list}");
+            }
+            let m = ToolModel::read(&input("Outcomes", json!(["Benign", word.clone()])));
+            assert_eq!(m.outcomes.unwrap().value, Outcomes::Irreversible, "{word}");
+            let m = ToolModel::read(&json!({ "_meta": { "mcp.dev/effect": ["read", word.clone()] } }));
+            assert_eq!(m.effect.as_ref().unwrap().value, Effect::External, "{word}");
+            assert!(!m.read_only(), "{word}");
+            let m = ToolModel::read(
+                &json!({ "annotations": { "returnMetadata": { "Source": ["System", word.clone()] } } }),
+            );
+            assert_eq!(m.output_source.unwrap().value, Source::UntrustedPublic, "{word}");
+            // Counted as Credentials, an unknown input class would exempt the tool from
+            // secret_egress: it stays a problem only.
+            let m = ToolModel::read(&input("Sensitivity", word.clone()));
+            assert!(!m.accepts_input_class(Class::Credentials) && m.input_classes.is_empty(), "{word}");
+            assert_eq!(m.problems.len(), 1, "{word}");
+        }
     }
 
     #[test]

@@ -371,6 +371,48 @@ mod tests {
         );
     }
 
+    /// Class 12 with class 10's rule: a word this library does not know where a destination or
+    /// an effect is named (a typo, a newer word) counts as the riskiest known one (`Public`,
+    /// `external`), so a declared credentials sink that also says it takes input somewhere
+    /// unknown is no exemption from `secret_egress` (found by review, F6).
+    #[test]
+    fn an_unknown_destination_or_effect_is_the_riskiest_for_secret_egress() {
+        let mut known = KnownSecrets::default();
+        known.note("sk_live_EGRESS_77", "API key");
+        let args = json!({ "body": "sk_live_EGRESS_77" });
+        let mut tools = Vec::new();
+        for word in [json!("Elsewhere"), json!("Publc"), json!(7), json!({ "public": true })] {
+            for destination in [word.clone(), json!(["Internal", word.clone()]), json!([word.clone(), "Ephemeral"])] {
+                let input = json!({ "Sensitivity": "Credentials", "Destination": destination });
+                for place in ["annotations", "_meta"] {
+                    tools.push(json!({ place: { "readOnlyHint": true, "inputMetadata": input } }));
+                    let ext = json!({ "io.modelcontextprotocol/action-metadata": { "inputMetadata": input }, "openWorldHint": false });
+                    tools.push(json!({ place: ext }));
+                }
+            }
+            for effect in [word.clone(), json!(["write", word.clone()]), json!([word, "read"])] {
+                let sink = json!({ "Sensitivity": "Credentials", "Destination": "Internal" });
+                tools.push(json!({ "annotations": { "inputMetadata": sink }, "_meta": { "mcp.dev/effect": effect } }));
+            }
+        }
+        tools.push(
+            json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": "Internal" } },
+            "_meta": { "mcp.dev/effect": "network" } }),
+        );
+        for tool in tools {
+            let m = ToolModel::read(&tool);
+            let r = check(&m, &args, &Labels::default(), &Policy::default(), &known);
+            assert!(codes(&r).contains(&"secret_egress"), "{tool}: {:?}", codes(&r));
+            assert_eq!(r.decision, Decision::Deny, "{tool}");
+            assert!(m.problems.iter().any(|p| p.detail.contains("counted as")), "lint still flags it: {tool}");
+        }
+        // Known words keep their meaning: the declared internal sink stays exempt.
+        let sink = json!({ "annotations": { "inputMetadata": { "Sensitivity": "Credentials", "Destination": ["Internal", "Ephemeral"] } },
+            "_meta": { "mcp.dev/effect": ["write"] } });
+        let r = check(&ToolModel::read(&sink), &args, &Labels::default(), &Policy::default(), &known);
+        assert!(!codes(&r).contains(&"secret_egress"), "{:?}", codes(&r));
+    }
+
     #[test]
     fn malicious_content_and_no_claims() {
         let bad = Labels { malicious: true, ..Labels::default() };
