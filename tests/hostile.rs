@@ -960,3 +960,44 @@ fn json_under_a_content_schema_our_own_view_repeats_a_key_in_stays_as_it_is() {
     assert!(o.error.is_none() && !o.agent_json.contains("AAAA1111"), "{}", o.agent_json);
     assert_idempotent(&def, &o, Format::Webmcp);
 }
+
+/// Rule 5 with rule 4: every text that starts as a JSON object is read for the claims of a
+/// result written in it, whatever the tool's schema, so JSON whose claims cannot be read (a
+/// repeated key hiding one `_meta` behind another, nesting past the limit, results written as
+/// text inside one another past the bound) fails the result instead of passing as prose.
+#[test]
+fn a_result_written_as_text_whose_claims_cannot_be_read_fails_closed() {
+    let hidden = r#"{"content":[{"type":"text","text":"CANARY_dup"}],"_meta":{"sensitiveHint":true},"_meta":{}}"#;
+    let deep = format!(
+        r#"{{"content":[{{"type":"text","text":"CANARY_deep"}}],"_meta":{{"sensitiveHint":true}},"x":{}1{}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let mut nested =
+        json!({ "content": [{ "type": "text", "text": "CANARY_nest" }], "_meta": { "sensitiveHint": true } });
+    for _ in 0..12 {
+        nested = json!({ "content": [{ "type": "text", "text": nested.to_string() }] });
+    }
+    let cases = [
+        (text_result(hidden), "duplicate_key", "CANARY_dup"),
+        (
+            json!({ "content": [{ "type": "resource", "resource": { "uri": "u", "text": hidden } }] }),
+            "duplicate_key",
+            "CANARY_dup",
+        ),
+        (text_result(&deep), "depth_limit", "CANARY_deep"),
+        (nested, "depth_limit", "CANARY_nest"),
+    ];
+    for (raw, code, canary) in cases {
+        for format in [Format::Webmcp, Format::Mcp] {
+            let o = redactor(format).redact(PLAIN, &raw.to_string(), None);
+            assert_eq!(o.error.as_ref().map(|e| e.code.as_str()), Some(code), "{raw}");
+            assert!(o.withheld && !o.agent_json.contains(canary), "{}", o.agent_json);
+        }
+    }
+    // Prose that only looks like JSON, and JSON that is not an object, are prose as before.
+    for text in ["{ not json, sensitiveHint: true }", "[1, 1]", "{\"a\":1} and more"] {
+        let o = redactor(Format::Webmcp).redact(PLAIN, &text_result(text).to_string(), None);
+        assert!(o.error.is_none() && o.unchanged, "{text}: {}", o.agent_json);
+    }
+}

@@ -8,6 +8,7 @@
 mod read;
 mod vocab;
 
+pub(crate) use vocab::norm;
 pub use vocab::{Class, Destination, Effect, Level, Outcomes, ResultSensitivity, Source};
 
 use std::fmt;
@@ -108,6 +109,12 @@ impl ToolModel {
     /// Reads a tool definition (`annotations`, `_meta`, `inputMetadata`, `returnMetadata`).
     pub fn read(tool: &Value) -> ToolModel {
         read::read(tool)
+    }
+
+    /// The claims of one object of annotations (a tool's `annotations`, a result's `_meta`),
+    /// read with the same vocabulary and spellings as a tool's; pointers are relative to it.
+    pub fn read_place(place: &Map<String, Value>) -> ToolModel {
+        read::read_place(place)
     }
 
     pub fn hint(&self, hint: Hint) -> Option<bool> {

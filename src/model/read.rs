@@ -18,6 +18,16 @@ pub(super) fn read(tool: &Value) -> ToolModel {
     r.finish()
 }
 
+/// The claims of one object that holds annotations, read as a tool's `annotations` are: the one
+/// reader of the vocabulary, which a result's own annotations go through too (`_meta`, a
+/// block's `annotations`, ...), so a result's words mean what a tool's mean, in any spelling
+/// (found by review: `sensitive_hint` and `mcp.dev/resultSensitivity` were read on tools only).
+pub(super) fn read_place(obj: &Map<String, Value>) -> ToolModel {
+    let mut r = Reader::default();
+    r.container(obj, "");
+    r.finish()
+}
+
 #[derive(Default)]
 struct Reader {
     levels: Vec<Claim<Level>>,

@@ -1,6 +1,7 @@
 //! The policy: when a tool's output is withheld, and what each pre-call rule decides.
 
 pub mod check;
+pub mod claims;
 pub mod reference;
 pub mod session;
 

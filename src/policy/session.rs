@@ -4,13 +4,10 @@
 //! so what a result can add is bounded: at most [`MAX_ENTRIES`] attribution entries and as many
 //! evidence references, each at most [`MAX_ENTRY_BYTES`] of JSON; the rest is not kept.
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use crate::json::truthy;
 use crate::model::{Class, Hint, Level, Source, ToolModel};
 
-/// The MCP extension's result `_meta` key: `{ sensitive?, untrusted?, evidenceRef? }`.
-pub const TRUST_KEY: &str = "io.modelcontextprotocol/trust-annotations";
 /// How many attribution entries (and evidence references) a session keeps.
 pub const MAX_ENTRIES: usize = 32;
 /// The largest attribution entry or evidence reference kept, as compact JSON.
@@ -31,14 +28,14 @@ pub struct Labels {
 
 /// A claim in a result: absent, `null` and `false` claim nothing; any other value, `true` or
 /// not, counts as the claim (fail closed: `"yes"` or `1` is not a way to say "no").
-fn claims(v: Option<&Value>) -> bool {
+pub(crate) fn claims(v: Option<&Value>) -> bool {
     !matches!(v, None | Some(Value::Null | Value::Bool(false)))
 }
 
 impl Labels {
-    /// What one result of a tool adds: the tool's declared labels (and attribution), then the
-    /// result's own (see [`Labels::of_result`]).
-    pub fn observe(model: &ToolModel, raw: Option<&Value>) -> Labels {
+    /// What the claims of a model add: a tool's declared labels (and attribution), or those of
+    /// one place of a result's own annotations (read by the same reader, `claims.rs`).
+    pub fn declared(model: &ToolModel) -> Labels {
         let is = |hint| model.hint(hint) == Some(true);
         let mut l = Labels {
             sensitivity: model.level().unwrap_or(Level::None),
@@ -53,66 +50,6 @@ impl Labels {
             ..Labels::default()
         };
         admit(&mut l.attribution, model.attribution.iter().map(|c| &c.value));
-        if let Some(raw) = raw {
-            l.merge(&Labels::of_result(raw));
-        }
-        l
-    }
-
-    /// A result's own labels, from every place the proposals put them: `_meta` itself and
-    /// `annotations` (the older forms), `_meta.annotations` (SEP-1913's wire example), and the
-    /// trust-annotations extension under `_meta` of the result and of each content block (a
-    /// block can only add: labels only go up).
-    pub fn of_result(raw: &Value) -> Labels {
-        let mut l = Labels::default();
-        let meta = raw.get("_meta");
-        for place in [meta, raw.get("annotations"), meta.and_then(|m| m.get("annotations"))] {
-            if let Some(Value::Object(a)) = place {
-                l.merge(&Labels::from_annotations(a));
-            }
-        }
-        for trust in trust_annotations(raw) {
-            l.merge(&Labels::from_trust(trust));
-        }
-        l
-    }
-
-    fn from_annotations(a: &Map<String, Value>) -> Labels {
-        let flag = |k: &str| claims(a.get(k));
-        let sensitivity = match a.get("sensitiveHint") {
-            Some(Value::String(s)) if s.is_empty() => Level::None,
-            Some(Value::String(s)) => Level::parse(s).unwrap_or(Level::High),
-            Some(v) if truthy(v) => Level::High,
-            _ => Level::None,
-        };
-        let mut attribution = Vec::new();
-        match a.get("attribution") {
-            Some(Value::Array(items)) => admit(&mut attribution, items.iter()),
-            Some(v) => admit(&mut attribution, [v].into_iter()),
-            None => {}
-        }
-        Labels {
-            sensitivity,
-            private: flag("privateHint"),
-            open_world: flag("openWorldHint"),
-            malicious: flag("maliciousActivityHint"),
-            attribution,
-            evidence: Vec::new(),
-        }
-    }
-
-    /// `{ sensitive?, untrusted?, evidenceRef? }`: `sensitive` is high sensitivity, `untrusted`
-    /// an open world. Anything but an object claims both (fail closed).
-    fn from_trust(t: &Value) -> Labels {
-        let Value::Object(o) = t else {
-            return Labels { sensitivity: Level::High, open_world: true, ..Labels::default() };
-        };
-        let mut l = Labels {
-            sensitivity: if claims(o.get("sensitive")) { Level::High } else { Level::None },
-            open_world: claims(o.get("untrusted")),
-            ..Labels::default()
-        };
-        admit(&mut l.evidence, o.get("evidenceRef").filter(|v| !v.is_null()).into_iter());
         l
     }
 
@@ -155,18 +92,6 @@ impl Labels {
             evidence: entries(v, "evidence")?,
         })
     }
-}
-
-/// Every trust-annotations object of a result: its own `_meta`'s, then each content block's.
-pub fn trust_annotations(raw: &Value) -> impl Iterator<Item = &Value> {
-    let blocks = raw.get("content").and_then(Value::as_array).into_iter().flatten();
-    let block_meta = blocks.filter_map(|b| b.get("_meta"));
-    raw.get("_meta").into_iter().chain(block_meta).filter_map(|m| m.get(TRUST_KEY)).filter(|t| !t.is_null())
-}
-
-/// Does the result (or one of its blocks) claim its content is untrusted?
-pub fn claims_untrusted(raw: &Value) -> bool {
-    trust_annotations(raw).any(|t| !t.is_object() || claims(t.get("untrusted")))
 }
 
 /// Adds each entry (a string or an object) not already there, within the bounds; the rest is
@@ -227,8 +152,12 @@ fn entries(v: &Value, key: &str) -> Result<Vec<Value>, String> {
 mod tests {
     use super::*;
 
+    /// What one result of `tool` adds: the tool's labels and the result's own claims.
     fn observed(tool: Value, result: Value) -> Labels {
-        Labels::observe(&ToolModel::read(&tool), Some(&result))
+        let mut l = Labels::declared(&ToolModel::read(&tool));
+        let mut read_text = |t: &str| Ok(serde_json::from_str(t).ok());
+        l.merge(&crate::policy::claims::of_result(&result, &mut read_text).unwrap().labels);
+        l
     }
 
     #[test]
@@ -284,33 +213,6 @@ mod tests {
         let many: Vec<String> = (0..=MAX_ENTRIES).map(|i| i.to_string()).collect();
         assert!(Labels::from_json(&json!({ "attribution": many })).is_err(), "over the bound");
         assert!(Labels::from_json(&json!({ "attribution": ["x".repeat(MAX_ENTRY_BYTES)] })).is_err());
-    }
-
-    #[test]
-    fn trust_annotations_raise_sensitivity_and_open_world() {
-        let trust = |t: Value| observed(json!({}), json!({ "content": [], "_meta": { TRUST_KEY: t } }));
-        let l = trust(json!({ "sensitive": true, "untrusted": true }));
-        assert_eq!((l.sensitivity, l.open_world), (Level::High, true));
-        let l = trust(json!({ "sensitive": false, "untrusted": false }));
-        assert_eq!((l.sensitivity, l.open_world), (Level::None, false), "false is no claim");
-        for odd in [json!({ "sensitive": "yes", "untrusted": 1 }), json!(true), json!("sensitive")] {
-            let l = trust(odd.clone());
-            assert_eq!((l.sensitivity, l.open_world), (Level::High, true), "fails closed: {odd}");
-        }
-        let evidence = json!({ "type": "in-toto", "digest": "sha256:ab", "canonicalization": "jcs" });
-        assert_eq!(trust(json!({ "evidenceRef": evidence })).evidence, [evidence]);
-    }
-
-    #[test]
-    fn a_block_adds_to_the_result_never_takes_away() {
-        let raw = json!({ "content": [
-            { "type": "text", "text": "a", "_meta": { TRUST_KEY: { "sensitive": false } } },
-            { "type": "text", "text": "b", "_meta": { TRUST_KEY: { "untrusted": true } } }
-        ], "_meta": { TRUST_KEY: { "sensitive": true, "untrusted": false } } });
-        let l = Labels::of_result(&raw);
-        assert_eq!((l.sensitivity, l.open_world), (Level::High, true));
-        assert!(claims_untrusted(&raw));
-        assert!(!claims_untrusted(&json!({ "content": [], "_meta": { TRUST_KEY: { "sensitive": true } } })));
     }
 
     #[test]

@@ -449,7 +449,7 @@ enum TextJson {
     Inside(Vec<(usize, usize, Value)>),
 }
 
-fn tolerate_own(parsed: Result<Option<Value>, Error>, own: bool) -> Result<Option<Value>, Error> {
+pub(super) fn tolerate_own(parsed: Result<Option<Value>, Error>, own: bool) -> Result<Option<Value>, Error> {
     match parsed {
         Err(e) if own && e.code == crate::ErrorCode::DuplicateKey => Ok(None),
         other => other,

@@ -15,8 +15,9 @@ mod walk;
 
 use serde_json::{json, Value};
 
-use crate::json::{child, parse_result};
-use crate::policy::session::{claims_untrusted, Labels};
+use crate::json::{child, parse_embedded, parse_result};
+use crate::policy::claims;
+use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
 use crate::redact::stubs::{as_mcp_stub, is_library_block, is_library_key, scrub_outside_wording, stub, SECRET_KEY};
 use crate::redact::walk::walk;
@@ -91,7 +92,7 @@ pub fn redact_with(
         content_at: None,
         cut: false,
     };
-    let mut labels = Labels::observe(tool.model(), None);
+    let mut labels = Labels::declared(tool.model());
     let result = match is_withheld_view(tool.name(), raw_json) {
         // The withheld view of this tool holds nothing but our wording: it stays as it is, as
         // any view this redactor wrote does on a second pass (rule 10), whatever the tool's
@@ -294,7 +295,7 @@ impl Run<'_> {
         // What the detectors found glued the streaming engine does not know: the DOM takes it.
         let streaming = options.engine == Engine::Streaming && self.glued.is_empty();
         if let Some(scanned) = streaming.then(|| self.stream(raw_json, options)).flatten() {
-            *labels = Labels::observe(self.tool.model(), None);
+            *labels = Labels::declared(self.tool.model());
             self.streamed = true;
             return self.take_streamed(scanned);
         }
@@ -307,15 +308,19 @@ impl Run<'_> {
         // Only text that could hold our parts is checked (the check re-serializes the value).
         self.own = (raw_json.contains("webmcp-redact/") || raw_json.contains("\"secret_reference\""))
             && self.known.written.wrote(self.tool.name(), &raw);
-        // The result's own claims (trust annotations, SEP-1913 result annotations) only add to
-        // the tool's: a result that says it is sensitive or untrusted is treated as one.
-        let own_labels = Labels::of_result(&raw);
-        *labels = Labels::observe(self.tool.model(), None);
+        // The result's own claims (trust annotations, SEP-1913 result annotations, in every
+        // place a result carries them, and those of a result written as text inside it) only
+        // add to the tool's: a result that says it is sensitive or untrusted is treated as one.
+        let own = self.own;
+        let mut read_text = |t: &str| call_result::tolerate_own(parse_embedded(t, &options.limits), own);
+        let own_claims = claims::of_result(&raw, &mut read_text)?;
+        let own_labels = own_claims.labels;
+        *labels = Labels::declared(self.tool.model());
         labels.merge(&own_labels);
         let is_call_result = self.tool.reads_as_call_result(&raw);
         let spotlit = self.own && raw.pointer(UNTRUSTED_POINTER) == Some(&Value::Bool(true));
         self.spotlit = spotlit && self.tool.spotlight();
-        let mark_untrusted = (self.tool.is_untrusted() || claims_untrusted(&raw)) && !spotlit;
+        let mark_untrusted = (self.tool.is_untrusted() || own_claims.untrusted) && !spotlit;
         let mode = self.tool.mode_for(own_labels.sensitivity);
         let mut agent = match raw {
             _ if mode == Mode::Withhold && self.own && only_library_parts(&raw, self.format) => return Ok(None),

@@ -1,0 +1,310 @@
+//! What a result says about itself: its own sensitivity and trust claims, from every place a
+//! result can carry them, read with the one reader a tool's claims go through
+//! ([`ToolModel::read_place`]: same vocabulary, same spellings). Claims only add: a result can
+//! make its tool stricter, never laxer, and the riskiest claim wins.
+//!
+//! The places, for the result and for each of its content blocks and each block's `resource`:
+//! `_meta`, `annotations`, and `_meta.annotations` (SEP-1913's wire example); in each, the
+//! proposals' annotations (`sensitiveHint`, `mcp.dev/resultSensitivity`, `returnMetadata`, the
+//! boolean hints, `attribution`) and the trust-annotations extension
+//! (`io.modelcontextprotocol/trust-annotations`). And a result written as text inside a text
+//! block or an embedded resource (a tool or bridge that stringifies its result: rule 5 walks it
+//! as a CallToolResult) makes the claims of that result, read the same way.
+
+use serde_json::{Map, Value};
+
+use crate::model::{norm, Level, ToolModel};
+use crate::policy::session::{claims, Labels};
+use crate::{Error, ErrorCode};
+
+/// The MCP extension's `_meta` key: `{ sensitive?, untrusted?, evidenceRef? }`.
+pub const TRUST_KEY: &str = "io.modelcontextprotocol/trust-annotations";
+
+/// How many results written as text inside one another are read; a JSON object deeper than
+/// that fails the result (`depth_limit`): its claims would go unread, and reading each level
+/// reads its text again.
+pub const MAX_EMBEDDED: usize = 8;
+
+/// A result's own claims.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OwnClaims {
+    pub labels: Labels,
+    /// A trust annotation says its content is untrusted (or is not an object).
+    pub untrusted: bool,
+}
+
+/// Reads JSON text inside a result: `Ok(None)` for text that is not JSON, an error for JSON
+/// the core must not give up on (see `json::parse_embedded`).
+pub type ReadText<'a> = dyn FnMut(&str) -> Result<Option<Value>, Error> + 'a;
+
+/// Every claim `raw` makes about itself, its blocks and the results written inside it.
+pub fn of_result(raw: &Value, read_text: &mut ReadText) -> Result<OwnClaims, Error> {
+    let mut r = Reader { claims: OwnClaims::default(), read_text };
+    r.result(raw, 0, None)?;
+    Ok(r.claims)
+}
+
+struct Reader<'r, 'a> {
+    claims: OwnClaims,
+    read_text: &'r mut ReadText<'a>,
+}
+
+impl Reader<'_, '_> {
+    /// A result (or what stands in its place: `_meta` of a structured value claims too), at
+    /// `depth` results written as text below the raw one; `at` is the pointer of the outermost
+    /// text it is written in (a pointer cannot go inside a string).
+    fn result(&mut self, raw: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
+        self.holder(raw);
+        let Some(Value::Array(blocks)) = raw.get("content") else { return Ok(()) };
+        for (i, block) in blocks.iter().enumerate() {
+            self.holder(block);
+            let resource = block.get("resource");
+            if let Some(r) = resource {
+                self.holder(r);
+            }
+            let texts = [(block.get("text"), "text"), (resource.and_then(|r| r.get("text")), "resource/text")];
+            for (text, field) in texts {
+                let Some(text) = text.and_then(Value::as_str) else { continue };
+                let here = at.map_or_else(|| format!("/content/{i}/{field}"), str::to_string);
+                self.embedded(text, depth, &here)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// JSON text that may be a result: an object is read as one.
+    fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
+        if !text.trim_start().starts_with('{') {
+            return Ok(());
+        }
+        if depth >= MAX_EMBEDDED {
+            let detail = format!("results written as text inside one another go deeper than {MAX_EMBEDDED}");
+            return Err(Error::new(ErrorCode::DepthLimit, at, detail));
+        }
+        match (self.read_text)(text).map_err(|mut e| {
+            e.pointer = at.to_string();
+            e
+        })? {
+            Some(inner @ Value::Object(_)) => self.result(&inner, depth + 1, Some(at)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The places of one object that holds annotations: `_meta`, `annotations` and
+    /// `_meta.annotations` (in any spelling, as every key inside a place is read).
+    fn holder(&mut self, v: &Value) {
+        let meta = v.get("_meta").and_then(Value::as_object);
+        if let Some(meta) = meta {
+            self.place(meta);
+            for (k, inner) in meta {
+                if let (Value::Object(a), "annotations") = (inner, norm(k).as_str()) {
+                    self.place(a);
+                }
+            }
+        }
+        if let Some(a) = v.get("annotations").and_then(Value::as_object) {
+            self.place(a);
+        }
+    }
+
+    /// One place: the proposals' annotations, through the tool reader, and any trust
+    /// annotations in it.
+    fn place(&mut self, a: &Map<String, Value>) {
+        self.claims.labels.merge(&Labels::declared(&ToolModel::read_place(a)));
+        for (_, t) in a.iter().filter(|(k, t)| is_trust_key(k) && !t.is_null()) {
+            self.trust(t);
+        }
+    }
+
+    /// `{ sensitive?, untrusted?, evidenceRef? }`, its keys in any spelling: `sensitive` is high
+    /// sensitivity, `untrusted` an open world. Anything but an object claims both (fail closed),
+    /// and so does a key that could name a sensitivity (`sensitivity`, `Sensitive`).
+    fn trust(&mut self, t: &Value) {
+        let mut l = Labels::default();
+        let Value::Object(o) = t else {
+            self.claims.untrusted = true;
+            l.sensitivity = Level::High;
+            l.open_world = true;
+            return self.claims.labels.merge(&l);
+        };
+        for (k, v) in o {
+            let k = norm(k);
+            if k.starts_with("sensitiv") && claims(Some(v)) {
+                l.sensitivity = Level::High;
+            } else if k == "untrusted" && claims(Some(v)) {
+                l.open_world = true;
+                self.claims.untrusted = true;
+            } else if k == "evidenceref" && !v.is_null() {
+                l.evidence.push(v.clone());
+            }
+        }
+        self.claims.labels.merge(&l);
+    }
+}
+
+/// The trust-annotations key in any spelling, and its successors (a versioned or renamed key
+/// that still says it holds trust annotations): unknown names of a claim fail closed.
+fn is_trust_key(k: &str) -> bool {
+    norm(k).contains("trustannotation")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(raw: &Value) -> OwnClaims {
+        of_result(raw, &mut |t: &str| Ok(serde_json::from_str(t).ok())).unwrap()
+    }
+
+    #[test]
+    fn trust_annotations_raise_sensitivity_and_open_world() {
+        let trust = |t: Value| read(&json!({ "content": [], "_meta": { TRUST_KEY: t } })).labels;
+        let l = trust(json!({ "sensitive": true, "untrusted": true }));
+        assert_eq!((l.sensitivity, l.open_world), (Level::High, true));
+        let l = trust(json!({ "sensitive": false, "untrusted": false }));
+        assert_eq!((l.sensitivity, l.open_world), (Level::None, false), "false is no claim");
+        for odd in [json!({ "sensitive": "yes", "untrusted": 1 }), json!(true), json!("sensitive")] {
+            let l = trust(odd.clone());
+            assert_eq!((l.sensitivity, l.open_world), (Level::High, true), "fails closed: {odd}");
+        }
+        let evidence = json!({ "type": "in-toto", "digest": "sha256:ab", "canonicalization": "jcs" });
+        assert_eq!(trust(json!({ "evidenceRef": evidence })).evidence, [evidence]);
+    }
+
+    #[test]
+    fn a_block_adds_to_the_result_never_takes_away() {
+        let raw = json!({ "content": [
+            { "type": "text", "text": "a", "_meta": { TRUST_KEY: { "sensitive": false } } },
+            { "type": "text", "text": "b", "_meta": { TRUST_KEY: { "untrusted": true } } }
+        ], "_meta": { TRUST_KEY: { "sensitive": true, "untrusted": false } } });
+        let c = read(&raw);
+        assert_eq!((c.labels.sensitivity, c.labels.open_world, c.untrusted), (Level::High, true, true));
+        assert!(!read(&json!({ "content": [], "_meta": { TRUST_KEY: { "sensitive": true } } })).untrusted);
+    }
+
+    /// Every way the vocabulary says "sensitive", in every spelling the tool reader accepts.
+    fn sensitive_claims() -> Vec<(String, Value)> {
+        let mut out = Vec::new();
+        for key in ["sensitiveHint", "sensitive_hint", "SensitiveHint", "SENSITIVE-HINT"] {
+            for v in [json!(true), json!("high"), json!("High"), json!("extreme"), json!(1)] {
+                out.push((key.to_string(), v));
+            }
+        }
+        for key in ["mcp.dev/resultSensitivity", "mcp.dev/result_sensitivity", "MCP.dev/ResultSensitivity"] {
+            for v in [json!("restricted"), json!("Restricted"), json!("secret"), json!(["public", "unknown"])] {
+                out.push((key.to_string(), v));
+            }
+        }
+        for key in ["returnMetadata", "return_metadata"] {
+            for v in [json!("Credentials"), json!(["User", "Credential"])] {
+                out.push((key.to_string(), json!({ "Sensitivity": v })));
+            }
+        }
+        let action = json!({ "returnMetadata": { "sensitivity": "credentials" } });
+        out.push(("io.modelcontextprotocol/action-metadata".into(), action));
+        for key in
+            [TRUST_KEY, "io.modelcontextprotocol/Trust-Annotations", "io.modelcontextprotocol/trust-annotations/v2"]
+        {
+            for v in [
+                json!({ "sensitive": true }),
+                json!({ "Sensitive": true }),
+                json!({ "sensitivity": "high" }),
+                json!("x"),
+            ] {
+                out.push((key.to_string(), v));
+            }
+        }
+        out
+    }
+
+    /// Every place a result carries claims, with `place` put there.
+    fn placed(place: Value) -> Vec<Value> {
+        let text = |extra: Value| {
+            let mut b = json!({ "type": "text", "text": "CANARY" });
+            b.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            json!({ "content": [b] })
+        };
+        let resource = |extra: Value| {
+            let mut r = json!({ "uri": "x:y", "text": "CANARY" });
+            r.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            json!({ "content": [{ "type": "resource", "resource": r }] })
+        };
+        let mut out = Vec::new();
+        for (holder, p) in [
+            ("_meta", place.clone()),
+            ("annotations", place.clone()),
+            ("_meta", json!({ "annotations": place.clone() })),
+            ("_meta", json!({ "Annotations": place.clone() })),
+        ] {
+            out.push(json!({ "content": [{ "type": "text", "text": "CANARY" }], holder: p.clone() }));
+            out.push(text(json!({ holder: p.clone() })));
+            out.push(resource(json!({ holder: p })));
+        }
+        // A result written as text, in a text block and in a resource, and one level deeper.
+        let deeper: Vec<Value> = out.clone();
+        for inner in deeper {
+            out.push(json!({ "content": [{ "type": "text", "text": inner.to_string() }] }));
+            out.push(
+                json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": inner.to_string() } }] }),
+            );
+            let twice = json!({ "content": [{ "type": "text", "text": inner.to_string() }] }).to_string();
+            out.push(json!({ "content": [{ "type": "text", "text": twice }] }));
+        }
+        out
+    }
+
+    /// Rule 4 for a result's own claims: one reader, shared with tools, at every place a result
+    /// carries claims (found by review, F5 and F1: `_meta.sensitive_hint`, trust annotations
+    /// under `_meta.annotations` or a resource's `_meta`, a block's `annotations`, a result
+    /// written as text, each let the raw result through).
+    #[test]
+    fn every_spelling_at_every_place_claims_the_same() {
+        let mut n = 0;
+        for (key, v) in sensitive_claims() {
+            let place = json!({ key.clone(): v.clone() });
+            let as_tool = ToolModel::read(&json!({ "annotations": place }));
+            let trust = is_trust_key(&key);
+            assert!(trust || as_tool.level() == Some(Level::High), "a tool reads {place} as high");
+            for raw in placed(place.clone()) {
+                assert_eq!(read(&raw).labels.sensitivity, Level::High, "{raw}");
+                n += 1;
+            }
+        }
+        assert!(n > 1000, "{n}");
+        // Claims only add: a `false`, a lower level or prose claims nothing more.
+        for quiet in [json!({ "sensitiveHint": false }), json!({ TRUST_KEY: { "sensitive": false } })] {
+            for raw in placed(quiet) {
+                assert_eq!(read(&raw).labels.sensitivity, Level::None, "{raw}");
+            }
+        }
+        let prose = json!({ "content": [{ "type": "text", "text": "{ not json: sensitiveHint true" }] });
+        assert_eq!(read(&prose).labels.sensitivity, Level::None);
+    }
+
+    #[test]
+    fn untrusted_is_read_at_every_place_too() {
+        for raw in placed(json!({ TRUST_KEY: { "Untrusted": true } })) {
+            let c = read(&raw);
+            assert!(c.untrusted && c.labels.open_world, "{raw}");
+        }
+    }
+
+    #[test]
+    fn results_written_inside_one_another_are_read_to_a_bound() {
+        let mut raw = json!({ "content": [], "_meta": { "sensitiveHint": true } });
+        for _ in 0..MAX_EMBEDDED {
+            raw = json!({ "content": [{ "type": "text", "text": raw.to_string() }] });
+        }
+        assert_eq!(read(&raw).labels.sensitivity, Level::High);
+        let deeper = json!({ "content": [{ "type": "text", "text": raw.to_string() }] });
+        let e = of_result(&deeper, &mut |t: &str| Ok(serde_json::from_str(t).ok())).unwrap_err();
+        assert_eq!((e.code, e.pointer.as_str()), (ErrorCode::DepthLimit, "/content/0/text"));
+        // An error reading the text (a repeated key) points at the outermost text.
+        let dup = json!({ "content": [{ "type": "text", "text": "{\"a\":1,\"a\":2}" }] });
+        let inner = json!({ "content": [{ "type": "resource", "resource": { "uri": "u", "text": dup.to_string() } }] });
+        let e =
+            of_result(&inner, &mut |t: &str| crate::json::parse_embedded(t, &crate::Limits::default())).unwrap_err();
+        assert_eq!((e.code, e.pointer.as_str()), (ErrorCode::DuplicateKey, "/content/0/resource/text"));
+    }
+}
