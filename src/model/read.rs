@@ -93,30 +93,36 @@ impl Word for Class {
 impl Reader {
     fn container(&mut self, obj: &Map<String, Value>, base: &str) {
         for (key, value) in obj {
-            let at = child(base, key);
+            // The pointer is written only for a key that claims something: a result's `_meta`
+            // can hold many others.
+            let at = || child(base, key);
             match norm(key).as_str() {
-                "sensitivehint" => self.sensitive_hint(value, &at),
-                "inputmetadata" => self.metadata(value, &at, true),
-                "returnmetadata" => self.metadata(value, &at, false),
-                "iomodelcontextprotocolactionmetadata" => self.action_metadata(value, &at),
-                "attribution" => self.attribution(value, &at),
+                "sensitivehint" => self.sensitive_hint(value, &at()),
+                "inputmetadata" => self.metadata(value, &at(), true),
+                "returnmetadata" => self.metadata(value, &at(), false),
+                "iomodelcontextprotocolactionmetadata" => self.action_metadata(value, &at()),
+                "attribution" => self.attribution(value, &at()),
                 "mcpdeveffect" => {
-                    let unknown = self.words(value, &at, |r, c| r.effects.push(c));
+                    let unknown = self.words(value, &at(), |r, c| r.effects.push(c));
                     self.count_as_riskiest(unknown, |r, c| r.effects.push(c));
                 }
-                "mcpdevidempotent" => self.hint(Hint::Idempotent, value, &at),
+                "mcpdevidempotent" => self.hint(Hint::Idempotent, value, &at()),
                 "mcpdevrequiresconfirmation" | "requiresconfirmation" => {
-                    self.hint(Hint::RequiresConfirmation, value, &at)
+                    self.hint(Hint::RequiresConfirmation, value, &at())
                 }
                 "mcpdevresultsensitivity" => {
-                    let unknown = self.words(value, &at, |r, c: Claim<ResultSensitivity>| {
+                    let unknown = self.words(value, &at(), |r, c: Claim<ResultSensitivity>| {
                         r.levels.push(Claim { value: c.value.level(), source: c.source })
                     });
                     self.unknown_sensitivity(unknown);
                 }
                 k => {
-                    if let Some(&hint) = Hint::ALL.iter().find(|h| norm(&format!("{h}Hint")) == k) {
-                        self.hint(hint, value, &at);
+                    // Without an allocation per key: a result's `_meta` can hold many.
+                    let stem = k.strip_suffix("hint");
+                    if let Some(&hint) =
+                        Hint::ALL.iter().find(|h| stem.is_some_and(|s| h.as_str().eq_ignore_ascii_case(s)))
+                    {
+                        self.hint(hint, value, &at());
                     }
                 }
             }
