@@ -913,6 +913,7 @@ fn json_written_inside_prose_keeps_its_marks() {
     let out = redactor(Format::Webmcp).redact(tool, &raw.to_string(), None);
     assert_eq!(out.error.map(|e| e.code.as_str()), Some("duplicate_key"));
     assert!(!out.agent_json.contains(C));
+}
 
 /// Rule 1 and class 5: JSON inside a `contentSchema` string that the core gives up on (a
 /// repeated key, nesting past the depth limit) is never taken for prose: the result fails
