@@ -101,14 +101,15 @@ export function checkRedeemUrl(redeemUrl, label = "value", allowedPaths = null, 
  * Whether a parsed path lies under one of the allowed prefixes, as a server would route it.
  * A prefix ends at a segment boundary ("/api/redeem" does not admit "/api/redeemer"). The URL
  * parser has already resolved "..", "%2e%2e" and backslashes; what it leaves, and servers still
- * decode or normalise on their own, is refused outright: an encoded "/" or "\" ("..%2F" climbs
- * out on servers that decode before routing) and a dot segment with parameters ("..;/", which
- * Tomcat-style servers resolve).
+ * decode or normalise on their own, is refused outright: an escaped ".", "/", "\", ";" or "%"
+ * ("..%2F" climbs out on servers that decode before routing, "%2e%2e;" on servers that strip
+ * parameters and then decode; found by review), and a dot segment with parameters ("..;/",
+ * which Tomcat-style servers resolve).
  * @param {string} path
  * @param {string[]} allowed
  */
 function pathAllowed(path, allowed) {
-  if (/%2f|%5c/i.test(path) || /\/\.{1,2};/.test(path)) return false;
+  if (/%(2e|2f|5c|3b|25)/i.test(path) || /\/\.{1,2};/.test(path)) return false;
   return allowed.some((p) => path === p || (path.startsWith(p) && (p.endsWith("/") || path[p.length] === "/")));
 }
 

@@ -208,7 +208,8 @@ test("an allowed path is a whole path segment, and encoded separators or ..; nev
     ok("/api/redeem/1", allowed);
     ok("/api/redeem/a/b?x=1", allowed);
     for (const u of ["/api/redeemer/1", "/api/redeem-admin", "/api/redeem/..%2Fadmin", "/api/redeem/..%2fadmin", "/api/redeem/%2e%2e%2Fadmin",
-      "/api/redeem/..%5Cadmin", "/api/redeem/..;/admin", "/api/redeem/.;/x", "/api/redeem/%2e%2e/admin", "/api/redeem/.%2E/admin", "/api/redeem\\..\\admin"]) {
+      "/api/redeem/..%5Cadmin", "/api/redeem/..;/admin", "/api/redeem/.;/x", "/api/redeem/%2e%2e/admin", "/api/redeem/.%2E/admin", "/api/redeem/%2e%2e;/admin", "/api/redeem/.%2E;/x", "/api/redeem/%2e;/x", "/api/redeem/..%3b/admin",
+      "/api/redeem/%252e%252e/admin", "/api/redeem\\..\\admin"]) {
       refused(u, allowed);
     }
   }
