@@ -6,7 +6,7 @@
 // shape of Redactor.redact), so that it can be swapped for another that also records labels,
 // without touching the patching.
 
-import { RedactionError, withheldJson } from "./errors.js";
+import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
 import { createRedactorWith, definitionOf, toolName as nameOf } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
@@ -175,7 +175,12 @@ export async function installRedactionWith(load, options = {}) {
       return Reflect.apply(original, this, [tool, ...args]);
     }
     const name = nameOf(tool);
-    const execute = tool.execute;
+    let execute;
+    try {
+      execute = tool.execute;
+    } catch {
+      throw redactionError("schema_invalid", name, "/execute", "the tool's execute could not be read (its getter threw)");
+    }
     // Not a function: the runtime says what it says about such a tool, but is given a copy with
     // the execute read here, never the tool itself: a getter, or an execute set after
     // registration, would otherwise give the runtime a function that runs unchecked.
@@ -214,14 +219,31 @@ export async function installRedactionWith(load, options = {}) {
       // The handles come from the core's report, not from the view: in the mcp format
       // (on an MCP bridge) they are in the stubs' _meta, not in secret_reference blocks.
       const handles = out.redactions.filter((r) => r.handle !== undefined).map(({ handle, label }) => ({ handle, label }));
-      onResult({ tool: name, resultId: out.resultId, result: out.result, handles });
+      // A copy: the page may fill revealed values into what it renders, and the view the
+      // agent gets must not change with it (found by review).
+      onResult({ tool: name, resultId: out.resultId, result: structuredClone(out.result), handles });
     } catch {
       // the page's callback must not change what the agent gets
     }
   }
 
-  Object.defineProperty(modelContext, "registerTool", { configurable: true, enumerable: true, writable: true, value: registerTool });
-  Object.defineProperty(modelContext, INSTALLED, { configurable: true, value: true });
+  try {
+    Object.defineProperty(modelContext, "registerTool", { configurable: true, enumerable: true, writable: true, value: registerTool });
+    Object.defineProperty(modelContext, INSTALLED, { configurable: true, value: true });
+  } catch {
+    // A frozen or non-extensible context, a registerTool that cannot be redefined, a Proxy
+    // that refuses: nothing stays half-installed (a patched registerTool waiting for a session
+    // that never comes), and the caller gets a coded error (found by review).
+    try {
+      if (modelContext.registerTool === registerTool) {
+        if (ownBefore) Object.defineProperty(modelContext, "registerTool", ownBefore);
+        else delete modelContext.registerTool;
+      }
+    } catch {
+      // it could not be patched either
+    }
+    throw optionError("modelContext cannot be patched: its registerTool cannot be replaced (a frozen or non-extensible object, or a Proxy that refuses)");
+  }
   // Declarative tools (<form toolname>, see declarative.js): a response a submit handler gives
   // through SubmitEvent#respondWith is redacted, like an execute result; null where the runtime
   // has no respondWith.

@@ -445,7 +445,12 @@ class Redactor {
     // later results through raw while the runtime still shows the mark.
     const def = definitionOf(tool);
     this.compile(def); // a bad schema should fail at registration, not at the first call
-    const original = tool.execute;
+    let original;
+    try {
+      original = tool.execute;
+    } catch {
+      original = undefined; // a getter that throws: no execute to wrap
+    }
     // A definition that cannot be wrapped, like one that cannot be compiled: a RedactionError
     // with a stable code, pointing at what is missing.
     if (typeof original !== "function") {

@@ -26,9 +26,22 @@ const MESSAGES = {
   aborted: "Revealing was cancelled.",
 };
 
+/**
+ * Seconds a revealed value stays shown: the attribute as a number of seconds, 0 to keep it
+ * shown; anything else ("30s", "", "-1") is the default 30, so that a typo never leaves a
+ * secret on screen for good (found by review).
+ * @param {string | null} attr
+ */
+export function hideAfter(attr) {
+  const n = attr === null || attr.trim() === "" ? NaN : Number(attr);
+  return Number.isFinite(n) && n >= 0 ? n : 30;
+}
+
 /** A short human message for a RedeemError (or any error). */
 export function redeemErrorMessage(err) {
-  const base = MESSAGES[err?.code] ?? "The secret could not be revealed.";
+  // Own keys only: a code such as "__proto__" or "toString" must not read Object.prototype.
+  const code = err?.code;
+  const base = typeof code === "string" && Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : "The secret could not be revealed.";
   if (err?.code === "rate_limited" && typeof err.retryAfter === "number") {
     return `Too many attempts. Try again in ${err.retryAfter} s.`;
   }
@@ -150,7 +163,7 @@ export class WebmcpSecretElement extends Base {
       this.#copy.hidden = false;
       this.#reveal.textContent = "Hide";
       this.dispatchEvent(new CustomEvent("reveal", { bubbles: true, composed: true }));
-      const after = Number(this.getAttribute("hide-after") ?? 30);
+      const after = hideAfter(this.getAttribute("hide-after"));
       clearTimeout(this.#timer);
       if (after > 0) this.#timer = setTimeout(() => this.hide(), after * 1000);
     } catch (err) {

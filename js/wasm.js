@@ -22,7 +22,13 @@ const tag = (value) => Object.prototype.toString.call(value);
 const isModule = (value) => tag(value) === "[object WebAssembly.Module]";
 const isBytes = (value) => ArrayBuffer.isView(value) || tag(value) === "[object ArrayBuffer]";
 const isResponse = (value) => typeof Response === "function" && value instanceof Response;
-const isThenable = (value) => value !== null && typeof value === "object" && typeof value.then === "function";
+const isThenable = (value) => {
+  try {
+    return value !== null && typeof value === "object" && typeof value.then === "function";
+  } catch {
+    return false; // a `then` getter that throws: no promise, so a bad option
+  }
+};
 
 /** Is `value` one of the forms the `wasm` option takes, once a promise has settled? */
 function isSource(value) {
