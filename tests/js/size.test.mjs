@@ -52,9 +52,12 @@ import { gzipSync } from "node:zlib";
 // review s23 (short values read again after a cut, numbers by their plain value in any
 // notation, the shapes that carried marked members past the schema, spotlighting's every
 // `<untrusted`, the known set's counted owners and expiry): 543.4 KiB raw, 241.1 KiB gzip, so
-// the budget went up by 14 / 6 KiB.
-const BUDGET_RAW = 546 * 1024;
-const BUDGET_GZIP = 243 * 1024;
+// the budget went up by 14 / 6 KiB. The fixes of review s24 (one reader of a result's claims
+// at every place, what constrains nothing in allowlist mode, schemas the specs leave open,
+// JSON in prose, numbers with exponents in text, references without ';', error pointers):
+// 557.3 KiB raw, 246.4 KiB gzip, so the budget went up by 14 / 5 KiB.
+const BUDGET_RAW = 560 * 1024;
+const BUDGET_GZIP = 248 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
