@@ -36,13 +36,21 @@ export function askInDialog(req) {
   const { dialog, allow, deny } = build(doc, req);
   doc.body.append(dialog);
   return new Promise((resolve) => {
+    let answered = false;
     const done = (answer) => {
+      if (answered) return;
+      answered = true;
       dialog.remove();
       if (returnTo && typeof returnTo.focus === "function" && returnTo.isConnected) returnTo.focus();
       resolve(answer);
     };
-    allow.addEventListener("click", () => done(true), { once: true });
-    deny.addEventListener("click", () => done(false), { once: true });
+    // Allow is the user's answer only: a click a script made (an agent driving the page through
+    // the DOM, approving its own call) is untrusted and is no answer (found by review). Any
+    // click on "Don't allow" declines.
+    allow.addEventListener("click", (/** @type {Event} */ e) => {
+      if (e.isTrusted) done(true);
+    });
+    deny.addEventListener("click", () => done(false));
     // Escape fires "cancel": a decline, and the dialog goes away with the answer.
     dialog.addEventListener("cancel", (e) => {
       e.preventDefault();

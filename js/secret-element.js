@@ -105,8 +105,17 @@ export class WebmcpSecretElement extends Base {
     this.#value = $(".value");
     this.#copy = $(".copy");
     this.#error = $(".error");
-    this.#reveal.addEventListener("click", () => (this.#shown() ? this.hide() : this.reveal()));
-    this.#copy.addEventListener("click", () => this.#copyValue());
+    // Only the user's own clicks reveal or copy: a browser agent driving the page through the
+    // DOM (a content script's click() or dispatchEvent, untrusted events) could otherwise reveal
+    // a secret itself and read it from this open shadow root (found by review). Hiding needs no
+    // such care.
+    this.#reveal.addEventListener("click", (/** @type {Event} */ e) => {
+      if (this.#shown()) this.hide();
+      else if (e.isTrusted) this.reveal();
+    });
+    this.#copy.addEventListener("click", (/** @type {Event} */ e) => {
+      if (e.isTrusted) this.#copyValue();
+    });
   }
 
   connectedCallback() {

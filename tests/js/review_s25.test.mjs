@@ -76,3 +76,134 @@ test("a submit event that is not agent-invoked passes its response through (the 
     restore?.();
   }
 });
+
+// --- Buttons a script can click ------------------------------------------------------------
+// A browser agent that drives the page through the DOM (a content script calling `click()` or
+// `dispatchEvent`) makes untrusted events. Reveal and Allow are the user's decisions: a click
+// the user did not make must neither put a secret in the page, where that agent reads it (the
+// element's shadow root is open), nor approve the agent's own call.
+
+import { WebmcpSecretElement } from "../../js/secret-element.js";
+import { askInDialog } from "../../js/confirm-dialog.js";
+
+/** A stand-in DOM element that keeps its listeners, children and attributes. */
+class FakeEl {
+  constructor(tag = "div") {
+    this.tagName = tag.toUpperCase();
+    this.attrs = new Map();
+    this.listeners = [];
+    this.children = [];
+    this.textContent = "";
+    this.hidden = false;
+    this.disabled = false;
+    this.dataset = {};
+  }
+  setAttribute(k, v) {
+    this.attrs.set(k, String(v));
+  }
+  getAttribute(k) {
+    return this.attrs.get(k) ?? null;
+  }
+  removeAttribute(k) {
+    this.attrs.delete(k);
+  }
+  addEventListener(type, fn) {
+    this.listeners.push({ type, fn });
+  }
+  /** Fires `type` at the listeners as the browser would, trusted or not. */
+  fire(type, isTrusted) {
+    const event = { type, isTrusted, preventDefault() {}, key: undefined };
+    for (const l of this.listeners.filter((l) => l.type === type)) l.fn(event);
+  }
+  append(...c) {
+    this.children.push(...c);
+  }
+  replaceChildren(...c) {
+    this.children = c;
+    this.textContent = c.map((x) => x.textContent).join("");
+  }
+  remove() {
+    this.removed = true;
+  }
+  focus() {}
+  showModal() {}
+  contains() {
+    return true;
+  }
+  querySelectorAll() {
+    return [];
+  }
+  /** Every element below this one, depth first. */
+  *all() {
+    for (const c of this.children) {
+      if (c instanceof FakeEl) {
+        yield c;
+        yield* c.all();
+      }
+    }
+  }
+}
+
+/** Makes WebmcpSecretElement constructible in Node: a shadow root of FakeEls. */
+function shimSecretElement() {
+  const base = Object.getPrototypeOf(WebmcpSecretElement.prototype);
+  const nodes = {};
+  const attrs = new Map();
+  base.attachShadow = () => ({ set innerHTML(_) {}, querySelector: (sel) => (nodes[sel] ??= new FakeEl()) });
+  base.getAttribute = (k) => attrs.get(k) ?? null;
+  base.setAttribute = (k, v) => attrs.set(k, String(v));
+  base.dispatchEvent = () => true;
+  base.dataset = {};
+  globalThis.CustomEvent ??= class { constructor(t, o) { Object.assign(this, { type: t }, o); } };
+  return { nodes, attrs };
+}
+
+/** Lets every pending promise job and timer of this turn run. */
+const settle = () => new Promise((r) => setImmediate(r));
+
+test("the Reveal element reveals (and copies) only on a click the user made, never on a script's click", async () => {
+  const r = await createRedactor();
+  const out = r.redact(apiKeyTool, apiKeyRaw());
+  const handle = out.result.content.find((b) => b.handle).handle;
+  const { nodes, attrs } = shimSecretElement();
+  globalThis.document = { createElement: (tag) => new FakeEl(tag) };
+  const copied = [];
+  const clipboard = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+  Object.defineProperty(globalThis, "navigator", { configurable: true, value: { clipboard: { writeText: async (t) => copied.push(t) } } });
+  try {
+    attrs.set("handle", handle);
+    attrs.set("result", out.resultId);
+    const el = new WebmcpSecretElement();
+    nodes[".reveal"].fire("click", false);
+    await settle();
+    const byScript = nodes[".value"].textContent;
+    nodes[".copy"].fire("click", false);
+    await settle();
+    // The user's own click still works, so the test can tell the two apart.
+    nodes[".reveal"].fire("click", true);
+    await settle();
+    const byUser = nodes[".value"].textContent;
+    nodes[".copy"].fire("click", false);
+    await settle();
+    el.hide();
+    assert.deepEqual({ byScript, byUser, copied }, { byScript: "", byUser: CANARY, copied: [] });
+  } finally {
+    delete globalThis.document;
+    if (clipboard) Object.defineProperty(globalThis, "navigator", clipboard);
+  }
+});
+
+test("the consent dialog's Allow counts only for a click the user made; a script's click on it is no answer", async () => {
+  const body = new FakeEl("body");
+  globalThis.document = { body, activeElement: null, createElement: (tag) => new FakeEl(tag) };
+  try {
+    const answer = askInDialog({ tool: "send_mail", args: { to: "x" }, reasons: [] });
+    const dialog = body.children[0];
+    const button = (cls) => [...dialog.all()].find((e) => e.tagName === "BUTTON" && e.getAttribute("class") === cls);
+    button("allow").fire("click", false); // the agent clicks Allow for itself
+    button("deny").fire("click", true); // then the user says no
+    assert.equal(await answer, false, "a script's click on Allow approved the call");
+  } finally {
+    delete globalThis.document;
+  }
+});
