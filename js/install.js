@@ -130,21 +130,57 @@ async function listTools(modelContext) {
  * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
  * `load` is the entry point's way to find the module (see js/index.js).
  */
-export async function installRedactionWith(load, options = {}) {
-  const { modelContext: given, wasm, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, confirm, ...rest } = options ?? {};
-  if (onResult !== undefined && typeof onResult !== "function") throw optionError("onResult must be a function");
-  checkWasmOption(wasm, "installRedaction");
-  checkConfirmOption(confirm, "installRedaction");
-  const ask = asker(confirm); // one question at a time, for every tool of this page
-  const unknown = Object.keys(rest);
-  if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
-  const modelContext = findModelContext(given);
-  if (!modelContext || typeof modelContext.registerTool !== "function") {
+/**
+ * The options, read once. A getter or a Proxy that throws is a mistake in the call like any
+ * other: a coded TypeError, never the thrown value itself (found by review).
+ */
+function readOptions(options) {
+  try {
+    const { modelContext, wasm, format, bridge, limits, vault, redeem, policy, onError, onResult, confirm, ...rest } = options ?? {};
+    return { modelContext, wasm, format, bridge, limits, vault, redeem, policy, onError, onResult, confirm, unknown: Object.keys(rest) };
+  } catch {
+    throw optionError("the options could not be read (a getter or a Proxy threw)");
+  }
+}
+
+/**
+ * The context to patch, its `registerTool` and own descriptor of it, each read once. A context
+ * that throws when read is a coded error too: `invalid_options` when it was given,
+ * `no_model_context` when it was found (the page's environment).
+ */
+function contextToPatch(given) {
+  let modelContext;
+  let original;
+  let ownBefore;
+  let installed;
+  try {
+    modelContext = findModelContext(given);
+    original = modelContext ? modelContext.registerTool : undefined;
+    if (typeof original === "function") {
+      ownBefore = Object.getOwnPropertyDescriptor(modelContext, "registerTool");
+      installed = Boolean(modelContext[INSTALLED]);
+    }
+  } catch {
+    if (given !== undefined) throw optionError("modelContext could not be read (a getter or a Proxy threw)");
+    throw usageError("no_model_context", "the modelContext could not be read (a getter or a Proxy threw)");
+  }
+  if (typeof original !== "function") {
     // One given that is not one is a bad option; none found is the page's environment.
     if (given !== undefined) throw optionError("modelContext has no registerTool function");
     throw usageError("no_model_context", "no modelContext with a registerTool function (load a WebMCP polyfill first, or pass modelContext)");
   }
-  if (modelContext[INSTALLED]) throw usageError("already_installed", "already installed on this modelContext");
+  if (installed) throw usageError("already_installed", "already installed on this modelContext");
+  return { modelContext, original, ownBefore };
+}
+
+export async function installRedactionWith(load, options = {}) {
+  const { modelContext: given, wasm, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, confirm, unknown } = readOptions(options);
+  if (onResult !== undefined && typeof onResult !== "function") throw optionError("onResult must be a function");
+  checkWasmOption(wasm, "installRedaction");
+  checkConfirmOption(confirm, "installRedaction");
+  const ask = asker(confirm); // one question at a time, for every tool of this page
+  if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
+  const { modelContext, original, ownBefore } = contextToPatch(given);
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
   // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
   const bridge = bridgeOf(modelContext, toldBridge);
@@ -155,8 +191,6 @@ export async function installRedactionWith(load, options = {}) {
 
   // Patch first, synchronously, so that no registration made while the module loads escapes.
   // Such registrations wait for the session below.
-  const original = modelContext.registerTool;
-  const ownBefore = Object.getOwnPropertyDescriptor(modelContext, "registerTool");
   const registered = new Set();
   /** @type {any} the page session, once the module has loaded */
   let session = null;
@@ -297,11 +331,15 @@ export async function installRedactionWith(load, options = {}) {
   resolveSession(session);
 
   function uninstallNow() {
-    if (modelContext.registerTool === registerTool) {
-      if (ownBefore) Object.defineProperty(modelContext, "registerTool", ownBefore);
-      else delete modelContext.registerTool;
+    try {
+      if (modelContext.registerTool === registerTool) {
+        if (ownBefore) Object.defineProperty(modelContext, "registerTool", ownBefore);
+        else delete modelContext.registerTool;
+      }
+      delete modelContext[INSTALLED];
+    } catch {
+      // a context that now refuses: what could be undone was
     }
-    delete modelContext[INSTALLED];
     restoreRespondWith?.();
   }
 

@@ -207,3 +207,31 @@ test("the consent dialog's Allow counts only for a click the user made; a script
     delete globalThis.document;
   }
 });
+
+// --- installRedaction's own errors ------------------------------------------------------------
+
+test("installRedaction throws a coded error (and patches nothing) for options or a context that throw when read", async () => {
+  const hostile = new Proxy({}, { get() { throw "boom"; }, has() { throw "boom"; }, ownKeys() { throw "boom"; } });
+  const ctx = fakeContext();
+  const original = ctx.registerTool;
+  const tries = {
+    "an option getter throws": () => installRedaction({ modelContext: ctx, get format() { throw "boom"; } }),
+    "options are a Proxy that throws": () => installRedaction(hostile),
+    "modelContext is a Proxy that throws": () => installRedaction({ modelContext: hostile }),
+    "modelContext's registerTool getter throws": () => installRedaction({ modelContext: { get registerTool() { throw new Error("boom"); } } }),
+    "modelContext throws on a symbol read": () =>
+      installRedaction({ modelContext: new Proxy(ctx, { get: (t, k) => (typeof k === "symbol" ? (() => { throw "boom"; })() : t[k]) }) }),
+  };
+  const bad = [];
+  for (const [what, f] of Object.entries(tries)) {
+    try {
+      const u = await f();
+      u();
+      bad.push(`${what}: installed`);
+    } catch (e) {
+      if (!coded(e)) bad.push(`${what}: ${typeof e === "object" ? e?.name : typeof e} without code`);
+    }
+  }
+  assert.deepEqual(bad, []);
+  assert.equal(ctx.registerTool, original, "left patched");
+});
