@@ -942,7 +942,8 @@ export interface Uninstall {
   readonly bridge: Bridge;
   /**
    * Names of tools that are NOT wrapped: those the runtime listed that were registered before
-   * installation, and every declarative tool (`<form toolname>`) in the document now (read
+   * installation, those it listed after a `toolchange` event that did not pass the patch (a
+   * `registerTool` taken before installation, another path of the runtime), and every declarative tool (`<form toolname>`) in the document now (read
    * live: forms added, renamed or removed after installation are followed until uninstall).
    * Only a form tool's response given through `SubmitEvent#respondWith` is redacted, where the
    * runtime has it. `null` when the runtime cannot list its tools and there are no form tools.

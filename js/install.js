@@ -126,6 +126,29 @@ async function listTools(modelContext) {
 }
 
 /**
+ * Calls `onChange()` after each `toolchange` event of the context (the polyfill, MCP-B's server
+ * and Chromium fire it). Returns `stop()`; a context that is no EventTarget is not followed.
+ */
+function followToolChanges(modelContext, onChange) {
+  const listener = () => {
+    onChange().catch(() => {});
+  };
+  try {
+    if (typeof modelContext.addEventListener !== "function") return () => {};
+    modelContext.addEventListener("toolchange", listener);
+  } catch {
+    return () => {};
+  }
+  return () => {
+    try {
+      modelContext.removeEventListener("toolchange", listener);
+    } catch {
+      // nothing to stop
+    }
+  };
+}
+
+/**
  * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
  * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
  * `load` is the entry point's way to find the module (see js/index.js).
@@ -367,10 +390,25 @@ export async function installRedactionWith(load, options = {}) {
     forms = names;
     warnForms();
   });
+  // Tools that reach the runtime later without passing the patch (a registerTool a script took
+  // before installation and calls now, another path of the runtime) are not wrapped either: the
+  // runtime says when its tools change, and each name it then lists that was not registered
+  // here is reported (found by review: such a tool went unreported, its results raw).
+  const late = new Set();
+  let stopped = false;
+  const stopFollowing = followToolChanges(modelContext, async () => {
+    const names = await listTools(modelContext);
+    const fresh = (names ?? []).filter((n) => !registered.has(n) && !forms.includes(n) && !early?.includes(n) && !late.has(n));
+    if (!fresh.length || stopped) return;
+    for (const n of fresh) late.add(n);
+    globalThis.console?.warn?.(`webmcp-redact: tools registered after installRedaction but not through its registerTool are not redacted: ${fresh.join(", ")}`);
+  });
   /** @returns {string[] | null} */
-  const unprotectedTools = () => (early === null && !forms.length ? null : [...new Set([...(early ?? []), ...forms])]);
+  const unprotectedTools = () => (early === null && !forms.length && !late.size ? null : [...new Set([...(early ?? []), ...late, ...forms])]);
 
   const uninstall = () => {
+    stopped = true;
+    stopFollowing();
     stopWatching();
     uninstallNow();
   };

@@ -235,3 +235,43 @@ test("installRedaction throws a coded error (and patches nothing) for options or
   assert.deepEqual(bad, []);
   assert.equal(ctx.registerTool, original, "left patched");
 });
+
+// --- Tools registered past the patch ----------------------------------------------------------
+
+/** A runtime that lists its tools and fires "toolchange", as the polyfill and MCP-B's server do. */
+function listingContext() {
+  const ctx = new EventTarget();
+  const tools = new Map();
+  // An own property, like MCP-B's BrowserMcpServer (a class field): a script that took it before
+  // installRedaction can call it unbound, past the patch.
+  ctx.registerTool = async (tool) => {
+    tools.set(tool.name, tool);
+    ctx.dispatchEvent(new Event("toolchange"));
+  };
+  ctx.getTools = async () => [...tools.keys()].map((name) => ({ name }));
+  return ctx;
+}
+
+test("a tool registered after installation but past the patch (a registerTool taken before) is reported in unprotectedTools", async () => {
+  const ctx = listingContext();
+  const takenBefore = ctx.registerTool; // e.g. a framework module that ran before installRedaction
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (m) => warnings.push(String(m));
+  try {
+    const uninstall = await installRedaction({ modelContext: ctx });
+    await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() }); // through the patch
+    await takenBefore({ name: "raw_tool", description: "x", execute: async () => ({ secret: CANARY }) });
+    await settle();
+    await settle();
+    const seen = uninstall.unprotectedTools;
+    uninstall();
+    // After uninstall nothing is followed any more.
+    await takenBefore({ name: "after_uninstall", description: "x", execute: async () => ({}) });
+    await settle();
+    assert.deepEqual({ seen, warned: warnings.some((w) => w.includes("raw_tool")) }, { seen: ["raw_tool"], warned: true });
+    assert.ok(!warnings.some((w) => w.includes("after_uninstall") || w.includes("generate_api_key")), warnings.join("\n"));
+  } finally {
+    console.warn = warn;
+  }
+});
