@@ -971,7 +971,10 @@ export interface Uninstall {
  * `null`); everything else (the options argument and its `AbortSignal`, `title`, `inputSchema`,
  * the promise `registerTool` returns) passes through. Over an MCP bridge
  * ({@link InstallOptions.bridge}) results are in the `"mcp"` format. Tools registered before installation are not
- * covered; see {@link Uninstall.unprotectedTools}.
+ * covered; see {@link Uninstall.unprotectedTools}. When the context was found (not passed) and
+ * `document.modelContext` is later replaced by a layer on top of it (`@mcp-b/global` set up
+ * afterwards), each `registerTool` reaching the patched context rejects with a TypeError, code
+ * `context_replaced`: install after that layer.
  * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
  * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
  * when an option is bad (or a `RangeError` with that code, for a value out of range).

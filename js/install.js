@@ -228,6 +228,12 @@ export async function installRedactionWith(load, options = {}) {
    * @param {...any} args
    */
   async function registerTool(tool, ...args) {
+    if (replaced()) {
+      throw usageError(
+        "context_replaced",
+        "document.modelContext was replaced after installRedaction patched it (e.g. @mcp-b/global set up later): the layer on top registers each tool here without its outputSchema and answers its own clients raw, so this registration is refused; call installRedaction after that layer is set up",
+      );
+    }
     if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
       return Reflect.apply(original, this, [tool, ...args]);
     }
@@ -267,6 +273,23 @@ export async function installRedactionWith(load, options = {}) {
     else wrapped.outputSchema = published;
     registered.add(name);
     return Reflect.apply(original, this, [wrapped, ...args]);
+  }
+
+  /**
+   * Has the page's context been replaced since this one was found? A layer put on top later
+   * (`@mcp-b/global`'s server over the browser's context) calls this patched registerTool to
+   * mirror its tools: with no outputSchema (it drops it), while its own clients call the tool's
+   * execute directly. Both paths were raw (found by review). A context the page passed is its
+   * own choice, never second-guessed.
+   */
+  function replaced() {
+    if (given !== undefined) return false;
+    try {
+      const now = findModelContext(undefined);
+      return now !== undefined && now !== modelContext;
+    } catch {
+      return false; // cannot tell: not evidence of a replacement
+    }
   }
 
   /** onResult, for each result that issued handles. */

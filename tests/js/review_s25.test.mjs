@@ -275,3 +275,46 @@ test("a tool registered after installation but past the patch (a registerTool ta
     console.warn = warn;
   }
 });
+
+// --- A bridge put on top of the patched context -----------------------------------------------
+
+import { BrowserMcpServer } from "@mcp-b/webmcp-ts-sdk";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+
+test("@mcp-b/global set up after installRedaction (document.modelContext replaced): no tool result reaches its MCP clients raw", async () => {
+  // The browser's own context (Chromium's, or the polyfill's), patched by installRedaction.
+  const native = new EventTarget();
+  const tools = new Map();
+  native.registerTool = async (tool) => void tools.set(tool.name, tool);
+  native.getTools = async () => [...tools.values()].map((t) => ({ name: t.name, description: t.description }));
+  native.executeTool = async (t, input) => JSON.stringify(await tools.get(t.name).execute(JSON.parse(input)));
+  // (Made before the stand-in document exists: the server checks a real document is active.)
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { native });
+  globalThis.document = { modelContext: native };
+  try {
+    const uninstall = await installRedaction();
+    // Then @mcp-b/global makes document.modelContext its server over that context: the server
+    // mirrors each tool onto it without outputSchema, and answers MCP clients itself.
+    globalThis.document.modelContext = server;
+    const [c, s] = InMemoryTransport.createLinkedPair();
+    await server.connect(s);
+    const client = new Client({ name: "agent", version: "1.0.0" });
+    await client.connect(c);
+    let refused;
+    try {
+      await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    } catch (e) {
+      refused = e;
+    }
+    const views = [];
+    for (const t of (await client.listTools()).tools) views.push(await client.callTool({ name: t.name, arguments: {} }));
+    for (const t of tools.values()) views.push(await t.execute({}));
+    uninstall();
+    assert.ok(!JSON.stringify(views).includes(CANARY), "a raw result reached an agent");
+    assert.ok(coded(refused), `the registration is refused with a coded error, not ${refused}`);
+  } finally {
+    delete globalThis.document;
+    await server.close();
+  }
+});
