@@ -41,7 +41,8 @@ function usageError(code, message) {
  */
 function bridgeOf(modelContext, given) {
   if (given !== undefined) {
-    if (given !== "mcp" && given !== "none") throw optionError(`bridge must be "mcp" or "none", not ${String(given)}`);
+    // Named by its kind, never converted: a value's own toString could throw (found by review).
+    if (given !== "mcp" && given !== "none") throw optionError(`bridge must be "mcp" or "none", not ${typeof given === "string" ? JSON.stringify(given) : typeof given}`);
     return given;
   }
   try {

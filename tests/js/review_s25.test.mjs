@@ -219,6 +219,8 @@ test("installRedaction throws a coded error (and patches nothing) for options or
     "options are a Proxy that throws": () => installRedaction(hostile),
     "modelContext is a Proxy that throws": () => installRedaction({ modelContext: hostile }),
     "modelContext's registerTool getter throws": () => installRedaction({ modelContext: { get registerTool() { throw new Error("boom"); } } }),
+    "bridge is an object whose conversion to text throws": () =>
+      installRedaction({ modelContext: ctx, bridge: { [Symbol.toPrimitive]() { throw "boom"; } } }),
     "modelContext throws on a symbol read": () =>
       installRedaction({ modelContext: new Proxy(ctx, { get: (t, k) => (typeof k === "symbol" ? (() => { throw "boom"; })() : t[k]) }) }),
   };
