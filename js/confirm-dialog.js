@@ -56,6 +56,9 @@ export function askInDialog(req) {
       e.preventDefault();
       done(false);
     });
+    // Closed any other way (a script's dialog.close()): a decline. Left unanswered, this
+    // question would hold every later one in the queue for good (found by review).
+    dialog.addEventListener("close", () => done(false));
     dialog.addEventListener("keydown", (e) => trapTab(dialog, e));
     dialog.showModal();
     deny.focus(); // the safe answer

@@ -320,3 +320,18 @@ test("@mcp-b/global set up after installRedaction (document.modelContext replace
     await server.close();
   }
 });
+
+test("the consent dialog closed any other way (dialog.close(), a form method=dialog) is a decline, not a question left hanging", async () => {
+  const body = new FakeEl("body");
+  globalThis.document = { body, activeElement: null, createElement: (tag) => new FakeEl(tag) };
+  try {
+    const answer = askInDialog({ tool: "send_mail", args: {}, reasons: [] });
+    const dialog = body.children[0];
+    dialog.fire("close", false); // closed without an answer: every later question would wait on this one
+    const settled = await Promise.race([answer, settle().then(() => "pending")]);
+    assert.equal(settled, false);
+    assert.ok(dialog.removed, "the dialog is gone");
+  } finally {
+    delete globalThis.document;
+  }
+});
