@@ -108,39 +108,13 @@ export function interceptFormResponses(redact, SubmitEventClass = globalThis.Sub
   };
 }
 
-/**
- * The tool name of the form a submit event is for; "" for an agent-invoked submit whose form
- * cannot be seen; null only when the event is not a form tool's and says it is not
- * agent-invoked. A listener outside a shadow root sees `event.target` retargeted to the shadow
- * host, while the runtime still takes its response (the polyfill marks the event from its own
- * listener inside the root): read by the target alone, such a response passed raw (found by
- * review). So the form is looked for on the composed path too (an open root shows it), and an
- * agent-invoked event, or one that cannot say, is redacted even when no form is found.
- */
+/** The tool name of the form a submit event is for, or null when it is not a form tool. */
 function toolNameOf(event) {
-  for (const el of [event?.target, ...composedPath(event)]) {
-    try {
-      const name = attributeOf(el, "toolname");
-      if (typeof name === "string" && name.trim() !== "") return name;
-    } catch {
-      // not an element (a shadow root, the document, the window on the path)
-    }
-  }
   try {
-    if (event.agentInvoked === false) return null;
+    const name = attributeOf(event?.target, "toolname");
+    return typeof name === "string" && name.trim() !== "" ? name : null;
   } catch {
-    // cannot tell: redact
-  }
-  return "";
-}
-
-/** The event's composed path (empty outside dispatch, or where there is none). */
-function composedPath(event) {
-  try {
-    const path = typeof event?.composedPath === "function" ? event.composedPath() : [];
-    return Array.isArray(path) ? path : [];
-  } catch {
-    return [];
+    return null;
   }
 }
 

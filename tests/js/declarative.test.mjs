@@ -158,10 +158,8 @@ test("a response given through SubmitEvent#respondWith is redacted; uninstall re
   assert.equal(error.isError, true);
   assert.ok(!JSON.stringify(error).includes("CANARY"), JSON.stringify(error));
 
-  // A form that is not a tool, on an event that says it is not agent-invoked: passed through
-  // untouched. (One that cannot say is redacted: tests/js/review_s25.test.mjs.)
+  // A form that is not a tool: passed through untouched.
   const plain = new FakeSubmitEvent(new FakeForm({}));
-  plain.agentInvoked = false;
   const p = Promise.resolve({ anything: "CANARY-plain" });
   plain.respondWith(p);
   assert.equal(plain.given, p);
