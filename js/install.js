@@ -232,7 +232,7 @@ export async function installRedactionWith(load, options = {}) {
     if (replaced()) {
       throw usageError(
         "context_replaced",
-        "document.modelContext was replaced after installRedaction patched it (e.g. @mcp-b/global set up later): the layer on top registers each tool here without its outputSchema and answers its own clients raw, so this registration is refused; call installRedaction after that layer is set up",
+        "document.modelContext was replaced after installRedaction patched it (e.g. @mcp-b/global set up later): the layer on top registers each tool here without its outputSchema and answers its own clients raw, so this registration is refused; uninstall, and call installRedaction after that layer is set up",
       );
     }
     if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
