@@ -150,11 +150,6 @@ function followToolChanges(modelContext, onChange) {
 }
 
 /**
- * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
- * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
- * `load` is the entry point's way to find the module (see js/index.js).
- */
-/**
  * The options, read once. A getter or a Proxy that throws is a mistake in the call like any
  * other: a coded TypeError, never the thrown value itself (found by review).
  */
@@ -197,6 +192,11 @@ function contextToPatch(given) {
   return { modelContext, original, ownBefore };
 }
 
+/**
+ * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
+ * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
+ * `load` is the entry point's way to find the module (see js/index.js).
+ */
 export async function installRedactionWith(load, options = {}) {
   const { modelContext: given, wasm, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, confirm, unknown } = readOptions(options);
   if (onResult !== undefined && typeof onResult !== "function") throw optionError("onResult must be a function");
