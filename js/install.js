@@ -127,6 +127,19 @@ async function listTools(modelContext) {
 }
 
 /**
+ * A page callback's promise, if it returned one: its rejection is ignored as its throw is (an
+ * async callback that failed was an unhandled rejection, which ends a Node process; found by
+ * review).
+ */
+function ignoreRejection(value) {
+  try {
+    if (value !== null && typeof value === "object" && typeof value.then === "function") value.then(undefined, () => {});
+  } catch {
+    // a thenable that throws: nothing to wait for
+  }
+}
+
+/**
  * Calls `onChange()` after each `toolchange` event of the context (the polyfill, MCP-B's server
  * and Chromium fire it). Returns `stop()`; a context that is no EventTarget is not followed.
  */
@@ -302,7 +315,7 @@ export async function installRedactionWith(load, options = {}) {
       const handles = out.redactions.filter((r) => r.handle !== undefined).map(({ handle, label }) => ({ handle, label }));
       // A copy: the page may fill revealed values into what it renders, and the view the
       // agent gets must not change with it (found by review).
-      onResult({ tool: name, resultId: out.resultId, result: structuredClone(out.result), handles });
+      ignoreRejection(onResult({ tool: name, resultId: out.resultId, result: structuredClone(out.result), handles }));
     } catch {
       // the page's callback must not change what the agent gets
     }
@@ -336,7 +349,7 @@ export async function installRedactionWith(load, options = {}) {
 
   const report = (err) => {
     try {
-      if (typeof onError === "function") onError(err);
+      if (typeof onError === "function") ignoreRejection(onError(err));
       // The message starts with "webmcp-redact: wasm_unavailable:" already.
       else globalThis.console?.error?.(`${err.message} (installRedaction: every tool result is withheld)`);
     } catch {

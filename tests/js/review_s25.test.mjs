@@ -267,3 +267,24 @@ test("the consent dialog closed any other way (dialog.close(), a form method=dia
     delete globalThis.document;
   }
 });
+
+// --- Callbacks ------------------------------------------------------------------------------
+
+test("an async onResult that rejects is ignored like one that throws (no unhandled rejection)", async () => {
+  const unhandled = [];
+  const onUnhandled = (reason) => unhandled.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const ctx = fakeContext();
+    const uninstall = await installRedaction({ modelContext: ctx, onResult: async () => { throw new Error("page bug"); } });
+    await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    const view = await ctx.call("generate_api_key", {});
+    await settle();
+    await settle();
+    uninstall();
+    assert.ok(!JSON.stringify(view).includes(CANARY));
+    assert.deepEqual(unhandled.map((e) => e?.message), []);
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});
