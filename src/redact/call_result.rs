@@ -6,6 +6,7 @@ use super::blocks::{block_label, classify, reference_strings, user_only_label, u
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::{Run, UNDECLARED_LABEL};
 use crate::json::{child, embedded_spans, is_mcp_member, parse_embedded};
+use crate::policy::claims::MAX_EMBEDDED;
 use crate::{Error, Format, Limits, Reason};
 
 impl Run<'_> {
@@ -30,6 +31,9 @@ impl Run<'_> {
         // value they stand for, as with no structuredContent at all (else a second pass would).
         let not_mcp = self.format == Format::Mcp && structured.as_ref().is_some_and(|v| !v.is_object());
         let bare = structured.is_none() || not_mcp;
+        // Beside an array structuredContent (the webmcp format), JSON text of an array can
+        // stand for the value as well as an object can (found by review: it passed unwalked).
+        let arrays = bare || structured.as_ref().is_some_and(Value::is_array);
         let mut changed = match structured.as_mut() {
             Some(v) => self.walk_into(v, "/structuredContent", allowlist),
             None => false,
@@ -37,7 +41,7 @@ impl Run<'_> {
         if structured.as_ref().is_some_and(Value::is_null) {
             structured = None; // taken whole: it goes, and its duplicate text with it
         }
-        let kept = self.blocks(content, &duplicates, bare, allowlist)?;
+        let kept = self.blocks(content, &duplicates, (bare, arrays), allowlist)?;
         // Everything is taken before anything is value-matched, so that a value taken anywhere
         // (an undeclared `_meta` key, the last block) is caught everywhere else.
         let rest: Vec<(String, Value)> =
@@ -187,7 +191,7 @@ impl Run<'_> {
         &mut self,
         content: Vec<Value>,
         duplicates: &[bool],
-        bare: bool,
+        (bare, arrays): (bool, bool),
         allowlist: bool,
     ) -> Result<Vec<(usize, Value)>, Error> {
         let mut kept = Vec::with_capacity(content.len());
@@ -197,18 +201,18 @@ impl Run<'_> {
                 self.known.note(&s, block.get("label").and_then(Value::as_str).unwrap_or("secret_reference"));
             }
             let kind = classify(&block, self.own);
-            let json = if (bare || !allowlist) && matches!(kind, Block::Text) && !duplicates[i] {
-                // Beside a structuredContent (an object), only an object can stand for the
-                // value; a `4200` or `"pending"` there is prose, and walked with the schema it
-                // would be taken whole as a mismatch, and learned (found by review).
-                match self.schema_json(&block).map_err(|e| at_text(e, i))? {
-                    Some(v) => (bare || v.is_object()).then_some(TextJson::Whole(v)),
-                    // Prose; in allowlist mode it is undeclared and goes whole.
-                    None if allowlist => None,
-                    None => self.json_in_prose(&block, bare).map_err(|e| at_text(e, i))?,
+            // The text that may stand for the value: a text block's, and outside allowlist
+            // mode an embedded resource's (in allowlist mode a resource goes whole).
+            let field = match kind {
+                Block::Text => Some("text"),
+                Block::Media if !allowlist && block.pointer("/resource/text").is_some() => Some("resource/text"),
+                _ => None,
+            };
+            let json = match field.and_then(|f| block.pointer(&format!("/{f}"))?.as_str().map(|t| (f, t))) {
+                Some((f, text)) if (bare || !allowlist) && !duplicates[i] => {
+                    self.text_json(text, (bare, arrays), allowlist).map_err(|e| at_field(e, i, f))?.map(|j| (f, j))
                 }
-            } else {
-                None
+                _ => None,
             };
             // A stub this run just wrote for the tool's own reference is ours already.
             let fresh_stub = matches!(kind, Block::Reference(_));
@@ -236,9 +240,10 @@ impl Run<'_> {
                     None
                 }
                 Block::Text if duplicates[i] => None,
-                Block::Text if json.is_some() => {
-                    if let Some(json) = json {
-                        self.walk_text(&mut block, json, &pointer, allowlist);
+                Block::Text | Block::Media if json.is_some() => {
+                    if let Some((field, json)) = json {
+                        self.walk_text(&mut block, field, json, &pointer, allowlist)
+                            .map_err(|e| at_field(e, i, field))?;
                     }
                     None
                 }
@@ -313,28 +318,35 @@ impl Run<'_> {
         }
     }
 
-    /// The JSON of a text block that stands for a structured value the schema describes, parsed
-    /// once here. (Any JSON: the mcp format wraps even `null` or `42` as text.)
+    /// The JSON a text (a text block's, an embedded resource's, or one inside a result written
+    /// as text) stands for, with the schema: its whole text, parsed once (any JSON: the mcp
+    /// format wraps even `null` or `42` as text), or the JSON inside its prose. Beside a
+    /// structuredContent (not `bare`), only an object can stand for the value, or an array
+    /// beside an array (`arrays`); a `4200` or `"pending"` there is prose, and walked with the
+    /// schema it would be taken whole as a mismatch, and learned (found by review).
     /// JSON too deep to walk, or with duplicate keys, fails the result: it is never prose.
-    fn schema_json(&self, block: &Value) -> Result<Option<Value>, Error> {
-        let Some(text) = block.get("text").and_then(Value::as_str) else { return Ok(None) };
+    fn text_json(&self, text: &str, (bare, arrays): (bool, bool), allowlist: bool) -> Result<Option<TextJson>, Error> {
         if !self.tool.has_marks() {
             return Ok(None);
         }
-        tolerate_own(parse_embedded(text, &self.limits), self.own)
+        match tolerate_own(parse_embedded(text, &self.limits), self.own)? {
+            Some(v) => Ok((bare || v.is_object() || (arrays && v.is_array())).then_some(TextJson::Whole(v))),
+            // Prose; in allowlist mode it is undeclared and goes whole.
+            None if allowlist => Ok(None),
+            None => self.json_in_prose(text, arrays),
+        }
     }
 
-    /// The JSON objects (and arrays, with no structuredContent beside) written inside the prose
-    /// of a text block: a Markdown code fence, `Result: {...}`. A tool that writes its value so
-    /// is read as one that writes it as the whole text (found by review: the marked values in a
-    /// fence passed, being prose). JSON there that the core must not give up on (too deep,
-    /// repeated keys) fails the result, as it does for a whole text.
-    fn json_in_prose(&self, block: &Value, bare: bool) -> Result<Option<TextJson>, Error> {
-        let Some(text) = block.get("text").and_then(Value::as_str) else { return Ok(None) };
+    /// The JSON objects (and arrays, where an array can stand for the value) written inside
+    /// prose: a Markdown code fence, `Result: {...}`. A tool that writes its value so is read
+    /// as one that writes it as the whole text (found by review: the marked values in a fence
+    /// passed, being prose). JSON there that the core must not give up on (too deep, repeated
+    /// keys) fails the result, as it does for a whole text.
+    fn json_in_prose(&self, text: &str, arrays: bool) -> Result<Option<TextJson>, Error> {
         let Some(schema) = self.tool.schema().filter(|s| s.has_marks()) else { return Ok(None) };
         // JSON in prose is the value only where the schema could take it as one: a `[1, 2]`
         // beside an object schema is prose, and would be taken whole as a mismatch.
-        let stands_for = |v: &Value| (v.is_object() || (bare && v.is_array())) && schema.root_fits(v);
+        let stands_for = |v: &Value| (v.is_object() || (arrays && v.is_array())) && schema.root_fits(v);
         let mut found = Vec::new();
         for (start, end) in embedded_spans(text) {
             match tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)? {
@@ -345,53 +357,94 @@ impl Run<'_> {
         Ok((!found.is_empty()).then_some(TextJson::Inside(found)))
     }
 
-    /// A text block holding JSON that no structuredContent beside it stands for: redact that
-    /// JSON as the structured value it stands for, the prose around it left as it is (value
-    /// matching reads it later). A pointer cannot go inside a string, so every redaction in it
-    /// points at the text.
-    fn walk_text(&mut self, block: &mut Value, json: TextJson, pointer: &str, allowlist: bool) {
+    /// A block's text (`field`) holding JSON that no structuredContent beside it stands for:
+    /// redact that JSON as the structured value it stands for, the prose around it left as it
+    /// is (value matching reads it later). A pointer cannot go inside a string, so every
+    /// redaction in it points at the text.
+    fn walk_text(
+        &mut self,
+        block: &mut Value,
+        field: &str,
+        json: TextJson,
+        pointer: &str,
+        allowlist: bool,
+    ) -> Result<(), Error> {
         let mark = self.collect.mark();
-        let text = match json {
-            TextJson::Whole(mut value) => self.walk_embedded(&mut value, allowlist).then(|| value.to_string()),
+        let Some(slot) = block.pointer_mut(&format!("/{field}")) else { return Ok(()) };
+        let Some(text) = slot.as_str() else { return Ok(()) };
+        if let Some(text) = self.rewrite_text(text, json, allowlist, 0)? {
+            *slot = Value::String(text);
+            self.collect.point_since(mark, &format!("{pointer}/{field}"));
+        }
+        Ok(())
+    }
+
+    /// `text` with the JSON it holds (`json`, found in it) redacted; `None` when nothing went.
+    /// `depth` counts the results written as text this one is inside.
+    fn rewrite_text(
+        &mut self,
+        text: &str,
+        json: TextJson,
+        allowlist: bool,
+        depth: usize,
+    ) -> Result<Option<String>, Error> {
+        Ok(match json {
+            TextJson::Whole(mut value) => self.walk_embedded(&mut value, allowlist, depth)?.then(|| value.to_string()),
             TextJson::Inside(parts) => {
-                let Some(prose) = block.get("text").and_then(Value::as_str) else { return };
-                let (mut out, mut at, mut changed) = (String::with_capacity(prose.len()), 0, false);
+                let (mut out, mut at, mut changed) = (String::with_capacity(text.len()), 0, false);
                 for (start, end, mut value) in parts {
-                    out.push_str(&prose[at..start]);
-                    if self.walk_embedded(&mut value, allowlist) {
+                    out.push_str(&text[at..start]);
+                    if self.walk_embedded(&mut value, allowlist, depth)? {
                         changed = true;
                         out.push_str(&value.to_string());
                     } else {
-                        out.push_str(&prose[start..end]);
+                        out.push_str(&text[start..end]);
                     }
                     at = end;
                 }
-                out.push_str(&prose[at..]);
+                out.push_str(&text[at..]);
                 changed.then_some(out)
             }
-        };
-        if let Some(text) = text {
-            self.collect.point_since(mark, &child(pointer, "text"));
-            block["text"] = Value::String(text);
-        }
+        })
     }
 
-    /// The JSON of a text block, walked with the schema. A whole CallToolResult written as text
-    /// (a tool or bridge that returns its result stringified) is walked as one: the schema
-    /// describes its `structuredContent` and the members beside MCP's own, not the envelope
-    /// (found by review: its marked values passed). What it took is known, so every echo of
-    /// it elsewhere in the text is value-matched like any other. In allowlist mode the envelope
-    /// is undeclared, and goes, as before.
-    fn walk_embedded(&mut self, value: &mut Value, allowlist: bool) -> bool {
+    /// The JSON of a text, walked with the schema. A whole CallToolResult written as text (a
+    /// tool or bridge that returns its result stringified) is walked as one: the schema
+    /// describes its `structuredContent`, the members beside MCP's own, and the JSON its own
+    /// blocks' texts stand for, down to results written as text inside it (found by review:
+    /// only the first level was walked, so a value in its text blocks passed). What it took is
+    /// known, so every echo of it elsewhere in the text is value-matched like any other. In
+    /// allowlist mode the envelope is undeclared, and goes, as before.
+    fn walk_embedded(&mut self, value: &mut Value, allowlist: bool, depth: usize) -> Result<bool, Error> {
         if allowlist || !self.tool.reads_as_call_result(value) {
-            return self.walk_into(value, "", allowlist);
+            return Ok(self.walk_into(value, "", allowlist));
         }
-        let Value::Object(result) = value else { return false };
+        let Value::Object(result) = value else { return Ok(false) };
         let mut changed = false;
-        if let Some(structured) = result.get_mut("structuredContent").filter(|v| v.is_object()) {
+        let structured = result.get_mut("structuredContent").filter(|v| !v.is_null());
+        let bare = structured.is_none();
+        let arrays = bare || structured.as_ref().is_some_and(|v| v.is_array());
+        if let Some(structured) = structured {
             changed |= self.walk_into(structured, "", false);
         }
-        changed | self.walk_beside_mcp(result, false)
+        changed |= self.walk_beside_mcp(result, false);
+        let Some(Value::Array(blocks)) = result.get_mut("content") else { return Ok(changed) };
+        for block in blocks.iter_mut() {
+            for field in ["/text", "/resource/text"] {
+                let Some(slot) = block.pointer_mut(field) else { continue };
+                let Some(text) = slot.as_str() else { continue };
+                let Some(json) = self.text_json(text, (bare, arrays), false)? else { continue };
+                if depth + 1 >= MAX_EMBEDDED {
+                    let detail = format!("results written as text inside one another go deeper than {MAX_EMBEDDED}");
+                    return Err(Error::new(crate::ErrorCode::DepthLimit, "", detail));
+                }
+                if let Some(text) = self.rewrite_text(text, json, false, depth + 1)? {
+                    *slot = Value::String(text);
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
     }
 
     /// `_meta`: our own keys stay; in allowlist mode every other key goes, else it is scrubbed.
@@ -490,7 +543,12 @@ fn duplicate_texts(
 
 /// An error in the JSON text of block `i`: a pointer cannot go inside a string, so it names the
 /// text.
-fn at_text(mut e: Error, i: usize) -> Error {
-    e.pointer = format!("/content/{i}/text");
+fn at_text(e: Error, i: usize) -> Error {
+    at_field(e, i, "text")
+}
+
+/// An error in the JSON of block `i`'s text at `field` (`text`, `resource/text`).
+fn at_field(mut e: Error, i: usize, field: &str) -> Error {
+    e.pointer = format!("/content/{i}/{field}");
     e
 }
