@@ -285,3 +285,41 @@ fn a16_json_in_texts_of_results_written_as_text_is_walked_at_every_depth() {
         assert!(!o.agent_json.contains(canary), "{format:?}: {}", o.agent_json);
     }
 }
+
+#[test]
+fn a4_sensitive_claim_in_prose_json() {
+    let def = json!({ "name": "t" });
+    let inner = json!({ "content": [text("CANARY_A4_xyz")], "_meta": { "sensitiveHint": true } });
+    closed(&def, &json!({ "content": [text(&format!("Result: {inner}"))] }), "CANARY_A4_xyz");
+}
+
+/// The class of a4: a result written inside prose makes its claims, however it claims, in a text
+/// or a resource's text, at depth; a marked tool then goes allowlist. JSON in prose whose claims
+/// cannot be read (a repeated key) fails closed.
+#[test]
+fn a17_a_result_written_inside_prose_makes_its_claims() {
+    let canary = "CANARY_A17_xyz";
+    let claims = [
+        json!({ "_meta": { "sensitiveHint": true } }),
+        json!({ "_meta": { "io.modelcontextprotocol/trust-annotations": { "sensitive": true } } }),
+        json!({ "_meta": { "annotations": { "sensitiveHint": "high" } } }),
+    ];
+    for claim in claims {
+        let mut inner = json!({ "content": [text(canary)] });
+        inner.as_object_mut().unwrap().extend(claim.as_object().unwrap().clone());
+        let once = format!("The tool said:\n```json\n{inner}\n```");
+        let twice = format!("relay: {}", json!({ "content": [text(&once)] }));
+        for t in [once.clone(), twice] {
+            for block in [text(&t), json!({ "type": "resource", "resource": { "uri": "file:///a", "text": t } })] {
+                let raw = json!({ "content": [block] });
+                closed(&json!({ "name": "t" }), &raw, canary);
+                closed(&marks_s(), &raw, canary);
+            }
+        }
+    }
+    let raw = json!({ "content": [text(&format!("log: {{\"a\":1,\"a\":2,\"x\":\"{canary}\"}}"))] });
+    for format in FORMATS {
+        let o = run_with(json!({ "name": "t" }), &raw.to_string(), format, &[]);
+        assert!(o.withheld && !o.agent_json.contains(canary), "{format:?}: {}", o.agent_json);
+    }
+}

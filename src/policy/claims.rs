@@ -13,6 +13,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::json::embedded_spans;
 use crate::model::{norm, Level, ToolModel};
 use crate::policy::session::{claims, Labels};
 use crate::{Error, ErrorCode};
@@ -72,11 +73,23 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// JSON text that may be a result: an object is read as one.
+    /// JSON text that may be a result: an object is read as one, and so is each object written
+    /// inside prose (`Result: {...}`, a code fence), which rule 5 walks as the result it is
+    /// (found by review: a bridge that prefixed the result it relayed hid its claims).
     fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
-        if !text.trim_start().starts_with('{') {
+        if text.trim_start().starts_with('{') && self.object(text, depth, at)? {
             return Ok(());
         }
+        for (start, end) in embedded_spans(text) {
+            if text[start..].starts_with('{') {
+                self.object(&text[start..end], depth, at)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Text that starts as a JSON object: read as a result when it is one (true).
+    fn object(&mut self, text: &str, depth: usize, at: &str) -> Result<bool, Error> {
         if depth >= MAX_EMBEDDED {
             let detail = format!("results written as text inside one another go deeper than {MAX_EMBEDDED}");
             return Err(Error::new(ErrorCode::DepthLimit, at, detail));
@@ -85,8 +98,8 @@ impl Reader<'_, '_> {
             e.pointer = at.to_string();
             e
         })? {
-            Some(inner @ Value::Object(_)) => self.result(&inner, depth + 1, Some(at)),
-            _ => Ok(()),
+            Some(inner @ Value::Object(_)) => self.result(&inner, depth + 1, Some(at)).map(|()| true),
+            _ => Ok(false),
         }
     }
 
