@@ -323,3 +323,88 @@ fn a17_a_result_written_inside_prose_makes_its_claims() {
         assert!(o.withheld && !o.agent_json.contains(canary), "{format:?}: {}", o.agent_json);
     }
 }
+
+/// Known values in MCP's own `_meta` members and in a tool's reference label.
+#[test]
+fn b1_known_values_in_mcp_meta_members_and_reference_labels() {
+    let mut leaks = Vec::new();
+    for (secret, raw) in [
+        ("918273645", r#"{"content":[],"_meta":{"progressToken":918273645}}"#.to_string()),
+        ("sk_live_B1_tok", r#"{"content":[],"_meta":{"progressToken":"sk_live_B1_tok"}}"#.to_string()),
+        (
+            "sk_live_B1_task",
+            r#"{"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"sk_live_B1_task"}}}"#
+                .to_string(),
+        ),
+        ("sk_live_B1_key", r#"{"content":[],"_meta":{"sk_live_B1_key":1}}"#.to_string()),
+        (
+            "sk_live_B1_lbl",
+            r#"{"content":[{"type":"secret_reference","id":"r1","label":"key sk_live_B1_lbl","redeemUrl":"/r/1"}]}"#
+                .to_string(),
+        ),
+        (
+            "sk_live_B1_ann",
+            r#"{"content":[{"type":"text","text":"a","annotations":{"audience":["assistant","sk_live_B1_ann"]}}]}"#
+                .to_string(),
+        ),
+    ] {
+        for format in FORMATS {
+            let mut r = redactor(format);
+            let marked = match secret.parse::<u64>() {
+                Ok(n) => format!(r#"{{"s":{n}}}"#),
+                Err(_) => json!({ "s": secret }).to_string(),
+            };
+            r.redact(MARKED, &marked, None);
+            let out = r.redact(PLAIN, &raw, None);
+            if out.agent_json.contains(secret) {
+                leaks.push(format!("{format:?} {raw} -> {}", out.agent_json));
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "{leaks:#?}");
+}
+
+/// check(): known values in argument keys written as JSON, and in JSON inside prose.
+#[test]
+fn b2_check_sees_known_values_in_keys_and_prose_json() {
+    let mut r = redactor(Format::Webmcp);
+    r.redact(MARKED, r#"{"s":"sk_live_EGRESS_B2"}"#, None);
+    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+    let mut missed = Vec::new();
+    for args in [
+        json!({ json!({ "x": "sk_live_EGRESS_B2" }).to_string(): 1 }),
+        json!({ "m": format!("note {}", json!({ "x": "sk\\u005flive_EGRESS_B2" })) }),
+        json!({ "m": "sk\\u005flive\\u005fEGRESS\\u005fB2" }),
+    ] {
+        let c = r.check(post, &args.to_string(), None).unwrap();
+        if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+            missed.push(args);
+        }
+    }
+    assert!(missed.is_empty(), "egress missed: {missed:?}");
+}
+
+/// A value stringified twice (a JSON string holding the JSON of the value), or more: whole, in
+/// prose, beside a structuredContent it differs from, in a resource, inside a result written as
+/// text; prose with stray quotes around it still finds it.
+#[test]
+fn c3_a_value_stringified_twice() {
+    let canary = "CANARY_C3_xyz";
+    let quote = |v: String| Value::String(v).to_string();
+    let twice = quote(json!({ "s": canary, "n": 1 }).to_string());
+    let thrice = quote(format!("Result: {twice}"));
+    let relayed = quote(json!({ "content": [], "structuredContent": { "s": canary } }).to_string());
+    for raw in [
+        json!({ "content": [text(&twice)] }),
+        json!({ "content": [text(&format!("Result: {twice}"))] }),
+        json!({ "content": [text(&twice)], "structuredContent": { "s": "other" } }),
+        json!({ "content": [text(&format!("Result: {twice}"))], "structuredContent": { "n": 1 } }),
+        json!({ "content": [text(&format!("He said \"hi\" {{}} then 5\" and: {twice} ok \""))] }),
+        json!({ "content": [text(&format!("a \"b\" [1] {thrice}"))] }),
+        json!({ "content": [text(&relayed)] }),
+        json!({ "content": [{ "type": "resource", "resource": { "uri": "file:///a", "text": format!("x {twice}") } }] }),
+        json!({ "content": [text(&json!({ "content": [text(&format!("x {twice}"))] }).to_string())] }),
+    ] {
+        closed(&marks_s(), &raw, canary);
+    }
+}

@@ -279,6 +279,37 @@ pub fn embedded_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// The JSON strings that may be written in prose outside `spans` (the bracketed spans
+/// `embedded_spans` gives, in order): a value stringified twice, `Result: "{\"id\":1}"`. Each
+/// `"` to the next `"` not escaped, and each closing `"` opens the next candidate too, since a
+/// stray quote in prose (`5" tall`) would pair with the wrong one; the caller takes those that
+/// hold JSON, apart. A string that would run into a bracketed span is not one: what it covers
+/// stays prose. Linear: each byte is read at most twice, and a string that never closes ends
+/// the search (every later `"` lies inside it).
+pub fn quoted_spans(text: &str, spans: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let (mut out, mut i, mut next) = (Vec::new(), 0, 0);
+    while i < b.len() {
+        if let Some(&(_, end)) = spans.get(next).filter(|&&(start, _)| i >= start) {
+            (i, next) = (i.max(end), next + 1);
+            continue;
+        }
+        if b[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let end = string_end(b, i);
+        if end - i < 2 || b[end - 1] != b'"' {
+            break;
+        }
+        if !matches!(spans.get(next), Some(&(start, _)) if end > start) {
+            out.push((i, end));
+        }
+        i = end - 1;
+    }
+    out
+}
+
 /// Where the JSON value starting at `start` ends, by bracket counting (strings skipped whole).
 fn value_end(b: &[u8], start: usize) -> Option<usize> {
     let mut depth = 0usize;
@@ -353,6 +384,21 @@ mod tests {
         let e = parse_limited(r#"{"a":[1,{"b~/":[[]]}]}"#, &limits(3)).unwrap_err();
         assert_eq!(e.code, ErrorCode::DepthLimit);
         assert_eq!(e.pointer, "/a/1/b~0~1");
+    }
+
+    #[test]
+    fn quoted_spans_are_each_pair_of_quotes_outside_brackets_and_linear() {
+        let t = r#"a "b" 5" x {"c":"d"} "e\"f" "#;
+        let spans = embedded_spans(t);
+        let quoted: Vec<&str> = quoted_spans(t, &spans).into_iter().map(|(s, e)| &t[s..e]).collect();
+        // Each closing quote opens the next candidate; none runs into the bracketed span.
+        assert_eq!(quoted, [r#""b""#, r#"" 5""#, r#""e\"f""#]);
+        assert!(quoted_spans(r#"x "never closes \" "#, &[]).is_empty());
+        // Many quotes and spans: every candidate is between two quotes in a row.
+        let big = format!("{}{}", r#"\"{"a":1} "#.repeat(20_000), "\"".repeat(20_000));
+        let spans = embedded_spans(&big);
+        assert_eq!(spans.len(), 20_000);
+        assert!(quoted_spans(&big, &spans).len() <= 40_000);
     }
 
     #[test]

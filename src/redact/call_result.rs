@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::{Run, UNDECLARED_LABEL};
-use crate::json::{child, embedded_spans, is_mcp_member, parse_embedded};
+use crate::json::{child, embedded_spans, is_mcp_member, parse_embedded, quoted_spans};
 use crate::policy::claims::MAX_EMBEDDED;
 use crate::{Error, Format, Limits, Reason};
 
@@ -210,7 +210,7 @@ impl Run<'_> {
             };
             let json = match field.and_then(|f| block.pointer(&format!("/{f}"))?.as_str().map(|t| (f, t))) {
                 Some((f, text)) if (bare || !allowlist) && !duplicates[i] => {
-                    self.text_json(text, (bare, arrays), allowlist).map_err(|e| at_field(e, i, f))?.map(|j| (f, j))
+                    self.text_json(text, (bare, arrays), allowlist, 0).map_err(|e| at_field(e, i, f))?.map(|j| (f, j))
                 }
                 _ => None,
             };
@@ -323,37 +323,85 @@ impl Run<'_> {
     /// format wraps even `null` or `42` as text), or the JSON inside its prose. Beside a
     /// structuredContent (not `bare`), only an object can stand for the value, or an array
     /// beside an array (`arrays`); a `4200` or `"pending"` there is prose, and walked with the
-    /// schema it would be taken whole as a mismatch, and learned (found by review).
+    /// schema it would be taken whole as a mismatch, and learned (found by review). A JSON
+    /// string holding JSON (a value stringified twice) stands for what that JSON stands for
+    /// (found by review: in prose, or beside a structuredContent, its marked values passed).
     /// JSON too deep to walk, or with duplicate keys, fails the result: it is never prose.
-    fn text_json(&self, text: &str, (bare, arrays): (bool, bool), allowlist: bool) -> Result<Option<TextJson>, Error> {
+    /// `depth` counts the strings (and results written as text) this text is inside.
+    fn text_json(
+        &self,
+        text: &str,
+        (bare, arrays): (bool, bool),
+        allowlist: bool,
+        depth: usize,
+    ) -> Result<Option<TextJson>, Error> {
         if !self.tool.has_marks() {
             return Ok(None);
         }
         match tolerate_own(parse_embedded(text, &self.limits), self.own)? {
+            Some(Value::String(inner)) => {
+                let whole = bare.then(|| TextJson::Whole(Value::String(inner.clone())));
+                Ok(self.quoted(inner, (bare, arrays), allowlist, depth)?.or(whole))
+            }
             Some(v) => Ok((bare || v.is_object() || (arrays && v.is_array())).then_some(TextJson::Whole(v))),
             // Prose; in allowlist mode it is undeclared and goes whole.
             None if allowlist => Ok(None),
-            None => self.json_in_prose(text, arrays),
+            None => self.json_in_prose(text, arrays, depth),
         }
     }
 
+    /// The JSON a JSON string's text stands for, one level of stringification down.
+    fn quoted(
+        &self,
+        inner: String,
+        sides: (bool, bool),
+        allowlist: bool,
+        depth: usize,
+    ) -> Result<Option<TextJson>, Error> {
+        if !inner.contains(['{', '[', '"']) {
+            return Ok(None);
+        }
+        if depth + 1 >= MAX_EMBEDDED {
+            let detail = format!("JSON written as text inside one another goes deeper than {MAX_EMBEDDED}");
+            return Err(Error::new(crate::ErrorCode::DepthLimit, "", detail));
+        }
+        let json = self.text_json(&inner, sides, allowlist, depth + 1)?;
+        Ok(json.map(|json| TextJson::Quoted(Box::new(json), inner)))
+    }
+
     /// The JSON objects (and arrays, where an array can stand for the value) written inside
-    /// prose: a Markdown code fence, `Result: {...}`. A tool that writes its value so is read
-    /// as one that writes it as the whole text (found by review: the marked values in a fence
-    /// passed, being prose). JSON there that the core must not give up on (too deep, repeated
-    /// keys) fails the result, as it does for a whole text.
-    fn json_in_prose(&self, text: &str, arrays: bool) -> Result<Option<TextJson>, Error> {
+    /// prose: a Markdown code fence, `Result: {...}`, and a JSON string holding one (`Result:
+    /// "{\"id\":1}"`). A tool that writes its value so is read as one that writes it as the
+    /// whole text (found by review: the marked values in a fence passed, being prose). JSON
+    /// there that the core must not give up on (too deep, repeated keys) fails the result, as
+    /// it does for a whole text.
+    fn json_in_prose(&self, text: &str, arrays: bool, depth: usize) -> Result<Option<TextJson>, Error> {
         let Some(schema) = self.tool.schema().filter(|s| s.has_marks()) else { return Ok(None) };
         // JSON in prose is the value only where the schema could take it as one: a `[1, 2]`
         // beside an object schema is prose, and would be taken whole as a mismatch.
         let stands_for = |v: &Value| (v.is_object() || (arrays && v.is_array())) && schema.root_fits(v);
         let mut found = Vec::new();
-        for (start, end) in embedded_spans(text) {
+        let spans = embedded_spans(text);
+        for &(start, end) in &spans {
             match tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)? {
-                Some(v) if stands_for(&v) => found.push((start, end, v)),
+                Some(v) if stands_for(&v) => found.push((start, end, TextJson::Whole(v))),
                 _ => {}
             }
         }
+        let mut after = 0;
+        for (start, end) in quoted_spans(text, &spans) {
+            if start < after {
+                continue;
+            }
+            if let Some(Value::String(inner)) = tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)?
+            {
+                if let Some(json) = self.quoted(inner, (false, arrays), false, depth)? {
+                    found.push((start, end, json));
+                    after = end;
+                }
+            }
+        }
+        found.sort_by_key(|&(start, _, _)| start);
         Ok((!found.is_empty()).then_some(TextJson::Inside(found)))
     }
 
@@ -392,18 +440,23 @@ impl Run<'_> {
             TextJson::Whole(mut value) => self.walk_embedded(&mut value, allowlist, depth)?.then(|| value.to_string()),
             TextJson::Inside(parts) => {
                 let (mut out, mut at, mut changed) = (String::with_capacity(text.len()), 0, false);
-                for (start, end, mut value) in parts {
+                for (start, end, part) in parts {
                     out.push_str(&text[at..start]);
-                    if self.walk_embedded(&mut value, allowlist, depth)? {
-                        changed = true;
-                        out.push_str(&value.to_string());
-                    } else {
-                        out.push_str(&text[start..end]);
+                    match self.rewrite_text(&text[start..end], part, allowlist, depth)? {
+                        Some(t) => {
+                            changed = true;
+                            out.push_str(&t);
+                        }
+                        None => out.push_str(&text[start..end]),
                     }
                     at = end;
                 }
                 out.push_str(&text[at..]);
                 changed.then_some(out)
+            }
+            // Written back as the JSON string it was, holding the redacted JSON.
+            TextJson::Quoted(json, inner) => {
+                self.rewrite_text(&inner, *json, allowlist, depth + 1)?.map(|t| Value::String(t).to_string())
             }
         })
     }
@@ -433,7 +486,7 @@ impl Run<'_> {
             for field in ["/text", "/resource/text"] {
                 let Some(slot) = block.pointer_mut(field) else { continue };
                 let Some(text) = slot.as_str() else { continue };
-                let Some(json) = self.text_json(text, (bare, arrays), false)? else { continue };
+                let Some(json) = self.text_json(text, (bare, arrays), false, depth + 1)? else { continue };
                 if depth + 1 >= MAX_EMBEDDED {
                     let detail = format!("results written as text inside one another go deeper than {MAX_EMBEDDED}");
                     return Err(Error::new(crate::ErrorCode::DepthLimit, "", detail));
@@ -499,7 +552,10 @@ fn mcp_meta_member(key: &str, value: &Value) -> bool {
 /// The JSON a text block holds: its whole text, or objects inside its prose (with their spans).
 enum TextJson {
     Whole(Value),
-    Inside(Vec<(usize, usize, Value)>),
+    /// Spans of the text, each with the JSON it holds (`Whole` or `Quoted`), in order.
+    Inside(Vec<(usize, usize, TextJson)>),
+    /// A JSON string, with its text and the JSON that text holds.
+    Quoted(Box<TextJson>, String),
 }
 
 pub(super) fn tolerate_own(parsed: Result<Option<Value>, Error>, own: bool) -> Result<Option<Value>, Error> {
