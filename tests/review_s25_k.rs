@@ -408,3 +408,58 @@ fn c3_a_value_stringified_twice() {
         closed(&marks_s(), &raw, canary);
     }
 }
+
+/// Every combination (up to three deep) of the ways a value can be written inside a result as
+/// text: whole JSON text, a code fence, a JSON string (stringified twice), an embedded
+/// resource, a CallToolResult written as text, and a text beside a different structuredContent.
+/// For a denylist tool, an allowlist tool and a tool whose root is an `anyOf` behind a `$ref`,
+/// in both formats: the marked value never reaches the agent, and a second pass changes nothing.
+#[test]
+fn d1_every_combination_of_text_wrappings_keeps_the_marks() {
+    let canary = "CANARY_D1_xyz";
+    let quote = |v: String| Value::String(v).to_string();
+    let wraps: [&dyn Fn(String) -> String; 6] = [
+        &|t| json!({ "content": [text(&t)] }).to_string(),
+        &|t| json!({ "content": [text(&format!("Done.\n```json\n{t}\n```"))] }).to_string(),
+        &|t| json!({ "content": [text(&format!("log: {}", quote(t)))] }).to_string(),
+        &|t| json!({ "content": [{ "type": "resource", "resource": { "uri": "file:///a", "text": t } }] }).to_string(),
+        &|t| json!({ "content": [text(&json!({ "content": [text(&t)] }).to_string())] }).to_string(),
+        &|t| json!({ "content": [text(&format!("v {t}"))], "structuredContent": { "n": 9 } }).to_string(),
+    ];
+    let defs = [
+        marks_s(),
+        json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": { "type": "object",
+            "properties": { "n": { "type": "number" }, "s": { "type": "string", "x-sensitive": true } } } }),
+        json!({ "name": "t", "outputSchema": { "$ref": "#/$defs/v", "$defs": { "v": { "anyOf": [
+            { "type": "object", "properties": { "s": { "x-sensitive": true } } }, { "type": "array" } ] } } } }),
+    ];
+    let mut leaks = Vec::new();
+    let value = json!({ "s": canary, "n": 1 }).to_string();
+    let mut combos: Vec<Vec<usize>> = (0..6).map(|a| vec![a]).collect();
+    for _ in 0..2 {
+        let longer: Vec<Vec<usize>> = combos
+            .iter()
+            .filter(|c| c.len() == combos.last().unwrap().len())
+            .flat_map(|c| (0..6).map(move |w| [c.clone(), vec![w]].concat()))
+            .collect();
+        combos.extend(longer);
+    }
+    for combo in &combos {
+        // The innermost wrapper must give a result; the value itself is the JSON text.
+        let mut t = value.clone();
+        for &w in combo {
+            t = wraps[w](t);
+        }
+        for def in &defs {
+            for format in FORMATS {
+                let o = run_with(def.clone(), &t, format, &[]);
+                if o.agent_json.contains(canary) {
+                    leaks.push(format!("{combo:?} {format:?} {}: {}", def["name"], o.agent_json));
+                } else if !o.withheld {
+                    assert_idempotent(def, &o, format);
+                }
+            }
+        }
+    }
+    assert!(leaks.is_empty(), "{} leaks, first: {:#?}", leaks.len(), &leaks[..leaks.len().min(3)]);
+}
