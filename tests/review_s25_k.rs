@@ -463,3 +463,18 @@ fn d1_every_combination_of_text_wrappings_keeps_the_marks() {
     }
     assert!(leaks.is_empty(), "{} leaks, first: {:#?}", leaks.len(), &leaks[..leaks.len().min(3)]);
 }
+
+/// JSON in prose after a bracket that never closes (`[0, 10)`, `:-{`, `array[i`).
+#[test]
+fn e6_json_in_prose_after_an_unclosed_bracket() {
+    let canary = "CANARY_E6_xyz";
+    let value = json!({ "s": canary, "n": 1 });
+    for prose in [
+        format!("range [0, 10) ok. Result: {value}"),
+        format!("oops :-{{ here it is {value}"),
+        format!("Result: {value} and array[i"),
+        format!("a [b {{ c ] d }} e {value}"),
+    ] {
+        closed(&marks_s(), &json!({ "content": [text(&prose)] }), canary);
+    }
+}

@@ -263,18 +263,50 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The JSON objects and arrays that may sit inside prose (a Markdown code fence, `Result:
-/// {...}`), as spans of `text` in order and apart: each `{` or `[` to its closing bracket, by
-/// bracket counting with strings skipped whole. Linear: each byte is read once, and a bracket
-/// that never closes ends the search (every later one lies inside it).
+/// {...}`), as spans of `text` in order and apart: each `{` or `[` to the closing bracket of its
+/// kind, outermost first, strings inside brackets skipped whole. A bracket that never closes
+/// (`range [0, 10)`, `:-{`) hides nothing after it (found by review: the search used to end
+/// there). Linear: each byte is read once, and each opening bracket is pushed and popped once.
 pub fn embedded_spans(text: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
-    let mut spans = Vec::new();
-    let mut i = 0;
-    while let Some(k) = b[i..].iter().position(|&c| c == b'{' || c == b'[') {
-        let start = i + k;
-        let Some(end) = value_end(b, start) else { break };
-        spans.push((start, end));
-        i = end;
+    let (mut open, mut pairs, mut i) = (Vec::new(), Vec::new(), 0);
+    let mut unmatched = [0usize; 2]; // open `{` and `[` on the stack
+    let slot = |c: u8| usize::from(c == b'[' || c == b']');
+    while i < b.len() {
+        match b[i] {
+            b'"' if !open.is_empty() => {
+                let end = string_end(b, i);
+                if end - i < 2 || b[end - 1] != b'"' {
+                    break; // a string that never closes: every later bracket lies inside it
+                }
+                i = end;
+                continue;
+            }
+            c @ (b'{' | b'[') => {
+                open.push((i, c));
+                unmatched[slot(c)] += 1;
+            }
+            c @ (b'}' | b']') if unmatched[slot(c)] > 0 => {
+                // Openers of the other kind above the match never close.
+                while let Some((start, kind)) = open.pop() {
+                    unmatched[slot(kind)] -= 1;
+                    if slot(kind) == slot(c) {
+                        pairs.push((start, i + 1));
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Pairs nest or lie apart: in order of their start, the outermost come first.
+    pairs.sort_unstable();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (start, end) in pairs {
+        if !matches!(spans.last(), Some(&(_, last)) if start < last) {
+            spans.push((start, end));
+        }
     }
     spans
 }
@@ -384,6 +416,16 @@ mod tests {
         let e = parse_limited(r#"{"a":[1,{"b~/":[[]]}]}"#, &limits(3)).unwrap_err();
         assert_eq!(e.code, ErrorCode::DepthLimit);
         assert_eq!(e.pointer, "/a/1/b~0~1");
+    }
+
+    #[test]
+    fn embedded_spans_go_on_past_a_bracket_that_never_closes() {
+        let t = r#"range [0, 10) ok {"a":"}"} x [1,[2]] a [b { c ] d } :-{ y"#;
+        let spans: Vec<&str> = embedded_spans(t).into_iter().map(|(s, e)| &t[s..e]).collect();
+        assert_eq!(spans, [r#"{"a":"}"}"#, "[1,[2]]", "[b { c ]"]);
+        // Openers that never close, by the thousand, then one object: found.
+        let t = format!("{}{}", "[{".repeat(50_000), r#"{"s":1}"#);
+        assert_eq!(embedded_spans(&t), [(100_000, t.len())]);
     }
 
     #[test]
