@@ -478,3 +478,14 @@ fn e6_json_in_prose_after_an_unclosed_bracket() {
         closed(&marks_s(), &json!({ "content": [text(&prose)] }), canary);
     }
 }
+
+/// A result stringified twice makes its claims, as rule 5 walks it: whole, and in prose.
+#[test]
+fn f1_a_result_stringified_twice_makes_its_claims() {
+    let canary = "CANARY_F1_xyz";
+    let inner = json!({ "content": [text(canary)], "_meta": { "sensitiveHint": true } }).to_string();
+    let twice = Value::String(inner).to_string();
+    for t in [twice.clone(), format!("relay: {twice} done"), Value::String(format!("x {twice}")).to_string()] {
+        closed(&json!({ "name": "t" }), &json!({ "content": [text(&t)] }), canary);
+    }
+}

@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::json::embedded_spans;
+use crate::json::{embedded_spans, quoted_spans};
 use crate::model::{norm, Level, ToolModel};
 use crate::policy::session::{claims, Labels};
 use crate::{Error, ErrorCode};
@@ -77,15 +77,33 @@ impl Reader<'_, '_> {
     /// inside prose (`Result: {...}`, a code fence), which rule 5 walks as the result it is
     /// (found by review: a bridge that prefixed the result it relayed hid its claims).
     fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
-        if text.trim_start().starts_with('{') && self.object(text, depth, at)? {
+        let head = text.trim_start();
+        if (head.starts_with('{') && self.object(text, depth, at)?)
+            || (head.starts_with('"') && self.quoted(text, depth, at)?)
+        {
             return Ok(());
         }
-        for (start, end) in embedded_spans(text) {
+        let spans = embedded_spans(text);
+        for &(start, end) in &spans {
             if text[start..].starts_with('{') {
                 self.object(&text[start..end], depth, at)?;
             }
         }
+        for (start, end) in quoted_spans(text, &spans) {
+            self.quoted(&text[start..end], depth, at)?;
+        }
         Ok(())
+    }
+
+    /// A JSON string whose text may hold a result (one stringified twice, which rule 5 walks as
+    /// the result it holds): that text is read as a text inside this one (true when it is a
+    /// string). Found by review: its claims went unread.
+    fn quoted(&mut self, text: &str, depth: usize, at: &str) -> Result<bool, Error> {
+        let Ok(Some(Value::String(inner))) = (self.read_text)(text) else { return Ok(false) };
+        if inner.contains('{') {
+            self.embedded(&inner, depth + 1, at)?;
+        }
+        Ok(true)
     }
 
     /// Text that starts as a JSON object: read as a result when it is one (true).
