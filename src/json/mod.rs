@@ -300,14 +300,15 @@ pub fn embedded_spans(text: &str) -> Vec<(usize, usize)> {
         }
         i += 1;
     }
-    // Pairs nest or lie apart: in order of their start, the outermost come first.
-    pairs.sort_unstable();
+    // Pairs nest or lie apart, in the order they close: from the last, each pair that ends
+    // before the last one kept starts is outermost (no sort: it would cost the module kilobytes).
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    for (start, end) in pairs {
-        if !matches!(spans.last(), Some(&(_, last)) if start < last) {
+    for (start, end) in pairs.into_iter().rev() {
+        if !matches!(spans.last(), Some(&(first, _)) if end > first) {
             spans.push((start, end));
         }
     }
+    spans.reverse();
     spans
 }
 

@@ -380,14 +380,15 @@ impl Run<'_> {
         // JSON in prose is the value only where the schema could take it as one: a `[1, 2]`
         // beside an object schema is prose, and would be taken whole as a mismatch.
         let stands_for = |v: &Value| (v.is_object() || (arrays && v.is_array())) && schema.root_fits(v);
-        let mut found = Vec::new();
         let spans = embedded_spans(text);
+        let mut objects = Vec::new();
         for &(start, end) in &spans {
             match tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)? {
-                Some(v) if stands_for(&v) => found.push((start, end, TextJson::Whole(v))),
+                Some(v) if stands_for(&v) => objects.push((start, end, TextJson::Whole(v))),
                 _ => {}
             }
         }
+        let mut strings = Vec::new();
         let mut after = 0;
         for (start, end) in quoted_spans(text, &spans) {
             if start < after {
@@ -396,12 +397,21 @@ impl Run<'_> {
             if let Some(Value::String(inner)) = tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)?
             {
                 if let Some(json) = self.quoted(inner, (false, arrays), false, depth)? {
-                    found.push((start, end, json));
+                    strings.push((start, end, json));
                     after = end;
                 }
             }
         }
-        found.sort_by_key(|&(start, _, _)| start);
+        // Both lists are in order and apart from each other: merged by start.
+        let mut found = Vec::with_capacity(objects.len() + strings.len());
+        let (mut objects, mut strings) = (objects.into_iter().peekable(), strings.into_iter().peekable());
+        while let Some(next) = match (objects.peek(), strings.peek()) {
+            (Some(o), Some(q)) if q.0 < o.0 => strings.next(),
+            (Some(_), _) => objects.next(),
+            (None, _) => strings.next(),
+        } {
+            found.push(next);
+        }
         Ok((!found.is_empty()).then_some(TextJson::Inside(found)))
     }
 
