@@ -115,6 +115,9 @@ pub(crate) struct Needles {
     /// array), and a label is a tool's text of any length (measured: scanning the label again
     /// for each match was a tenth of a dense result whose keys hold values).
     spells: RefCell<TextMap<Box<str>, bool>>,
+    /// Base64 runs read and found to hold no value while the set stays as it is
+    /// (`CleanRuns`).
+    clean: RefCell<CleanRuns>,
     /// What scans and views have read in the current call, against its allowance.
     meter: Meter,
 }
@@ -320,8 +323,7 @@ impl Needles {
         }
         // Base64 matches come from many decoded runs: gathered, then put in order of end.
         let mut encoded = Vec::new();
-        let clean = CleanRuns::new(s.len());
-        self.base64_matches_in(s.as_bytes(), None, Some(&clean), &mut |m| encoded.push(m));
+        self.base64_matches_in(s.as_bytes(), None, true, &mut |m| encoded.push(m));
         unescape::for_each_view(s, &self.meter, &mut |view, origin| {
             let raw = |(a, b, label): (usize, usize, usize)| {
                 let (start, end) = origin.span(a, b);
@@ -331,7 +333,7 @@ impl Needles {
                 keep(list.into_iter().map(raw).filter(|m| m.0 < m.1).collect(), &mut lists);
             }
             let mut emit = |m| encoded.extend(Some(raw(m)).filter(|m| m.0 < m.1));
-            self.base64_matches_in(view.as_bytes(), Some(origin.escapes()), Some(&clean), &mut emit);
+            self.base64_matches_in(view.as_bytes(), Some(origin.escapes()), true, &mut emit);
         });
         if !encoded.is_empty() {
             lists.push(one_per_end(encoded));
@@ -415,15 +417,16 @@ impl Needles {
     /// values of `MIN_LEN` characters or more, in no particular order. In a view whose last
     /// decoding read `escapes` (if given), only the runs beside an escape are read: any other
     /// run, with the characters that end it, was copied whole from the text below, and read
-    /// there as it reads here. Nor is a run that `clean` holds: read already in another view
-    /// of the same string, and found to hold nothing.
+    /// there as it reads here. Nor, with `clean`, is a run the set's `CleanRuns` holds: read
+    /// already (in another view of the string, or in another string) and found to hold nothing.
     fn base64_matches_in(
         &self,
         text: &[u8],
         escapes: Option<&[u32]>,
-        clean: Option<&RefCell<CleanRuns>>,
+        clean: bool,
         emit: &mut dyn FnMut((usize, usize, usize)),
     ) {
+        let clean = clean.then_some(&self.clean);
         if self.by_text.len() == self.short {
             return; // no value is matched anywhere but as a token
         }
@@ -601,13 +604,12 @@ impl Needles {
             return true; // unread: the call fails, and the safe answer is kept from the memo
         }
         // As `find` reads, stopping at the first match.
-        let clean = CleanRuns::new(s.len());
         let mut any = self.matches(s).iter().any(|l| !l.is_empty());
-        self.base64_matches_in(s.as_bytes(), None, Some(&clean), &mut |_| any = true);
+        self.base64_matches_in(s.as_bytes(), None, true, &mut |_| any = true);
         unescape::for_each_view(s, &self.meter, &mut |view, origin| {
             if !any {
                 any = self.matches_near(view, origin.escapes()).iter().any(|l| !l.is_empty());
-                self.base64_matches_in(view.as_bytes(), Some(origin.escapes()), Some(&clean), &mut |_| any = true);
+                self.base64_matches_in(view.as_bytes(), Some(origin.escapes()), true, &mut |_| any = true);
             }
         });
         any
@@ -656,6 +658,7 @@ impl Needles {
     /// What the memos of labels knew no longer holds once the set changes.
     fn forget_labels(&mut self) {
         self.spells.get_mut().clear();
+        self.clean.get_mut().clear();
         self.fallback.set(None);
     }
 
@@ -842,7 +845,9 @@ impl Needles {
         for &(start, end, label) in groups {
             let label = self.display_label(&self.labels[label]);
             out.push_str(&s[at..start]);
-            out.push_str(&format!("{}{label}{}", MARKER_FORMS[0].0, MARKER_FORMS[0].1));
+            for part in [MARKER_FORMS[0].0, label, MARKER_FORMS[0].1] {
+                out.push_str(part);
+            }
             if !labels.iter().any(|l| l == label) {
                 labels.push(label.to_string());
             }
@@ -1006,20 +1011,32 @@ fn utf8_len(b: u8) -> usize {
     }
 }
 
-/// Base64 runs of one string, read already and found to hold no value, by their characters:
-/// what a run holds depends on its characters alone, and the views of a text rich in escapes
-/// copy most of its runs (measured: text padded with runs of `A` between escapes of every kind
-/// read each run in each of its dozens of views). Kept up to a few times the string's length.
+/// Base64 runs read already and found to hold no value, by their characters: what a run holds
+/// depends on its characters and the set alone (so the set forgets them when it changes). The
+/// views of a text rich in escapes copy most of its runs (measured: text padded with runs of
+/// `A` between escapes of every kind read each run in each of its dozens of views), and a
+/// result reads most of its runs several times (a key as a key, in the report's pointers and
+/// labels, in the JSON text block that stands for the structured value: measured, decoding
+/// and scanning them again was a quarter of redacting a result of 28,000 keys that read as
+/// base64). Kept up to `CLEAN_ROOM` bytes, then started afresh.
+#[derive(Default)]
 struct CleanRuns {
     /// (A run is ASCII: base64 characters and line breaks. The module already holds this
     /// table's type, `spells`; a set of bytes took 2 KiB more.)
     runs: TextMap<Box<str>, bool>,
-    room: usize,
+    /// What the table holds: its runs' bytes, and `CLEAN_ENTRY` per run.
+    size: usize,
 }
 
+/// What `CleanRuns` may hold, in bytes (about what it takes in memory).
+const CLEAN_ROOM: usize = 1 << 20;
+/// What an entry of `CleanRuns` is worth beyond its run's bytes (its slot and allocation).
+const CLEAN_ENTRY: usize = 32;
+
 impl CleanRuns {
-    fn new(len: usize) -> RefCell<CleanRuns> {
-        RefCell::new(CleanRuns { runs: TextMap::default(), room: 4 * len + 4096 })
+    fn clear(&mut self) {
+        self.runs.clear();
+        self.size = 0;
     }
 
     fn holds(&self, run: &[u8]) -> bool {
@@ -1027,8 +1044,13 @@ impl CleanRuns {
     }
 
     fn add(&mut self, run: &[u8]) {
-        if let Some(run) = std::str::from_utf8(run).ok().filter(|r| r.len() <= self.room) {
-            self.room -= run.len();
+        let Ok(run) = std::str::from_utf8(run) else { return };
+        let size = run.len() + CLEAN_ENTRY;
+        if self.size + size > CLEAN_ROOM {
+            self.clear();
+        }
+        if size <= CLEAN_ROOM {
+            self.size += size;
             self.runs.insert(Box::from(run), true);
         }
     }
@@ -1568,6 +1590,23 @@ mod tests {
             let groups = n.find(&text, false);
             assert_eq!(groups.len(), text.matches(b).count(), "{text}");
         }
+    }
+
+    /// A base64 run read once and found clean is not decoded again while the set stays as it
+    /// is, in the same string or another (a key, then the pointers and the JSON text that
+    /// repeat it); once the set changes it is read again, and a value it encodes is caught.
+    #[test]
+    fn a_clean_base64_run_is_read_once_while_the_set_stays() {
+        let mut n = needles(&[("Qz7LmSecretValue", "token")]);
+        let run = "UXo3TG1PdGhlclZhbHVlUXo3TG1PdGhlclZhbHVl"; // "Qz7LmOtherValue" twice, in base64
+        let first = work_of(&n, &format!("key {run}"));
+        let again = work_of(&n, &format!("pointer ({run})"));
+        // Its four views, of about 3 bytes per 4 characters, each a step per byte at least.
+        assert!(again + 3 * run.len() as u64 <= first, "{again} {first}");
+        assert_eq!(n.scrub(run), None);
+        n.add("Qz7LmOtherValue", "other");
+        assert!(work_of(&n, &format!("key {run}")) >= first);
+        assert_eq!(n.scrub(run).map(|(_, labels)| labels), Some(vec!["other".to_string()]));
     }
 
     #[test]

@@ -9,13 +9,13 @@ impl Needles {
     pub(super) fn find_before(&self, s: &str) -> Vec<(usize, usize, usize)> {
         let mut lists: Vec<Vec<(usize, usize, usize)>> = self.matches(s).into();
         let mut encoded = Vec::new();
-        self.base64_matches_in(s.as_bytes(), None, None, &mut |m| encoded.push(m));
+        self.base64_matches_in(s.as_bytes(), None, false, &mut |m| encoded.push(m));
         super::unescape_before::for_each_view(s, &mut |view, spans| {
             let raw = |(a, b, label): (usize, usize, usize)| (spans[a].0 as usize, spans[b - 1].1 as usize, label);
             lists.extend(
                 self.matches(view).map(|list| list.into_iter().map(raw).filter(|m| m.0 < m.1).collect::<Vec<_>>()),
             );
-            self.base64_matches_in(view.as_bytes(), None, None, &mut |m| {
+            self.base64_matches_in(view.as_bytes(), None, false, &mut |m| {
                 encoded.extend(Some(raw(m)).filter(|m| m.0 < m.1))
             });
         });
@@ -61,7 +61,7 @@ impl Needles {
     pub(super) fn holds_value_before(&self, s: &str) -> bool {
         let found = |text: &str| {
             let mut any = self.matches(text).iter().any(|l| !l.is_empty());
-            self.base64_matches_in(text.as_bytes(), None, None, &mut |_| any = true);
+            self.base64_matches_in(text.as_bytes(), None, false, &mut |_| any = true);
             any
         };
         let mut any = found(s);
