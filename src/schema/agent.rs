@@ -159,12 +159,16 @@ impl<'s, 'v> Analysis<'s, 'v> {
         for &(name, node) in schema.anchors.iter().flatten() {
             candidates.entry(name).or_default().push(node);
         }
-        let mut edges = vec![Vec::new(); n];
+        // A dynamic reference reaches its candidates through its name's hub (ids past the
+        // nodes, see `compile::Graph`): edges to each were references times candidates.
+        let (hub_of, hubs) = super::compile::hubs(&candidates, n);
+        let mut edges: Vec<Vec<(NodeId, bool)>> = vec![Vec::new(); n];
+        edges.extend(hubs.iter().map(|list| list.iter().map(|&m| (m, true)).collect()));
         for (to, node) in edges.iter_mut().zip(&schema.nodes) {
             to.extend(node.all_of.iter().chain(&node.refs).map(|&m| (m, true)));
             for d in &node.dynamic {
                 to.push((d.fallback, true));
-                to.extend(candidates.get(&d.name).into_iter().flatten().map(|&m| (m, true)));
+                to.extend(hub_of.get(&d.name).map(|&h| (h, true)));
             }
             to.extend(node.alternatives.iter().chain(node.dependent.iter().map(|(_, m)| m)).map(|&m| (m, false)));
         }
@@ -188,7 +192,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
             properties_go: vec![false; n],
             elements_go: vec![false; n],
             changes: vec![false; n],
-            nullable: vec![false; n],
+            nullable: vec![false; n + hubs.len()],
             pointer_into_one_of,
             rewrote: false,
             budget: Budget::new(max_work),
@@ -202,7 +206,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
     fn risky(&self) -> Vec<bool> {
         let s = self.schema;
         // Loose: may apply where a valid value does not satisfy it, so its `type` proves nothing.
-        let mut loose = vec![false; s.nodes.len()];
+        let mut loose = vec![false; self.edges.len()];
         let mut queue: Vec<NodeId> = Vec::new();
         for node in &s.nodes {
             queue.extend_from_slice(&node.alternatives);
@@ -213,7 +217,8 @@ impl<'s, 'v> Analysis<'s, 'v> {
         while let Some(n) = queue.pop() {
             if !std::mem::replace(&mut loose[n], true) {
                 queue.extend(self.edges[n].iter().map(|e| e.0));
-                queue.extend(parts(&s.nodes[n], true, true));
+                let Some(node) = s.nodes.get(n) else { continue }; // a hub
+                queue.extend(parts(node, true, true));
                 queue.extend_from_slice(&s.nodes[n].content);
                 queue.extend_from_slice(&s.nodes[n].property_names);
             }
@@ -235,7 +240,9 @@ impl<'s, 'v> Analysis<'s, 'v> {
         let mut seen = IdSet::default();
         while let Some(n) = start.pop() {
             if seen.insert(n) {
-                set.push(n);
+                if n < self.schema.nodes.len() {
+                    set.push(n); // not a hub
+                }
                 start.extend(self.edges[n].iter().map(|e| e.0));
             }
         }
@@ -303,6 +310,9 @@ impl<'s, 'v> Analysis<'s, 'v> {
             }
             self.budget.spend(1)?;
             queue.extend(self.edges[n].iter().filter(|e| e.1).map(|e| e.0));
+            if n >= self.schema.nodes.len() {
+                continue; // a hub
+            }
             for key in ["then", "else"] {
                 queue.extend(self.values[n].get(key).and_then(|v| self.by_address.get(&address(v))));
             }

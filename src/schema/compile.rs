@@ -679,25 +679,47 @@ fn percent_decode(s: &str) -> Option<String> {
 
 /// The edges of the node graph, flattened once: in place (`allOf`, `$ref`s, branches,
 /// `dependentSchemas`, every subschema a dynamic reference may stand for) and into the instance.
+///
+/// Every subschema one dynamic anchor name may stand for is reached through one *hub* per name
+/// (ids past the nodes): a dynamic reference has an edge to its name's hub, the hub one to each
+/// candidate. Edges straight to the candidates were as many as references times candidates, so
+/// a schema of many dynamic anchors and many references compiled in quadratic time and memory
+/// (found by review s25: 380 KB of them took 2.7 s, 1 MB would take gigabytes).
 struct Graph {
     /// `in_place[start[n]..start[n + 1]]`: (target, 1 for a reference hop).
     start: Vec<usize>,
     in_place: Vec<(NodeId, usize)>,
-    /// The other edges: properties, items, content...
+    /// The other edges: properties, items, content... (none from a hub)
     deeper: Vec<Vec<NodeId>>,
+    /// How many of the ids are nodes; the rest are hubs.
+    nodes: usize,
+}
+
+/// The hub of each dynamic anchor name that has candidates (numbered from `first`), and each
+/// hub's candidates, in the order of the hubs.
+pub(super) fn hubs(candidates: &IdMap<u32, Vec<NodeId>>, first: usize) -> (IdMap<u32, NodeId>, Vec<&[NodeId]>) {
+    let mut ids = IdMap::default();
+    let mut lists = Vec::new();
+    for (&name, list) in candidates.iter().filter(|(_, list)| !list.is_empty()) {
+        ids.insert(name, first + lists.len());
+        lists.push(list.as_slice());
+    }
+    (ids, lists)
 }
 
 impl Graph {
     fn new(nodes: &[Node], candidates: &IdMap<u32, Vec<NodeId>>) -> Graph {
-        let mut start = Vec::with_capacity(nodes.len() + 1);
+        let (hub_of, hubs) = hubs(candidates, nodes.len());
+        let total = nodes.len() + hubs.len();
+        let mut start = Vec::with_capacity(total + 1);
         let mut in_place = Vec::new();
-        let mut deeper = Vec::with_capacity(nodes.len());
+        let mut deeper = Vec::with_capacity(total);
         for node in nodes {
             start.push(in_place.len());
             in_place.extend(node.refs.iter().map(|&m| (m, 1)));
             for d in &node.dynamic {
                 in_place.push((d.fallback, 1));
-                in_place.extend(candidates.get(&d.name).into_iter().flatten().map(|&m| (m, 1)));
+                in_place.extend(hub_of.get(&d.name).map(|&h| (h, 1)));
             }
             let zero = node.all_of.iter().chain(&node.alternatives).chain(node.dependent.iter().map(|(_, m)| m));
             in_place.extend(zero.map(|&m| (m, 0)));
@@ -706,8 +728,13 @@ impl Graph {
             d.extend(node.prefix_items.iter().chain(&node.items).chain(&node.contains).chain(&node.content));
             deeper.push(d);
         }
+        for list in hubs {
+            start.push(in_place.len());
+            in_place.extend(list.iter().map(|&m| (m, 0)));
+            deeper.push(Vec::new());
+        }
         start.push(in_place.len());
-        Graph { start, in_place, deeper }
+        Graph { start, in_place, deeper, nodes: nodes.len() }
     }
 
     fn edges(&self) -> usize {
@@ -742,7 +769,11 @@ impl Graph {
                             state[m] = OPEN;
                             stack.push((m, self.start[m]));
                         }
-                        OPEN => return Err((m, "`$ref` loops back to itself without moving into the result".into())),
+                        // (A loop through a hub is named at the reference that enters it.)
+                        OPEN => {
+                            let at = if m < self.nodes { m } else { node };
+                            return Err((at, "`$ref` loops back to itself without moving into the result".into()));
+                        }
                         _ => {}
                     }
                     continue;
@@ -778,7 +809,8 @@ impl Graph {
                 }
                 if !expanded {
                     stack.push((n, true));
-                    stack.extend(self.in_place(n).filter(|&m| !done[m]).map(|m| (m, false)));
+                    // A hub only leads to dynamic candidates, which never make a node `false`.
+                    stack.extend(self.in_place(n).filter(|&m| m < self.nodes && !done[m]).map(|m| (m, false)));
                     continue;
                 }
                 // What always applies (`$ref`, `allOf`) makes it `false`; a branch does not,
@@ -795,31 +827,33 @@ impl Graph {
     /// property's, an item's... subschema, without taking an `if` edge (what an `if` names, at
     /// any depth, is only tested). One walk, each node once.
     fn declaring(&self, nodes: &[Node], root: NodeId) -> Vec<bool> {
-        let mut seen = vec![false; nodes.len()];
+        let mut seen = vec![false; self.deeper.len()];
         let mut queue: Vec<NodeId> = vec![root];
         while let Some(n) = queue.pop() {
             if std::mem::replace(&mut seen[n], true) {
                 continue;
             }
-            let condition = nodes[n].condition;
+            let condition = nodes.get(n).and_then(|node| node.condition);
             queue.extend(self.in_place(n).filter(|&m| Some(m) != condition && !seen[m]));
             queue.extend(self.deeper[n].iter().copied().filter(|&m| !seen[m]));
         }
+        seen.truncate(nodes.len());
         seen
     }
 
     /// For every node, whether a mark is reachable from it (along every edge, or only in
     /// place): a breadth-first walk backwards from the marked nodes.
     fn reaches(&self, nodes: &[Node], every_edge: bool) -> Vec<bool> {
-        let mut parents: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
-        for n in 0..nodes.len() {
+        let total = self.deeper.len();
+        let mut parents: Vec<Vec<NodeId>> = vec![Vec::new(); total];
+        for n in 0..total {
             let deeper = if every_edge { self.deeper[n].as_slice() } else { &[] };
             for m in self.in_place(n).chain(deeper.iter().copied()) {
                 parents[m].push(n);
             }
         }
-        let mut reach: Vec<bool> = nodes.iter().map(|n| n.mark).collect();
-        let mut queue: Vec<NodeId> = (0..nodes.len()).filter(|&n| reach[n]).collect();
+        let mut reach: Vec<bool> = (0..total).map(|n| nodes.get(n).is_some_and(|n| n.mark)).collect();
+        let mut queue: Vec<NodeId> = (0..total).filter(|&n| reach[n]).collect();
         while let Some(n) = queue.pop() {
             for &p in &parents[n] {
                 if !reach[p] {
@@ -828,6 +862,7 @@ impl Graph {
                 }
             }
         }
+        reach.truncate(nodes.len());
         reach
     }
 

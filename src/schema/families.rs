@@ -20,6 +20,7 @@ pub const LINEAR: &[Family] = &[
     ("dynamic-ref tree, wide", dynamic_tree),
     ("JSON in strings (contentSchema)", content_strings),
     ("many pattern owners times many keys", pattern_owners),
+    ("many dynamic anchors times many dynamic references", dynamic_anchors),
 ];
 
 /// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
@@ -212,4 +213,22 @@ pub fn content_strings(n: usize) -> (Value, Value) {
     });
     let items: Vec<Value> = (0..n).map(|i| json!(json!({ "id": i, "token": format!("t{i}") }).to_string())).collect();
     (schema, Value::Array(items))
+}
+
+/// `n` schema resources that each declare the dynamic anchor `node`, and `n` properties whose
+/// `$dynamicRef: "#node"` may stand for any of them (compiling drew an edge from each reference
+/// to each candidate: 1 MB of schema took gigabytes), in an object with all `n` properties.
+pub fn dynamic_anchors(n: usize) -> (Value, Value) {
+    let mut defs = Map::new();
+    let mut properties = Map::new();
+    let mut raw = Map::new();
+    for i in 0..n {
+        defs.insert(format!("r{i}"), json!({ "$id": format!("r{i}"), "$dynamicAnchor": "node", "type": "object" }));
+        properties.insert(format!("p{i}"), json!({ "$dynamicRef": "#node" }));
+        raw.insert(format!("p{i}"), json!({ "s": i }));
+    }
+    properties.insert("s".into(), json!({ "x-sensitive": true }));
+    let schema =
+        json!({ "$id": "https://example.com/root", "$dynamicAnchor": "node", "$defs": defs, "properties": properties });
+    (schema, Value::Object(raw))
 }
