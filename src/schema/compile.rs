@@ -127,9 +127,15 @@ struct Compiler<'a> {
     recursive: Vec<u32>,
     /// Interned anchor names; 0 is [`RECURSIVE`].
     names: TextMap<&'a str, u32>,
-    /// Names some dynamic reference uses, and whether their anchors are nodes yet.
-    used_names: Vec<(u32, &'a str, bool)>,
+    /// Names some dynamic reference uses, in the order first used; those before `materialized`
+    /// have their anchors as nodes. (Sets beside the lists: a scan of a list per reference or
+    /// anchor made thousands of names quadratic; found by review s25.)
+    used_names: Vec<(u32, &'a str)>,
+    used: IdSet<u32>,
+    materialized: usize,
     resource_anchors: Vec<Vec<(u32, NodeId)>>,
+    /// (resource, name) pairs in `resource_anchors`.
+    anchored: IdSet<(u32, u32)>,
     forms: TextMap<&'a str, Form>,
     programs: Vec<Program>,
     program_total: usize,
@@ -156,7 +162,10 @@ impl<'a> Compiler<'a> {
             recursive: Vec::new(),
             names: [("", RECURSIVE)].into_iter().collect(),
             used_names: Vec::new(),
+            used: IdSet::default(),
+            materialized: 0,
             resource_anchors: Vec::new(),
+            anchored: IdSet::default(),
             forms: TextMap::default(),
             programs: Vec::new(),
             program_total: 0,
@@ -537,8 +546,8 @@ impl<'a> Compiler<'a> {
             Some(name) => {
                 let next = self.names.len() as u32;
                 let id = *self.names.entry(name).or_insert(next);
-                if !self.used_names.iter().any(|&(n, _, _)| n == id) {
-                    self.used_names.push((id, name, false));
+                if self.used.insert(id) {
+                    self.used_names.push((id, name));
                 }
                 self.nodes[r.node].dynamic.push(DynRef { name: id, fallback: node });
             }
@@ -550,12 +559,9 @@ impl<'a> Compiler<'a> {
     /// there is anything new to build.
     fn materialize_anchors(&mut self) -> bool {
         let mut any = false;
-        for i in 0..self.used_names.len() {
-            let (id, name, done) = self.used_names[i];
-            if done {
-                continue;
-            }
-            self.used_names[i].2 = true;
+        while self.materialized < self.used_names.len() {
+            let (id, name) = self.used_names[self.materialized];
+            self.materialized += 1;
             let declared: Vec<(u32, &'a Value)> = if id == RECURSIVE {
                 self.recursive.iter().map(|&r| (r, self.resources[r as usize].value)).collect()
             } else {
@@ -566,9 +572,8 @@ impl<'a> Compiler<'a> {
                 let before = self.queue.len();
                 let node = self.node_for(value, resource, None);
                 any |= self.queue.len() > before;
-                let list = &mut self.resource_anchors[resource as usize];
-                if !list.iter().any(|&(n, _)| n == id) {
-                    list.push((id, node));
+                if self.anchored.insert((resource, id)) {
+                    self.resource_anchors[resource as usize].push((id, node));
                 }
             }
         }

@@ -21,6 +21,7 @@ pub const LINEAR: &[Family] = &[
     ("JSON in strings (contentSchema)", content_strings),
     ("many pattern owners times many keys", pattern_owners),
     ("many dynamic anchors times many dynamic references", dynamic_anchors),
+    ("many dynamic anchor names in one resource", dynamic_names),
 ];
 
 /// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
@@ -231,4 +232,20 @@ pub fn dynamic_anchors(n: usize) -> (Value, Value) {
     let schema =
         json!({ "$id": "https://example.com/root", "$dynamicAnchor": "node", "$defs": defs, "properties": properties });
     (schema, Value::Object(raw))
+}
+
+/// One schema resource that declares `n` dynamic anchor names, each named by the
+/// `$dynamicRef` of one of `n` properties, in an object with all `n` properties (compiling
+/// scanned the names used so far for each reference, and the resource's anchors for each).
+pub fn dynamic_names(n: usize) -> (Value, Value) {
+    let mut defs = Map::new();
+    let mut properties = Map::new();
+    let mut raw = Map::new();
+    for i in 0..n {
+        let anchor = json!({ "$dynamicAnchor": format!("a{i}"), "properties": { "s": { "x-sensitive": true } } });
+        defs.insert(format!("d{i}"), anchor);
+        properties.insert(format!("p{i}"), json!({ "$dynamicRef": format!("#a{i}") }));
+        raw.insert(format!("p{i}"), json!({ "s": i }));
+    }
+    (json!({ "$id": "https://example.com/root", "$defs": defs, "properties": properties }), Value::Object(raw))
 }
