@@ -37,8 +37,16 @@ pub struct CompiledTool {
     /// The policy's `withholdAt`, which a result's own sensitivity claim is held to as well.
     withhold_at: Level,
     schema: Option<Schema>,
+    /// Does the schema mark something under each of [`MCP_MEMBERS`]? Worked out once: asked for
+    /// every piece of JSON a result holds (each JSON object in a text's prose), a walk of the
+    /// schema each time made a large schema times many small objects quadratic (found by
+    /// review s25: 0.5 MB of schema and 0.14 MB of `{"content":[]}` in a text took 1.7 s).
+    marks_mcp: [bool; 3],
     model: ToolModel,
 }
+
+/// The members of a CallToolResult whose marks make a value that has them the tool's data.
+const MCP_MEMBERS: [&str; 3] = ["content", "_meta", "isError"];
 
 impl CompiledTool {
     /// Parses and validates a tool definition (`{ name, title?, outputSchema?, annotations?, ... }`)
@@ -98,7 +106,8 @@ impl CompiledTool {
         };
         let title = def.get("title").and_then(Value::as_str).map(str::to_string);
         let (spotlight, detect, withhold_at) = (policy.spotlight, policy.detect, policy.withhold_at);
-        Ok(CompiledTool { name, title, sensitive, untrusted, spotlight, detect, withhold_at, schema, model })
+        let marks_mcp = MCP_MEMBERS.map(|k| schema.as_ref().is_some_and(|s| s.marks_property(k)));
+        Ok(CompiledTool { name, title, sensitive, untrusted, spotlight, detect, withhold_at, schema, marks_mcp, model })
     }
 
     pub fn name(&self) -> &str {
@@ -165,11 +174,8 @@ impl CompiledTool {
     /// `_meta`) says those members are the tool's data, so the schema applies to them (found by
     /// review: read as a CallToolResult, its marked text blocks reached the agent).
     pub(crate) fn reads_as_call_result(&self, value: &Value) -> bool {
-        let marks_mcp_member = |s: &Schema| {
-            ["content", "_meta", "isError"].into_iter().any(|k| value.get(k).is_some() && s.marks_property(k))
-        };
-        crate::json::is_call_result(value)
-            && (value.get("structuredContent").is_some() || !self.schema.as_ref().is_some_and(marks_mcp_member))
+        let marks_mcp_member = MCP_MEMBERS.iter().zip(self.marks_mcp).any(|(k, marks)| marks && value.get(k).is_some());
+        crate::json::is_call_result(value) && (value.get("structuredContent").is_some() || !marks_mcp_member)
     }
 
     /// Does `agent_schema` give the runtime an `outputSchema` (the tool has one, and not every
@@ -204,6 +210,34 @@ impl CompiledTool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether the schema marks MCP's member names is asked of every JSON object a result's
+    /// text holds: the schema is walked for it once, when compiling, never per object (review
+    /// s25: a walk per object made `n` objects times a schema of `n` subschemas quadratic).
+    #[test]
+    fn json_objects_in_a_text_do_not_walk_the_schema_each() {
+        struct Counter(u64);
+        impl crate::HandleSource for Counter {
+            fn fill(&mut self, bytes: &mut [u8; 16]) {
+                self.0 += 1;
+                bytes[..8].copy_from_slice(&self.0.to_le_bytes());
+            }
+        }
+        let visits = |n: usize| {
+            let (schema, raw) = crate::schema::families::objects_in_prose(n);
+            let before = crate::schema::MARKS_VISITS.with(|v| v.get());
+            let tool = CompiledTool::from_value(
+                &serde_json::json!({ "name": "t", "outputSchema": schema }),
+                &Limits::default(),
+            )
+            .unwrap();
+            let out = crate::redact(&tool, &raw.to_string(), &crate::Options::default(), &mut Counter(0), &[]);
+            assert!(out.error.is_none() && out.redactions.len() == 1, "{:?}", out.error);
+            crate::schema::MARKS_VISITS.with(|v| v.get()) - before
+        };
+        let (small, large) = (visits(500), visits(1000));
+        assert!(large <= 2 * small + 8, "doubling the objects and the schema: {small} then {large} subschemas visited");
+    }
 
     #[test]
     fn a_definition_over_the_limits_is_still_named() {

@@ -22,6 +22,7 @@ pub const LINEAR: &[Family] = &[
     ("many pattern owners times many keys", pattern_owners),
     ("many dynamic anchors times many dynamic references", dynamic_anchors),
     ("many dynamic anchor names in one resource", dynamic_names),
+    ("many JSON objects in a text times a large schema", objects_in_prose),
 ];
 
 /// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
@@ -248,4 +249,19 @@ pub fn dynamic_names(n: usize) -> (Value, Value) {
         raw.insert(format!("p{i}"), json!({ "s": i }));
     }
     (json!({ "$id": "https://example.com/root", "$defs": defs, "properties": properties }), Value::Object(raw))
+}
+
+/// `n` declared properties and an `allOf` of `n` subschemas beside them, and a result whose
+/// text block holds `n` JSON objects shaped like an empty CallToolResult, each read as the
+/// value the schema describes (asking of each whether the schema marks MCP's member names
+/// walked the schema: `n` objects times `n` subschemas).
+pub fn objects_in_prose(n: usize) -> (Value, Value) {
+    let mut properties = Map::new();
+    for i in 0..n {
+        properties.insert(format!("p{i}"), json!({ "type": "string", "x-sensitive": i == 0 }));
+    }
+    let all_of: Vec<Value> = (0..n).map(|i| json!({ "title": format!("t{i}") })).collect();
+    let schema = json!({ "type": "object", "properties": properties, "allOf": all_of });
+    let text = "{\"content\":[]} ".repeat(n);
+    (schema, json!({ "content": [{ "type": "text", "text": text }], "p0": "secret" }))
 }
