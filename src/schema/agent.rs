@@ -161,14 +161,14 @@ impl<'s, 'v> Analysis<'s, 'v> {
         }
         // A dynamic reference reaches its candidates through its name's hub (ids past the
         // nodes, see `compile::Graph`): edges to each were references times candidates.
-        let (hub_of, hubs) = super::compile::hubs(&candidates, n);
+        let hubs = super::compile::Hubs::new(&candidates, n);
         let mut edges: Vec<Vec<(NodeId, bool)>> = vec![Vec::new(); n];
-        edges.extend(hubs.iter().map(|list| list.iter().map(|&m| (m, true)).collect()));
+        edges.extend(hubs.lists.iter().map(|list| list.iter().map(|&m| (m, true)).collect()));
         for (to, node) in edges.iter_mut().zip(&schema.nodes) {
             to.extend(node.all_of.iter().chain(&node.refs).map(|&m| (m, true)));
             for d in &node.dynamic {
                 to.push((d.fallback, true));
-                to.extend(hub_of.get(&d.name).map(|&h| (h, true)));
+                to.extend(hubs.of(d.name).map(|h| (h, true)));
             }
             to.extend(node.alternatives.iter().chain(node.dependent.iter().map(|(_, m)| m)).map(|&m| (m, false)));
         }
@@ -192,7 +192,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
             properties_go: vec![false; n],
             elements_go: vec![false; n],
             changes: vec![false; n],
-            nullable: vec![false; n + hubs.len()],
+            nullable: vec![false; n + hubs.lists.len()],
             pointer_into_one_of,
             rewrote: false,
             budget: Budget::new(max_work),

@@ -131,11 +131,9 @@ struct Compiler<'a> {
     /// have their anchors as nodes. (Sets beside the lists: a scan of a list per reference or
     /// anchor made thousands of names quadratic; found by review s25.)
     used_names: Vec<(u32, &'a str)>,
-    used: IdSet<u32>,
+    used: IdSet<NodeId>,
     materialized: usize,
     resource_anchors: Vec<Vec<(u32, NodeId)>>,
-    /// (resource, name) pairs in `resource_anchors`.
-    anchored: IdSet<(u32, u32)>,
     forms: TextMap<&'a str, Form>,
     programs: Vec<Program>,
     program_total: usize,
@@ -165,7 +163,6 @@ impl<'a> Compiler<'a> {
             used: IdSet::default(),
             materialized: 0,
             resource_anchors: Vec::new(),
-            anchored: IdSet::default(),
             forms: TextMap::default(),
             programs: Vec::new(),
             program_total: 0,
@@ -546,7 +543,7 @@ impl<'a> Compiler<'a> {
             Some(name) => {
                 let next = self.names.len() as u32;
                 let id = *self.names.entry(name).or_insert(next);
-                if self.used.insert(id) {
+                if self.used.insert(id as NodeId) {
                     self.used_names.push((id, name));
                 }
                 self.nodes[r.node].dynamic.push(DynRef { name: id, fallback: node });
@@ -572,8 +569,11 @@ impl<'a> Compiler<'a> {
                 let before = self.queue.len();
                 let node = self.node_for(value, resource, None);
                 any |= self.queue.len() > before;
-                if self.anchored.insert((resource, id)) {
-                    self.resource_anchors[resource as usize].push((id, node));
+                // A name is materialized whole, once: a resource that declared it twice (an
+                // error found earlier, kept safe here) would have it last in its list.
+                let list = &mut self.resource_anchors[resource as usize];
+                if list.last().map(|&(n, _)| n) != Some(id) {
+                    list.push((id, node));
                 }
             }
         }
@@ -700,22 +700,35 @@ struct Graph {
     nodes: usize,
 }
 
-/// The hub of each dynamic anchor name that has candidates (numbered from `first`), and each
-/// hub's candidates, in the order of the hubs.
-pub(super) fn hubs(candidates: &IdMap<u32, Vec<NodeId>>, first: usize) -> (IdMap<u32, NodeId>, Vec<&[NodeId]>) {
-    let mut ids = IdMap::default();
-    let mut lists = Vec::new();
-    for (&name, list) in candidates.iter().filter(|(_, list)| !list.is_empty()) {
-        ids.insert(name, first + lists.len());
-        lists.push(list.as_slice());
+/// The hubs of the dynamic anchor names that have candidates (numbered from `first`), by name
+/// ([`Hubs::of`]), and each hub's candidates, in the order of the hubs. (Names are interned
+/// from 0: a list, not another kind of hash table in the module.)
+pub(super) struct Hubs<'c> {
+    by_name: Vec<Option<NodeId>>,
+    pub lists: Vec<&'c [NodeId]>,
+}
+
+impl<'c> Hubs<'c> {
+    pub fn new(candidates: &'c IdMap<u32, Vec<NodeId>>, first: usize) -> Hubs<'c> {
+        let names = candidates.keys().map(|&n| n as usize + 1).max().unwrap_or(0);
+        let mut hubs = Hubs { by_name: vec![None; names], lists: Vec::new() };
+        for (&name, list) in candidates.iter().filter(|(_, list)| !list.is_empty()) {
+            hubs.by_name[name as usize] = Some(first + hubs.lists.len());
+            hubs.lists.push(list.as_slice());
+        }
+        hubs
     }
-    (ids, lists)
+
+    /// The hub of anchor name `name`, if it has candidates.
+    pub fn of(&self, name: u32) -> Option<NodeId> {
+        self.by_name.get(name as usize).copied().flatten()
+    }
 }
 
 impl Graph {
     fn new(nodes: &[Node], candidates: &IdMap<u32, Vec<NodeId>>) -> Graph {
-        let (hub_of, hubs) = hubs(candidates, nodes.len());
-        let total = nodes.len() + hubs.len();
+        let hubs = Hubs::new(candidates, nodes.len());
+        let total = nodes.len() + hubs.lists.len();
         let mut start = Vec::with_capacity(total + 1);
         let mut in_place = Vec::new();
         let mut deeper = Vec::with_capacity(total);
@@ -724,7 +737,7 @@ impl Graph {
             in_place.extend(node.refs.iter().map(|&m| (m, 1)));
             for d in &node.dynamic {
                 in_place.push((d.fallback, 1));
-                in_place.extend(hub_of.get(&d.name).map(|&h| (h, 1)));
+                in_place.extend(hubs.of(d.name).map(|h| (h, 1)));
             }
             let zero = node.all_of.iter().chain(&node.alternatives).chain(node.dependent.iter().map(|(_, m)| m));
             in_place.extend(zero.map(|&m| (m, 0)));
@@ -733,7 +746,7 @@ impl Graph {
             d.extend(node.prefix_items.iter().chain(&node.items).chain(&node.contains).chain(&node.content));
             deeper.push(d);
         }
-        for list in hubs {
+        for list in hubs.lists {
             start.push(in_place.len());
             in_place.extend(list.iter().map(|&m| (m, 0)));
             deeper.push(Vec::new());

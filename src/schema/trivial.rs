@@ -25,37 +25,33 @@ pub(super) fn settle(nodes: &mut [Node], candidates: &IdMap<u32, Vec<NodeId>>) -
     // Each dynamic anchor name's candidates are one group, of a hub past the nodes (see
     // `compile::Graph`): a dynamic reference's group is its fallback and that hub, so the
     // edges are as many as the references plus the candidates, not their product.
-    let (hub_of, hubs) = super::compile::hubs(candidates, nodes.len());
-    let total = nodes.len() + hubs.len();
+    let hubs = super::compile::Hubs::new(candidates, nodes.len());
+    let total = nodes.len() + hubs.lists.len();
     // (parent, ALWAYS or the group of alternatives the edge belongs to), by child.
     let mut parents: Vec<Vec<(NodeId, usize)>> = vec![Vec::new(); total];
     // How many members of each group do not constrain yet.
     let mut open: Vec<usize> = Vec::new();
     let mut edges = 0;
-    let mut group = |p: NodeId, members: &mut dyn Iterator<Item = NodeId>, parents: &mut Vec<Vec<(NodeId, usize)>>| {
-        let g = open.len();
-        open.push(0);
-        for c in members {
-            parents[c].push((p, g));
-            open[g] += 1;
-            edges += 1;
-        }
-    };
     for (p, node) in nodes.iter().enumerate() {
         for c in always(node) {
             parents[c].push((p, ALWAYS));
-        }
-        for choice in &node.choices {
-            group(p, &mut choice.iter().copied(), &mut parents);
-        }
-        for d in &node.dynamic {
-            group(p, &mut std::iter::once(d.fallback).chain(hub_of.get(&d.name).copied()), &mut parents);
+            edges += 1;
         }
     }
-    for (h, list) in hubs.iter().enumerate() {
-        group(nodes.len() + h, &mut list.iter().copied(), &mut parents);
+    // Each node's groups of alternatives (its choices, its dynamic references'), then the hubs'.
+    let of_nodes = nodes.iter().enumerate().flat_map(|(p, node)| {
+        let dynamic = node.dynamic.iter().map(|d| std::iter::once(d.fallback).chain(hubs.of(d.name)).collect());
+        node.choices.iter().cloned().chain(dynamic).map(move |group: Vec<NodeId>| (p, group))
+    });
+    let of_hubs = hubs.lists.iter().enumerate().map(|(h, list)| (nodes.len() + h, list.to_vec()));
+    for (p, group) in of_nodes.chain(of_hubs) {
+        let g = open.len();
+        open.push(group.len());
+        edges += group.len();
+        for c in group {
+            parents[c].push((p, g));
+        }
     }
-    let always_edges: usize = nodes.iter().map(|n| always(n).count()).sum();
     let mut constrains: Vec<bool> =
         (0..total).map(|n| nodes.get(n).is_some_and(|n| n.asserts || n.mark || n.never)).collect();
     let mut queue: Vec<NodeId> = (0..total).filter(|&n| constrains[n]).collect();
@@ -77,7 +73,7 @@ pub(super) fn settle(nodes: &mut [Node], candidates: &IdMap<u32, Vec<NodeId>>) -
     for (node, c) in nodes.iter_mut().zip(constrains) {
         node.trivial = !c;
     }
-    (edges + always_edges + total) as u64
+    (edges + total) as u64
 }
 
 /// The subschemas that apply whenever the node does, at the value or below it (an `if` only
