@@ -55,9 +55,13 @@ import { gzipSync } from "node:zlib";
 // the budget went up by 14 / 6 KiB. The fixes of review s24 (one reader of a result's claims
 // at every place, what constrains nothing in allowlist mode, schemas the specs leave open,
 // JSON in prose, numbers with exponents in text, references without ';', error pointers):
-// 557.3 KiB raw, 246.4 KiB gzip, so the budget went up by 14 / 5 KiB.
-const BUDGET_RAW = 560 * 1024;
-const BUDGET_GZIP = 248 * 1024;
+// 557.3 KiB raw, 246.4 KiB gzip, so the budget went up by 14 / 5 KiB. The fixes of review s25
+// (rule 5 walking results written as text inside such results and values stringified twice,
+// 7.4 / 3.8 KiB; compiling dynamic anchors linearly, 2.4 / 1.4 KiB; the report pointers' memo
+// and the clean base64 runs kept by the set, 0.6 / 0.2 KiB): 567.7 KiB raw, 251.6 KiB gzip,
+// so the budget went up by 10 / 5 KiB.
+const BUDGET_RAW = 570 * 1024;
+const BUDGET_GZIP = 253 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
