@@ -278,11 +278,12 @@ impl ToolCache {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ErrorCode;
 
-    struct Counter(u64);
+    /// Handles from a counter, for tests of this crate that need a handle source.
+    pub(crate) struct Counter(pub(crate) u64);
     impl HandleSource for Counter {
         fn fill(&mut self, b: &mut [u8; 16]) {
             self.0 += 1;

@@ -216,13 +216,7 @@ mod tests {
     /// s25: a walk per object made `n` objects times a schema of `n` subschemas quadratic).
     #[test]
     fn json_objects_in_a_text_do_not_walk_the_schema_each() {
-        struct Counter(u64);
-        impl crate::HandleSource for Counter {
-            fn fill(&mut self, bytes: &mut [u8; 16]) {
-                self.0 += 1;
-                bytes[..8].copy_from_slice(&self.0.to_le_bytes());
-            }
-        }
+        use crate::redactor::tests::Counter;
         let visits = |n: usize| {
             let (schema, raw) = crate::schema::families::objects_in_prose(n);
             let before = crate::schema::MARKS_VISITS.with(|v| v.get());

@@ -26,6 +26,13 @@ pub const TRUST_KEY: &str = "io.modelcontextprotocol/trust-annotations";
 /// reads its text again.
 pub const MAX_EMBEDDED: usize = 8;
 
+/// The error for JSON written as text nested past [`MAX_EMBEDDED`] (claims and rule 5 alike),
+/// at `at`.
+pub(crate) fn nested_too_deep(at: &str) -> Error {
+    let detail = format!("JSON written as text inside one another goes deeper than {MAX_EMBEDDED}");
+    Error::new(ErrorCode::DepthLimit, at, detail)
+}
+
 /// A result's own claims.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OwnClaims {
@@ -109,8 +116,7 @@ impl Reader<'_, '_> {
     /// Text that starts as a JSON object: read as a result when it is one (true).
     fn object(&mut self, text: &str, depth: usize, at: &str) -> Result<bool, Error> {
         if depth >= MAX_EMBEDDED {
-            let detail = format!("results written as text inside one another go deeper than {MAX_EMBEDDED}");
-            return Err(Error::new(ErrorCode::DepthLimit, at, detail));
+            return Err(nested_too_deep(at));
         }
         match (self.read_text)(text).map_err(|mut e| {
             e.pointer = at.to_string();

@@ -6,7 +6,7 @@ use super::blocks::{block_label, classify, reference_strings, user_only_label, u
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::{Run, UNDECLARED_LABEL};
 use crate::json::{child, embedded_spans, is_mcp_member, parse_embedded, quoted_spans};
-use crate::policy::claims::MAX_EMBEDDED;
+use crate::policy::claims::{nested_too_deep, MAX_EMBEDDED};
 use crate::{Error, Format, Limits, Reason};
 
 impl Run<'_> {
@@ -362,8 +362,7 @@ impl Run<'_> {
             return Ok(None);
         }
         if depth + 1 >= MAX_EMBEDDED {
-            let detail = format!("JSON written as text inside one another goes deeper than {MAX_EMBEDDED}");
-            return Err(Error::new(crate::ErrorCode::DepthLimit, "", detail));
+            return Err(nested_too_deep(""));
         }
         let json = self.text_json(&inner, sides, allowlist, depth + 1)?;
         Ok(json.map(|json| TextJson::Quoted(Box::new(json), inner)))
@@ -498,8 +497,7 @@ impl Run<'_> {
                 let Some(text) = slot.as_str() else { continue };
                 let Some(json) = self.text_json(text, (bare, arrays), false, depth + 1)? else { continue };
                 if depth + 1 >= MAX_EMBEDDED {
-                    let detail = format!("results written as text inside one another go deeper than {MAX_EMBEDDED}");
-                    return Err(Error::new(crate::ErrorCode::DepthLimit, "", detail));
+                    return Err(nested_too_deep(""));
                 }
                 if let Some(text) = self.rewrite_text(text, json, false, depth + 1)? {
                     *slot = Value::String(text);
