@@ -75,7 +75,8 @@ const PATCHED = Symbol.for("webmcp-redact/respondWith");
  * the runtime hands it to the agent: `redact(def, raw)` is the installation's (it waits for the
  * module), `def` is `{ name: <toolname> }` (a form declares no outputSchema or annotations, so
  * what applies is what applies to any tool without them: value matching of known secrets,
- * blocks for the user only, the shape rules). A rejected promise becomes an `isError` result,
+ * blocks for the user only, the shape rules; `form` when the form has no toolname at the time
+ * of the call). A rejected promise becomes an `isError` result,
  * redacted the same way. Returns `restore()`, or null when the runtime has no `respondWith`
  * (then such responses are not intercepted) or another installation wrapped it already.
  * @param {(def: any, raw: unknown) => Promise<any>} redact
@@ -92,14 +93,23 @@ export function interceptFormResponses(redact, SubmitEventClass = globalThis.Sub
    * @param {unknown} response
    */
   function respondWith(response) {
-    const name = toolNameOf(this);
-    if (name === null) return Reflect.apply(original, this, [response]);
-    const def = { name };
+    // Every response is redacted, whatever the form looks like now: only an agent-invoked
+    // submission may respond at all, and the form's `toolname` at this moment says nothing
+    // about it. A DOM-driving agent can take the attribute off for the length of the submit
+    // (a capturing listener removes it, a bubbling one puts it back before the runtime's
+    // observer notices), and a response keyed on it went to that agent raw (found by review).
+    // A form with no toolname now is redacted as one named "form" (a name is required).
+    const def = { name: toolNameOf(this) ?? "form" };
+    // Redacted only once the runtime took it: one it refuses (not an agent's submission)
+    // reaches no agent, and must not reach onResult or the known set either.
+    let taken = false;
     const redacted = Promise.resolve(response).then(
-      (raw) => redact(def, raw),
-      (err) => redact(def, { content: [{ type: "text", text: errorText(err) }], isError: true }),
+      (raw) => (taken ? redact(def, raw) : undefined),
+      (err) => (taken ? redact(def, { content: [{ type: "text", text: errorText(err) }], isError: true }) : undefined),
     );
-    return Reflect.apply(original, this, [redacted]);
+    const out = Reflect.apply(original, this, [redacted]);
+    taken = true;
+    return out;
   }
   Object.defineProperty(respondWith, PATCHED, { value: true });
   Object.defineProperty(proto, "respondWith", { ...own, value: respondWith });

@@ -158,11 +158,13 @@ test("a response given through SubmitEvent#respondWith is redacted; uninstall re
   assert.equal(error.isError, true);
   assert.ok(!JSON.stringify(error).includes("CANARY"), JSON.stringify(error));
 
-  // A form that is not a tool: passed through untouched.
+  // A form that is not a tool (now): redacted all the same, as a tool of no name (only an
+  // agent's submission may respond, and the attribute can be taken off mid-submit).
   const plain = new FakeSubmitEvent(new FakeForm({}));
-  const p = Promise.resolve({ anything: "CANARY-plain" });
+  const p = Promise.resolve({ content: [{ type: "text", text: "Your code is CANARY-plain-1.", annotations: { audience: ["user"] } }] });
   plain.respondWith(p);
-  assert.equal(plain.given, p);
+  assert.notEqual(plain.given, p);
+  assert.ok(!JSON.stringify(await plain.given).includes("CANARY"));
 
   uninstall();
   assert.equal(FakeSubmitEvent.prototype.respondWith, originalRespondWith);

@@ -1,0 +1,82 @@
+// Review s26 of the JS layer (helper L): each test states a promise a hostile tool, a
+// prompt-injected agent driving the page, or a careless caller broke before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRedactor, installRedaction, redeem } from "webmcp-redact";
+
+const coded = (e) => e instanceof Error && typeof e.code === "string" && /^[a-z]+(_[a-z]+)*$/.test(e.code);
+
+// --- SubmitEvent#respondWith keyed on the form's toolname at the time of the call -----------
+// A DOM-driving agent submits a form tool and, with a capturing submit listener, takes the
+// form's `toolname` off (or blanks it) until the page's handler has called respondWith; a
+// bubbling listener puts it back before the runtime's MutationObserver runs, so the runtime
+// sees no change and hands the response to the agent. The wrapper decided "not a form tool"
+// from the attribute at that moment and passed the response through raw.
+
+class Form {
+  constructor(attrs) {
+    this.attrs = { ...attrs };
+  }
+  getAttribute(k) {
+    return Object.hasOwn(this.attrs, k) ? this.attrs[k] : null;
+  }
+}
+
+test("a form tool's respondWith response is redacted even when its toolname is off or blank during the submit", async () => {
+  class SubmitEvent {
+    constructor(target) {
+      this.target = target;
+    }
+    respondWith(p) {
+      this.given = p; // what the runtime hands the agent
+    }
+  }
+  globalThis.SubmitEvent = SubmitEvent;
+  const seen = [];
+  const uninstall = await installRedaction({ modelContext: { registerTool() {} }, onResult: (info) => seen.push(info) });
+  try {
+    const leaks = [];
+    for (const during of [{}, { toolname: "" }, { toolname: "   " }]) {
+      const form = new Form({ toolname: "send_code" });
+      const event = new SubmitEvent(form);
+      form.attrs = during; // the agent's capturing listener
+      event.respondWith(Promise.resolve({ content: [
+        { type: "text", text: "A code was sent." },
+        { type: "text", text: "Your code is CANARY-s26-77.", annotations: { audience: ["user"] } },
+      ] }));
+      form.attrs = { toolname: "send_code" }; // its bubbling listener
+      const view = JSON.stringify(await event.given);
+      if (view.includes("CANARY")) leaks.push(JSON.stringify(during));
+    }
+    assert.deepEqual(leaks, []);
+    assert.equal(seen.length, 3, "onResult is told of each, like any form tool's response");
+  } finally {
+    uninstall();
+    delete globalThis.SubmitEvent;
+  }
+});
+
+test("a respondWith the runtime refuses (no agent submission) reaches neither onResult nor the known values", async () => {
+  class SubmitEvent {
+    constructor(target) {
+      this.target = target;
+    }
+    respondWith() {
+      throw new Error("InvalidStateError: not an agent-invoked submit");
+    }
+  }
+  globalThis.SubmitEvent = SubmitEvent;
+  const seen = [];
+  const uninstall = await installRedaction({ modelContext: { registerTool() {} }, onResult: (info) => seen.push(info) });
+  try {
+    const event = new SubmitEvent(new Form({ toolname: "send_code" }));
+    const block = { type: "text", text: "Refused code CANARY-s26-88.", annotations: { audience: ["user"] } };
+    assert.throws(() => event.respondWith(Promise.resolve({ content: [block] })), /InvalidStateError/);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(seen.length, 0);
+    assert.equal(uninstall.redactor.vault.size, 0);
+  } finally {
+    uninstall();
+    delete globalThis.SubmitEvent;
+  }
+});
