@@ -9,6 +9,15 @@ const MAX_BODY = 64 * 1024;
 // Captured once, so that a script that later replaces window.fetch cannot see redemptions.
 const nativeFetch = typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : null;
 
+// AbortSignal's own getter of `aborted`: it throws for a receiver that is not a real signal
+// (of any realm), and nothing the object carries itself (an own "aborted", a Proxy) answers it.
+const abortedGetter = globalThis.AbortSignal ? Object.getOwnPropertyDescriptor(globalThis.AbortSignal.prototype, "aborted")?.get : undefined;
+
+/** @param {AbortSignal | undefined} signal a signal readOptions let through */
+function isAborted(signal) {
+  return signal !== undefined && abortedGetter !== undefined && Reflect.apply(abortedGetter, signal, []) === true;
+}
+
 /**
  * Redeems `handle` from the vault internals `v` (see store.js).
  * @param {any} v
@@ -31,7 +40,7 @@ export async function redeemWith(v, handle, opts) {
   if (e.kind === "many") return e.values.map((x) => x.value);
   const url = checkRedeemUrl(e.redeemUrl, label, v.allowedPaths);
   if (v.referenceExpired(handle)) throw new RedeemError("expired", `the reference "${label}" has expired`, { label });
-  if (signal?.aborted) throw new RedeemError("aborted", `redeeming "${label}" was aborted`, { label });
+  if (isAborted(signal)) throw new RedeemError("aborted", `redeeming "${label}" was aborted`, { label });
   const value = await fetchValue(url, label, signal);
   v.learn(handle, label, value); // so that no later result carries it to the agent
   return value;
@@ -41,18 +50,23 @@ export async function redeemWith(v, handle, opts) {
  * The options, read once (a getter cannot answer one thing to the check of `result` and
  * another to its use). Not an object, or one that throws when read: a TypeError with code
  * `invalid_options`, as for every other option of the API, never the engine's own TypeError
- * (`"result" in 5`) without a code.
+ * (`"result" in 5`) without a code. So is a `signal` that is not an AbortSignal: one whose
+ * `aborted` getter threw rejected with that error, uncoded, and any other was fetch's
+ * TypeError, reported as `network` though no request was made (found by review).
  * @param {unknown} opts
  */
 function readOptions(opts) {
   if (opts === undefined || opts === null) return { signal: undefined, bound: false, result: undefined };
-  const bad = () => Object.assign(new TypeError("redeem: options must be an object { signal?, result? }"), { code: "invalid_options" });
+  const bad = () => Object.assign(new TypeError("redeem: options must be an object { signal?: AbortSignal, result? }"), { code: "invalid_options" });
   if (typeof opts !== "object") throw bad();
   try {
     const o = /** @type {{ signal?: AbortSignal, result?: string }} */ (opts);
-    return { signal: o.signal, bound: "result" in o, result: o.result };
+    const { signal } = o;
+    if (signal !== undefined) isAborted(signal); // throws for what is not an AbortSignal
+    if (signal !== undefined && abortedGetter === undefined) throw bad(); // no signals here
+    return { signal, bound: "result" in o, result: o.result };
   } catch {
-    throw bad(); // a Proxy or a getter that throws
+    throw bad(); // a Proxy or a getter that throws, a signal that is not one
   }
 }
 
@@ -132,7 +146,7 @@ async function fetchValue(url, label, signal) {
       signal,
     });
   } catch (/** @type {any} */ err) {
-    if (signal?.aborted) throw fail("aborted", "the request was aborted");
+    if (isAborted(signal)) throw fail("aborted", "the request was aborted");
     throw fail("network", `the request failed (${err?.name ?? "error"})`);
   }
   if (isRedirect(res)) {
@@ -204,7 +218,7 @@ async function readCapped(res, signal, fail) {
     }
   } catch (err) {
     if (err instanceof RedeemError) throw err;
-    if (signal?.aborted) throw fail("aborted", "the request was aborted");
+    if (isAborted(signal)) throw fail("aborted", "the request was aborted");
     throw fail("network", "reading the response failed");
   }
   const bytes = new Uint8Array(size);

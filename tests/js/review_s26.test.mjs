@@ -80,3 +80,46 @@ test("a respondWith the runtime refuses (no agent submission) reaches neither on
     delete globalThis.SubmitEvent;
   }
 });
+
+// --- redeem's signal ---------------------------------------------------------------------
+// The options of redeem are refused with invalid_options when they are not what they should
+// be; `signal` was passed on unread: one whose `aborted` getter throws rejected with that
+// error (no code), and any other non-signal made fetch throw, reported as `network` though no
+// request was made.
+
+test("redeem refuses a signal that is not an AbortSignal with invalid_options, before anything is read or fetched", async () => {
+  const r = await createRedactor();
+  globalThis.location = new URL("http://127.0.0.1:9/page"); // nothing listens: a fetch fails
+  try {
+    const out = r.redact({ name: "ref" }, { content: [{ type: "secret_reference", id: "ref_s26", label: "Token", redeemUrl: "/api/redeem/1" }] });
+    const handle = out.result.content.find((b) => b.type === "secret_reference").handle;
+    const fake = { aborted: false, addEventListener() {}, removeEventListener() {} };
+    const signals = {
+      number: 5,
+      "plain object": fake,
+      "an object posing as a signal": Object.create(AbortSignal.prototype),
+      "aborted getter throws": { get aborted() { throw new Error("boom"); } },
+      "a Proxy that throws": new Proxy({}, { get() { throw new Error("p"); } }),
+    };
+    const wrong = [];
+    for (const [what, signal] of Object.entries(signals)) {
+      try {
+        await redeem(handle, { signal, result: out.resultId });
+        wrong.push(`${what}: resolved`);
+      } catch (e) {
+        if (!(e instanceof TypeError) || e.code !== "invalid_options") wrong.push(`${what}: ${e?.name} ${e?.code}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+    // A real signal, of course, is taken: aborted, it says so.
+    const ctl = new AbortController();
+    ctl.abort();
+    await assert.rejects(redeem(handle, { signal: ctl.signal, result: out.resultId }), (e) => e.code === "aborted");
+    // An own "aborted" on a real signal does not answer for it.
+    const live = new AbortController().signal;
+    Object.defineProperty(live, "aborted", { value: true });
+    await assert.rejects(redeem(handle, { signal: live, result: out.resultId }), (e) => coded(e) && e.code !== "aborted");
+  } finally {
+    delete globalThis.location;
+  }
+});
