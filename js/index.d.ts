@@ -943,7 +943,9 @@ export interface Uninstall {
   /**
    * Names of tools that are NOT wrapped: those the runtime listed that were registered before
    * installation, those it listed after a `toolchange` event that did not pass the patch (a
-   * `registerTool` taken before installation, another path of the runtime), and every declarative tool (`<form toolname>`) in the document now (read
+   * `registerTool` taken before installation, another path of the runtime) or that a
+   * registration through the patch did not account for (the runtime refused it, e.g. as a
+   * duplicate of a tool it got before), and every declarative tool (`<form toolname>`) in the document now (read
    * live: forms added, renamed or removed after installation are followed until uninstall).
    * Only a form tool's response given through `SubmitEvent#respondWith` is redacted, where the
    * runtime has it. `null` when the runtime cannot list its tools and there are no form tools.

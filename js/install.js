@@ -229,6 +229,9 @@ export async function installRedactionWith(load, options = {}) {
   // Patch first, synchronously, so that no registration made while the module loads escapes.
   // Such registrations wait for the session below.
   const registered = new Set();
+  // Looks for tools the runtime lists that no registration through the patch accounts for (set
+  // once the report below is ready).
+  let recheck = () => {};
   /** @type {any} the page session, once the module has loaded */
   let session = null;
   /** @type {(s: any) => void} */
@@ -285,8 +288,35 @@ export async function installRedactionWith(load, options = {}) {
     }
     if (published === null) delete wrapped.outputSchema;
     else wrapped.outputSchema = published;
+    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]));
+  }
+
+  /**
+   * Counts `name` as registered through the patch while the runtime's call is pending (so that a
+   * `toolchange` it fires meanwhile does not report it), and no longer once the runtime refused
+   * it, unless it was registered here before: refused as a duplicate of a tool the runtime got
+   * past the patch (before installation, say), the name hid that raw tool from the report
+   * (found by review).
+   * @param {string} name
+   * @param {() => unknown} register the runtime's registerTool call
+   */
+  function registerWrapped(name, register) {
+    const before = registered.has(name);
+    const refused = () => {
+      if (before) return;
+      registered.delete(name);
+      recheck();
+    };
     registered.add(name);
-    return Reflect.apply(original, this, [wrapped, ...args]);
+    let out;
+    try {
+      out = register();
+    } catch (err) {
+      refused();
+      throw err;
+    }
+    Promise.resolve(out).catch(refused);
+    return out;
   }
 
   /**
@@ -433,13 +463,17 @@ export async function installRedactionWith(load, options = {}) {
   // here is reported (found by review: such a tool went unreported, its results raw).
   const late = new Set();
   let stopped = false;
-  const stopFollowing = followToolChanges(modelContext, async () => {
+  const findUnpatched = async () => {
     const names = await listTools(modelContext);
     const fresh = (names ?? []).filter((n) => !registered.has(n) && !forms.includes(n) && !early?.includes(n) && !late.has(n));
     if (!fresh.length || stopped) return;
     for (const n of fresh) late.add(n);
-    globalThis.console?.warn?.(`webmcp-redact: tools registered after installRedaction but not through its registerTool are not redacted: ${fresh.join(", ")}`);
-  });
+    globalThis.console?.warn?.(`webmcp-redact: tools the runtime got past installRedaction's registerTool are not redacted: ${fresh.join(", ")}`);
+  };
+  const stopFollowing = followToolChanges(modelContext, findUnpatched);
+  recheck = () => {
+    findUnpatched().catch(() => {});
+  };
   /** @returns {string[] | null} */
   const unprotectedTools = () => (early === null && !forms.length && !late.size ? null : [...new Set([...(early ?? []), ...late, ...forms])]);
 

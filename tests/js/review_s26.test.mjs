@@ -123,3 +123,55 @@ test("redeem refuses a signal that is not an AbortSignal with invalid_options, b
     delete globalThis.location;
   }
 });
+
+// --- A registration the runtime refused counted as registered through the patch -------------
+// The report of unprotected tools leaves out each name registered through the patch. A name
+// went into that set before the runtime answered, and stayed there when the runtime refused the
+// registration: refused as a duplicate of a tool it got before installation (raw), the name hid
+// that tool from the report, and the page was told nothing.
+
+/** A runtime that refuses a second tool of one name, `delay` ms after the call (0: at once). */
+function strictContext(delay) {
+  const tools = new Map();
+  return {
+    tools,
+    registerTool(t) {
+      const dup = tools.has(t.name);
+      if (!dup) tools.set(t.name, t);
+      if (delay === 0) return dup ? Promise.reject(new Error("duplicate")) : Promise.resolve();
+      return new Promise((ok, no) => setTimeout(() => (dup ? no(new Error("duplicate")) : ok()), delay));
+    },
+    async getTools() {
+      return [...tools.values()].map((t) => ({ name: t.name }));
+    },
+  };
+}
+
+test("a tool registered before installation stays reported when registering it again through the patch is refused", async () => {
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    for (const delay of [0, 30]) {
+      const ctx = strictContext(delay);
+      await ctx.registerTool({ name: "get_key", execute: async () => ({ secret: "sk_live_CANARY" }) }); // raw
+      const installing = installRedaction({ modelContext: ctx });
+      const again = ctx.registerTool({ name: "get_key", execute: async () => ({}) });
+      const uninstall = await installing;
+      await assert.rejects(again, /duplicate/);
+      await new Promise((r) => setTimeout(r, 10)); // the report follows the refusal
+      assert.deepEqual(uninstall.unprotectedTools, ["get_key"], `refused after ${delay} ms`);
+      uninstall();
+    }
+    // A name the runtime accepted through the patch stays accounted for, even when a second
+    // registration of it is refused: that tool is wrapped.
+    const ctx = strictContext(0);
+    const uninstall = await installRedaction({ modelContext: ctx });
+    await ctx.registerTool({ name: "get_key", execute: async () => ({}) });
+    await assert.rejects(ctx.registerTool({ name: "get_key", execute: async () => ({}) }), /duplicate/);
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(uninstall.unprotectedTools ?? [], []);
+    uninstall();
+  } finally {
+    console.warn = warn;
+  }
+});
