@@ -782,7 +782,8 @@ export interface RedeemOptions {
 }
 
 /**
- * Options of one {@link redeem} call.
+ * Options of one {@link redeem} call; no others (the request's own options are fixed: any other
+ * key, a `signal` that is not an `AbortSignal`, rejects with a TypeError, code `invalid_options`).
  * @example
  * ```js
  * await redeem(handle, { result: out.resultId, signal: AbortSignal.timeout(5000) });

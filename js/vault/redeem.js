@@ -52,22 +52,31 @@ export async function redeemWith(v, handle, opts) {
  * `invalid_options`, as for every other option of the API, never the engine's own TypeError
  * (`"result" in 5`) without a code. So is a `signal` that is not an AbortSignal: one whose
  * `aborted` getter threw rejected with that error, uncoded, and any other was fetch's
- * TypeError, reported as `network` though no request was made (found by review).
+ * TypeError, reported as `network` though no request was made (found by review). So is any
+ * other option (`method`, `headers`, `credentials`, ...): the request's options are fixed, and
+ * one given was silently dropped, as if it had been sent.
  * @param {unknown} opts
  */
 function readOptions(opts) {
   if (opts === undefined || opts === null) return { signal: undefined, bound: false, result: undefined };
-  const bad = () => Object.assign(new TypeError("redeem: options must be an object { signal?: AbortSignal, result? }"), { code: "invalid_options" });
+  const bad = (why = "options must be an object { signal?: AbortSignal, result? }") => Object.assign(new TypeError(`redeem: ${why}`), { code: "invalid_options" });
   if (typeof opts !== "object") throw bad();
+  let read;
+  let unknown;
   try {
     const o = /** @type {{ signal?: AbortSignal, result?: string }} */ (opts);
+    unknown = Object.keys(o).find((k) => k !== "signal" && k !== "result");
     const { signal } = o;
-    if (signal !== undefined) isAborted(signal); // throws for what is not an AbortSignal
-    if (signal !== undefined && abortedGetter === undefined) throw bad(); // no signals here
-    return { signal, bound: "result" in o, result: o.result };
+    if (signal !== undefined) {
+      if (abortedGetter === undefined) throw bad(); // this runtime has no signals
+      isAborted(signal); // AbortSignal's own getter throws for anything else
+    }
+    read = { signal, bound: "result" in o, result: o.result };
   } catch {
-    throw bad(); // a Proxy or a getter that throws, a signal that is not one
+    throw bad(); // a Proxy or a getter that throws, a signal that is not one (its getter throws)
   }
+  if (unknown !== undefined) throw bad(`unknown option ${JSON.stringify(unknown)} (the request's options are fixed)`);
+  return read;
 }
 
 function isLoopback(hostname) {

@@ -175,3 +175,21 @@ test("a tool registered before installation stays reported when registering it a
     console.warn = warn;
   }
 });
+
+test("redeem refuses request options it would not send (method, headers, credentials, ...) with invalid_options", async () => {
+  const r = await createRedactor();
+  const out = r.redact({ name: "t", outputSchema: { type: "object", properties: { k: { type: "string", "x-sensitive": true } } } }, { k: "sk_live_CANARY_s26" });
+  const handle = out.redactions[0].handle;
+  const wrong = [];
+  for (const extra of [{ method: "POST" }, { body: "x" }, { headers: { a: "b" } }, { credentials: "include" }, { mode: "cors" }, { redirect: "follow" }, { resul: out.resultId }]) {
+    try {
+      await redeem(handle, { result: out.resultId, ...extra });
+      wrong.push(`${Object.keys(extra)[0]}: resolved`);
+    } catch (e) {
+      if (!(e instanceof TypeError) || e.code !== "invalid_options" || !e.message.includes(Object.keys(extra)[0])) wrong.push(`${Object.keys(extra)[0]}: ${e?.code}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  assert.equal(await redeem(handle, { result: out.resultId }), "sk_live_CANARY_s26");
+  assert.equal(await redeem(handle, { result: out.resultId, signal: new AbortController().signal }), "sk_live_CANARY_s26");
+});
