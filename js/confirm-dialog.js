@@ -37,14 +37,16 @@ export function askInDialog(req) {
   doc.body.append(dialog);
   return new Promise((resolve) => {
     let answered = false;
-    // Taken out of the document (a page that renders its body again, an agent's remove()), the
-    // dialog fires no close event, and the question would hold every later one in the queue for
-    // good, as a close() did (found by review): a decline too.
+    // Taken out of the document (a page that renders its body again, an agent's remove()) or
+    // its `open` attribute removed, the dialog is gone but fires no close event, and the question
+    // would hold every later one in the queue for good, as a close() did (found by review): a
+    // decline too.
     const Observer = globalThis.MutationObserver;
     const removal = typeof Observer === "function" ? new Observer(() => {
-      if (!dialog.isConnected) done(false);
+      if (!dialog.isConnected || !dialog.open) done(false);
     }) : null;
     removal?.observe(doc, { childList: true, subtree: true });
+    removal?.observe(dialog, { attributes: true, attributeFilter: ["open"] });
     const done = (answer) => {
       if (answered) return;
       answered = true;

@@ -60,7 +60,7 @@ test("a form tool whose toolname is taken off during the submit: its respondWith
 // that one question cannot hold every later one in the queue. Taken out of the document (a
 // page that renders its body again, an agent driving the DOM), it fired no close event: the
 // question, and every later one of the page, waited for good.
-test("the consent dialog taken out of the document is a decline, and the next question is asked", async () => {
+test("the consent dialog taken out of the document (or its open attribute removed) is a decline, and the next question is asked", async () => {
   const page = await env.page();
   await page.goto(`${env.a.url}__test/blank.html`);
   const out = await page.evaluate(async () => {
@@ -74,11 +74,14 @@ test("the consent dialog taken out of the document is a decline, and the next qu
     document.body.replaceChildren(); // a page rendering its body again
     r.rerendered = await within(answer);
     answer = askInDialog({ tool: "t", reasons: [] });
+    document.querySelector("dialog.webmcp-confirm").removeAttribute("open"); // hidden, not closed
+    r.openRemoved = await within(answer);
+    answer = askInDialog({ tool: "t", reasons: [] });
     r.next = Boolean(document.querySelector("dialog.webmcp-confirm[open]"));
     document.querySelector("dialog.webmcp-confirm button.deny").click();
     r.declined = await within(answer);
     return r;
   });
-  assert.deepEqual(out, { removed: "answered false", rerendered: "answered false", next: true, declined: "answered false" });
+  assert.deepEqual(out, { removed: "answered false", rerendered: "answered false", openRemoved: "answered false", next: true, declined: "answered false" });
   await page.close();
 });
