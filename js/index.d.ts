@@ -906,7 +906,7 @@ export interface InstallOptions {
   policy?: Policy;
   /**
    * Called with the `wasm_unavailable` error instead of `console.error` (which prints its message
-   * and that every tool result is withheld).
+   * and that every tool result is withheld). Not a function: a TypeError (code `invalid_options`).
    */
   onError?(error: RedactionError): void;
   /**

@@ -213,6 +213,9 @@ function contextToPatch(given) {
 export async function installRedactionWith(load, options = {}) {
   const { modelContext: given, wasm, format, bridge: toldBridge, limits, vault, redeem, policy, onError, onResult, confirm, unknown } = readOptions(options);
   if (onResult !== undefined && typeof onResult !== "function") throw optionError("onResult must be a function");
+  // Like onResult: one that is not a function was ignored in silence (console.error took its
+  // place), a mistake the page was never told of (found by review).
+  if (onError !== undefined && typeof onError !== "function") throw optionError("onError must be a function");
   checkWasmOption(wasm, "installRedaction");
   checkConfirmOption(confirm, "installRedaction");
   const ask = asker(confirm); // one question at a time, for every tool of this page

@@ -193,3 +193,17 @@ test("redeem refuses request options it would not send (method, headers, credent
   assert.equal(await redeem(handle, { result: out.resultId }), "sk_live_CANARY_s26");
   assert.equal(await redeem(handle, { result: out.resultId, signal: new AbortController().signal }), "sk_live_CANARY_s26");
 });
+
+// --- installRedaction's onError ------------------------------------------------------------
+// Every option of installRedaction that is not what it should be is invalid_options, and
+// nothing is patched; onError that was not a function was taken and ignored in silence
+// (console.error in its place), a mistake the page was never told of.
+
+test("installRedaction refuses an onError that is not a function, patching nothing", async () => {
+  for (const onError of ["log", 5, {}, null]) {
+    const ctx = { registerTool() {} };
+    const before = ctx.registerTool;
+    await assert.rejects(installRedaction({ modelContext: ctx, onError }), (e) => e instanceof TypeError && e.code === "invalid_options" && /onError/.test(e.message), String(onError));
+    assert.equal(ctx.registerTool, before);
+  }
+});
