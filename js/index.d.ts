@@ -955,8 +955,9 @@ export interface Uninstall {
   /** The redactor behind the installation (its vault holds this page's secrets); `null` if the module did not load. */
   readonly redactor: Redactor | null;
   /**
-   * The page session every wrapped tool records into: `check` before a call, `labels()`,
-   * `reset()`. Without the module, `check` denies (`wasm_unavailable`).
+   * The page session every wrapped tool records into (those wrapped with `redactor.wrapTool`
+   * too, whose questions go to this installation's `confirm`): `check` before a call,
+   * `labels()`, `reset()`. Without the module, `check` denies (`wasm_unavailable`).
    */
   readonly session: {
     check(tool: ToolDefinition, args: unknown): CheckResult;

@@ -8,10 +8,10 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { createRedactorWith, definitionOf, toolName as nameOf } from "./redactor.js";
+import { PAGE_SESSION, createRedactorWith, definitionOf, toolName as nameOf } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
-import { asker, checkConfirmOption } from "./enforce.js";
+import { checkConfirmOption } from "./enforce.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
@@ -63,10 +63,11 @@ function findModelContext(given) {
 
 /**
  * The page session over a redactor: compile at registration, redact each result through one
- * `Session`, so that the page's labels record every result and `check` reads them.
+ * `Session`, so that the page's labels record every result and `check` reads them. It is the
+ * session (and the question queue, with the page's `confirm`) of the redactor's `wrapTool`.
  */
 export function redactorSession(redactor) {
-  const page = redactor.session();
+  const { session: page, ask } = redactor[PAGE_SESSION]();
   return {
     redactor,
     compile(tool) {
@@ -76,7 +77,7 @@ export function redactorSession(redactor) {
     redact: (tool, raw) => page.redact(tool, raw),
     check: (tool, args) => page.check(tool, args),
     // The call under the check (js/enforce.js): resolves to the redaction report.
-    guard: (tool, args, call, ask) => page.guard(tool, args, call, ask),
+    guard: (tool, args, call) => page.guard(tool, args, call, ask),
     labels: () => page.labels(),
     reset: () => page.reset(),
   };
@@ -218,7 +219,6 @@ export async function installRedactionWith(load, options = {}) {
   if (onError !== undefined && typeof onError !== "function") throw optionError("onError must be a function");
   checkWasmOption(wasm, "installRedaction");
   checkConfirmOption(confirm, "installRedaction");
-  const ask = asker(confirm); // one question at a time, for every tool of this page
   if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
   const { modelContext, original, ownBefore } = contextToPatch(given);
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
@@ -281,7 +281,7 @@ export async function installRedactionWith(load, options = {}) {
       // redacts what comes back, refusals included.
       async execute(input, ...more) {
         const s = session ?? (await sessionReady);
-        const out = await s.guard(def, input, (args) => Reflect.apply(execute, tool, [args, ...more]), ask);
+        const out = await s.guard(def, input, (args) => Reflect.apply(execute, tool, [args, ...more]));
         tellPage(name, out);
         return out.result;
       },
@@ -407,7 +407,8 @@ export async function installRedactionWith(load, options = {}) {
     report(error);
   } else {
     try {
-      session = redactorSession(await createRedactorWith(load, { format: effectiveFormat, limits, vault, redeem, policy }));
+      // `confirm` too: the redactor's wrapTool asks the way the page asked for.
+      session = redactorSession(await createRedactorWith(load, { format: effectiveFormat, limits, vault, redeem, policy, confirm }));
     } catch (err) {
       if ((err instanceof TypeError || err instanceof RangeError) && /** @type {any} */ (err).code === "invalid_options") {
         uninstallNow(); // bad options: undo, and let the caller see the mistake

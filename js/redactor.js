@@ -77,6 +77,12 @@ export function definitionOf(tool) {
 }
 
 const sessions = new FinalizationRegistry((close) => close());
+
+/**
+ * Not part of the public API: installRedaction's way to check and ask in the one session (and
+ * with the one question queue) wrapTool's calls use, so that a page has one set of labels.
+ */
+export const PAGE_SESSION = Symbol("webmcp-redact/page-session");
 const UTF8 = new TextEncoder();
 
 /**
@@ -438,6 +444,16 @@ class Redactor {
     return JSON.stringify({ handles: [...handles], approved });
   }
 
+  /**
+   * The session every tool of this redactor is checked and redacted in, and its asker: wrapTool's
+   * calls, and installRedaction's (which made this redactor). Two sessions split the labels:
+   * private data read through a tool wrapped with `uninstall.redactor.wrapTool` did not count
+   * for the exfiltration check of a tool registered through the patch (found by review).
+   */
+  [PAGE_SESSION]() {
+    return { session: (this.#wrapSession ??= this.session()), ask: this.#ask };
+  }
+
   wrapTool(tool) {
     // One copy of what the redactor reads, taken now, as installRedaction takes it: every call
     // is checked and redacted by this copy, the one the published outputSchema was made from.
@@ -462,9 +478,9 @@ class Redactor {
       // The call is checked first (see js/enforce.js), in one session shared by every tool this
       // redactor wrapped, so that what one result showed the agent counts for the next call.
       async execute(input, options) {
-        const session = (redactor.#wrapSession ??= redactor.session());
+        const { session, ask } = redactor[PAGE_SESSION]();
         const run = (args) => original.call(tool, args, options);
-        const report = await session.guard(def, input, run, redactor.#ask);
+        const report = await session.guard(def, input, run, ask);
         return report.result;
       },
     };

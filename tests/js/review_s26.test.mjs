@@ -207,3 +207,41 @@ test("installRedaction refuses an onError that is not a function, patching nothi
     assert.equal(ctx.registerTool, before);
   }
 });
+
+// --- One page, two sessions ------------------------------------------------------------------
+// installRedaction checked its tools in a page session of its own, and `uninstall.redactor`'s
+// wrapTool in another: private data read through a tool the page wrapped itself did not count
+// for the exfiltration check of a tool registered through the patch (the call ran without the
+// user being asked), and the wrapped tools' questions went to the built-in dialog, not to the
+// page's `confirm`.
+
+test("tools wrapped with uninstall.redactor share the page session and the page's confirm", async () => {
+  const asked = [];
+  const ctx = fakeSessionContext();
+  const uninstall = await installRedaction({ modelContext: ctx, confirm: (req) => (asked.push(req.tool), false) });
+  const inbox = uninstall.redactor.wrapTool({
+    name: "read_inbox",
+    annotations: { readOnlyHint: true, openWorldHint: false, returnMetadata: { Sensitivity: ["Personal"], Private: true } },
+    execute: async () => ({ content: [{ type: "text", text: "Dear Bob, ..." }] }),
+  });
+  await ctx.registerTool({
+    name: "post_public",
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    execute: async () => ({ content: [{ type: "text", text: "posted" }] }),
+  });
+  await inbox.execute({});
+  assert.notEqual(uninstall.session.labels().sensitivity, "none", "the private read counts for the page");
+  const out = await ctx.tools.get("post_public").execute({ text: "Dear Bob" });
+  assert.deepEqual(asked, ["post_public"], "the exfiltration check asked the user");
+  assert.match(out.content[0].text, /not made: the user declined it \(exfiltration\)/);
+  // A wrapped tool's question goes to the page's confirm, too.
+  const post = uninstall.redactor.wrapTool({ name: "post_too", annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true }, execute: async () => ({}) });
+  await post.execute({ text: "x" });
+  assert.deepEqual(asked, ["post_public", "post_too"]);
+  uninstall();
+});
+
+function fakeSessionContext() {
+  const tools = new Map();
+  return { tools, registerTool(t) { tools.set(t.name, t); } };
+}
