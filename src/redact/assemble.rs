@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::json::write::{self, object};
 use crate::redact::collect::{Collector, StubSpec};
-use crate::redact::stubs::{write_notice, write_stub, REPORT_KEY};
+use crate::redact::stubs::{notice_shown, write_notice, write_stub, REPORT_KEY};
 use crate::redact::{Agent, Run};
 use crate::scrub::known::KnownSecrets;
 use crate::scrub::Needles;
@@ -25,19 +25,28 @@ pub(crate) struct Tail {
 
 /// Issues the handles of what `collect` took (the known set learns them), and writes the
 /// stubs, the notice and the report entries (scrubbed already: `Run::uncovered`).
-/// `collect` must not be empty.
+/// `collect` must not be empty. `notice`: the notice's text as `Run::glued_in_tail` read it
+/// (the same labels against the same known set: issuing handles adds no value to it).
 pub(crate) fn tail(
     collect: &mut Collector,
     format: Format,
     handles: &mut dyn HandleSource,
     known: &mut KnownSecrets,
+    notice: Option<String>,
 ) -> Tail {
     let stubs = collect.issue(handles, known);
-    write_tail(&stubs, collect.report(), format, Some(known.needles()))
+    write_tail(&stubs, collect.report(), format, Some(known.needles()), notice)
 }
 
-/// The stubs and the notice, and the report's entries, as JSON text.
-fn write_tail(stubs: &[StubSpec], report: &[Redaction], format: Format, needles: Option<&Needles>) -> Tail {
+/// The stubs and the notice, and the report's entries, as JSON text. The notice is `notice`
+/// when given, else written and value-matched with `needles` here.
+fn write_tail(
+    stubs: &[StubSpec],
+    report: &[Redaction],
+    format: Format,
+    needles: Option<&Needles>,
+    notice: Option<String>,
+) -> Tail {
     let mut blocks = String::with_capacity(stubs.len() * 96 + 256);
     for s in stubs {
         write_stub(&mut blocks, format, &s.label, &s.handle);
@@ -47,7 +56,8 @@ fn write_tail(stubs: &[StubSpec], report: &[Redaction], format: Format, needles:
     for r in report {
         if r.handle.is_some() { &mut withheld } else { &mut other }.push(r.label.as_str());
     }
-    write_notice(&mut blocks, &withheld, &other, needles);
+    let notice = notice.unwrap_or_else(|| notice_shown(&withheld, &other, needles));
+    write_notice(&mut blocks, &notice);
     // Sized to what the entries take unescaped: a doubling past that would leave a larger hole
     // in the module's memory, which only grows.
     let size = report.iter().map(|r| r.pointer.len() + r.reason.as_str().len() + r.label.len() + 37).sum();
@@ -128,7 +138,7 @@ fn extend(out: &mut String, items: &[Value], more: &str) {
 impl Run<'_> {
     /// Issues handles, appends stubs and the notice, and adds the report to `_meta`.
     pub(super) fn finish(self, agent: Agent) -> Outcome {
-        let Run { mut collect, handles, known, format, .. } = self;
+        let Run { mut collect, handles, known, format, notice, .. } = self;
         let mut outcome = Outcome {
             agent_json: String::new(),
             redactions: Vec::new(),
@@ -142,7 +152,7 @@ impl Run<'_> {
             read: 0,
         };
         // Nothing collected: only a reshaping (the mcp format's wrapping, a rewritten stub).
-        let tail = (!collect.is_empty()).then(|| tail(&mut collect, format, handles, known));
+        let tail = (!collect.is_empty()).then(|| tail(&mut collect, format, handles, known, notice));
         outcome.agent_json = match (&agent, &tail) {
             (Agent::Value(agent), Some(tail)) => place(agent, tail),
             (Agent::Value(agent), None) => {
@@ -336,7 +346,7 @@ mod tests {
             let format = if mcp { Format::Mcp } else { Format::Webmcp };
             let stubs: Vec<StubSpec> =
                 labels.into_iter().enumerate().map(|(i, label)| StubSpec { handle: format!("{i:032x}"), label }).collect();
-            let tail = write_tail(&stubs, &report, format, None);
+            let tail = write_tail(&stubs, &report, format, None, None);
             prop_assert_eq!(place(&agent, &tail), place_oracle(agent.clone(), &stubs, &report, format));
         }
     }
@@ -349,6 +359,7 @@ mod tests {
             &[],
             &[Redaction { pointer: "/k".into(), reason: Reason::ValueMatch, label: "key".into(), handle: None }],
             Format::Webmcp,
+            None,
             None,
         );
         let placed = place(&json!({ "content": [], "_meta": "x" }), &tail);
@@ -364,7 +375,7 @@ mod tests {
             label: "key".into(),
             handle: Some("0a".repeat(16)),
         }];
-        let tail = write_tail(&stubs, &report, Format::Webmcp, None);
+        let tail = write_tail(&stubs, &report, Format::Webmcp, None, None);
         let agent = json!({ "content": [{ "type": "text", "text": "x" }], "isError": false });
         let placed: Value = serde_json::from_str(&place(&agent, &tail)).unwrap();
         assert_eq!(

@@ -91,6 +91,7 @@ pub fn redact_with(
         glued: Vec::new(),
         content_at: None,
         cut: false,
+        notice: None,
     };
     let mut labels = Labels::declared(tool.model());
     let result = match is_withheld_view(tool.name(), raw_json) {
@@ -234,6 +235,8 @@ struct Run<'a> {
     /// Value matching replaced something (every replacement is noted): only then can it have
     /// left a credential standing alone (`glued_in`).
     cut: bool,
+    /// The notice's text as the last attempt's `glued_in_tail` read it, for `finish` to write.
+    notice: Option<String>,
 }
 
 impl Run<'_> {
@@ -289,6 +292,7 @@ impl Run<'_> {
         self.eval = Eval::new(&self.limits);
         self.content_at = None;
         self.cut = false;
+        self.notice = None;
     }
 
     fn attempt(&mut self, raw_json: &str, options: &Options, labels: &mut Labels) -> Result<Option<Agent>, Error> {

@@ -101,10 +101,9 @@ pub(crate) fn notice(withheld: &[&str], other: &[&str]) -> Value {
 /// [`notice`] written as JSON text into `out`, byte for byte as serde_json writes that value.
 /// With `needles`, value-matched as a second pass would match it: labels each hold no known
 /// value, but the list that joins them may spell one across a `, `.
-pub(crate) fn write_notice(out: &mut String, withheld: &[&str], other: &[&str], needles: Option<&Needles>) {
-    let text = notice_shown(withheld, other, needles);
+pub(crate) fn write_notice(out: &mut String, text: &str) {
     object(out, |o| {
-        o.str("type", "text").str("text", &text);
+        o.str("type", "text").str("text", text);
         object(o.key("_meta"), |m| {
             m.bool(NOTICE_KEY, true);
         });
@@ -315,7 +314,7 @@ mod tests {
             assert_eq!(stub(format, label, &h), value);
         }
         let mut out = String::new();
-        write_notice(&mut out, &["a\n"], &["b", "c"], None);
+        write_notice(&mut out, &notice_shown(&["a\n"], &["b", "c"], None));
         assert_eq!(out, notice(&["a\n"], &["b", "c"]).to_string());
     }
 
