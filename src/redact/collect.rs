@@ -212,10 +212,13 @@ type Tokens = TextMap<String, Vec<String>>;
 /// What `scrub_pointer` remembers across the pointers of a report: what each token scrubbed
 /// to (`tokens`), and what each pointer, with its tokens scrubbed, scrubbed to as a whole
 /// (`whole`, of the same map type: nothing when it holds no value, else its replacement).
+/// A whole pointer enters `whole` on its second ask (`Asked`): the pointers of most reports
+/// are all distinct.
 #[derive(Default)]
 struct Memo {
     tokens: Tokens,
     whole: Tokens,
+    asked: crate::scrub::Asked,
 }
 
 /// A JSON Pointer with each token value-matched as the key it names (`~1` is `/`, `~0` is
@@ -256,7 +259,9 @@ fn scrub_pointer(pointer: &str, needles: &Needles, memo: &mut Memo) -> Option<St
         Some(known) => known.first().cloned(),
         None => {
             let clean = needles.scrub(whole).map(|(clean, _)| clean);
-            memo.whole.insert(whole.to_string(), clean.iter().cloned().collect());
+            if memo.asked.again(whole) {
+                memo.whole.insert(whole.to_string(), clean.iter().cloned().collect());
+            }
             clean
         }
     };
@@ -328,19 +333,31 @@ mod tests {
         n.work() - before
     }
 
+    /// Most reports' pointers are all distinct: a whole pointer is kept only once it is asked
+    /// about again (stop 25's tables cost the dynamic-ref family 4.7%).
+    #[test]
+    fn a_whole_pointer_is_kept_on_its_second_ask() {
+        let (n, mut memo) = (two_values(), Memo::default());
+        let p = "/items/Qz7LmQz7Lm";
+        let first = scrub_pointer(p, &n, &mut memo);
+        assert!(first.is_some() && memo.whole.is_empty(), "asked once: not kept");
+        assert_eq!(scrub_pointer(p, &n, &mut memo), first);
+        assert_eq!(memo.whole.len(), 1);
+        assert_eq!(scrub_pointer(p, &n, &mut memo), first);
+    }
+
     /// Pointers whose tokens scrub to the same text (keys holding values, one per item) are
-    /// each scanned whole once per report, not once per entry: the second entry costs only the
-    /// scan of its own token.
+    /// not each scanned whole: the whole pointer is kept on its second ask, and the entries
+    /// after that cost nothing more.
     #[test]
     fn pointers_that_scrub_alike_are_scanned_whole_once() {
         let (a, b) = ("/items/Qz7LmQz7Lm", "/items/Wx9KpWx9Kp");
         let n = two_values();
         assert_eq!(scrub_pointer(a, &n, &mut Memo::default()), scrub_pointer(b, &n, &mut Memo::default()));
-        let before = n.work();
-        n.scrub("Wx9KpWx9Kp");
-        let token_b = n.work() - before;
-        assert!(token_b > 0);
-        assert_eq!(report_work(&[a, b]), report_work(&[a]) + token_b);
+        // The second alike costs less than reading it alone, and from the third on (the
+        // whole pointer is kept on its second ask) an alike pointer costs nothing more.
+        assert!(report_work(&[a, b]) < report_work(&[a]) + report_work(&[b]));
+        assert_eq!(report_work(&[a, b, a, b, a]), report_work(&[a, b]));
     }
 }
 
