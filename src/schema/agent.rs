@@ -39,14 +39,14 @@ use serde_json::{Map, Value};
 use super::apply::{Budget, Exhausted};
 use super::compile::compile_mapped;
 use super::{Kinds, Node, NodeId, Schema};
-use crate::hash::{IdMap, IdSet, TextMap};
+use crate::hash::{IdMap, IdSet, TextMap, TextSet};
 use crate::{Error, ErrorCode, Limits};
 
 /// Units of work the analysis may take per compiled subschema (and a floor): past them, the
 /// agent is shown the weakest schema instead (`weakest`). Linear in the schema's size, so that a
 /// schema whose places multiply (a `$ref` chain that branches at every step) cannot hold up
 /// `registerTool`; ordinary schemas use a small part of it.
-const WORK_PER_SUBSCHEMA: u64 = 1024;
+const WORK_PER_SUBSCHEMA: u64 = 64;
 const WORK_FLOOR: u64 = 1 << 16;
 
 /// The schema an agent is shown for results of a tool with `doc` as its `outputSchema`, or
@@ -131,14 +131,22 @@ struct Analysis<'s, 'v> {
     edges: Vec<Vec<(NodeId, bool)>>,
     /// May the walk take a value this subschema applies to whole?
     risky: Vec<bool>,
+    /// Does this subschema's presence at a place matter (`place`, `write`)? A place's set holds
+    /// only these: one that only forwards (`$ref`, `$dynamicRef`, `allOf`, a type, a title)
+    /// adds nothing, and sets that differ only by such subschemas are one place.
+    relevant: Vec<bool>,
+    /// By hub (dynamic anchor name, from the first id past the nodes): the relevant subschemas
+    /// of its closure, worked out once (each of n references to a name with n candidates
+    /// walked the n candidates again: n² for a schema of size n).
+    hub_sets: Vec<Option<Vec<NodeId>>>,
     /// Places: the (closed) set of subschemas at each, interned.
     sets: Vec<Vec<NodeId>>,
     /// By the set's ids written out (a key type the compiler already hashes: less code).
     set_ids: TextMap<String, NodeId>,
     /// By subschema, over every place it applies at: the names of `required` (and of
-    /// `dependentRequired`...) that may go; whether some property may go, some element may go,
-    /// and anything at or below may change.
-    dropped: Vec<Vec<String>>,
+    /// `dependentRequired`...) that may go (a set: a list of n names was looked up n times);
+    /// whether some property may go, some element may go, and anything at or below may change.
+    dropped: Vec<TextSet<String>>,
     properties_go: Vec<bool>,
     elements_go: Vec<bool>,
     changes: Vec<bool>,
@@ -186,9 +194,11 @@ impl<'s, 'v> Analysis<'s, 'v> {
             by_address,
             edges,
             risky: Vec::new(),
+            relevant: Vec::new(),
+            hub_sets: vec![None; hubs.lists.len()],
             sets: Vec::new(),
             set_ids: TextMap::default(),
-            dropped: vec![Vec::new(); n],
+            dropped: vec![TextSet::default(); n],
             properties_go: vec![false; n],
             elements_go: vec![false; n],
             changes: vec![false; n],
@@ -199,7 +209,28 @@ impl<'s, 'v> Analysis<'s, 'v> {
             scratch: Vec::new(),
         };
         a.risky = a.risky();
+        a.relevant = (0..n).map(|m| a.relevant(m)).collect();
         a
+    }
+
+    /// Does `place` or `write` read anything of subschema `n` but its edges?
+    fn relevant(&self, n: NodeId) -> bool {
+        const READ: [&str; 10] = [
+            "required",
+            "dependentRequired",
+            "dependencies",
+            "minProperties",
+            "uniqueItems",
+            "maxContains",
+            "if",
+            "not",
+            "oneOf",
+            "anyOf",
+        ];
+        let node = &self.schema.nodes[n];
+        self.risky[n]
+            || !parts(node, true, true).is_empty()
+            || self.values[n].as_object().is_some_and(|o| READ.iter().any(|k| o.contains_key(*k)))
     }
 
     /// For every subschema: may the walk take a value it applies to whole?
@@ -235,18 +266,10 @@ impl<'s, 'v> Analysis<'s, 'v> {
     }
 
     /// The place of the subschemas `start` and of all they apply in place: its set's id.
-    fn close(&mut self, mut start: Vec<NodeId>) -> Result<usize, Exhausted> {
-        let mut set = Vec::new();
-        let mut seen = IdSet::default();
-        while let Some(n) = start.pop() {
-            if seen.insert(n) {
-                if n < self.schema.nodes.len() {
-                    set.push(n); // not a hub
-                }
-                start.extend(self.edges[n].iter().map(|e| e.0));
-            }
-        }
+    fn close(&mut self, start: Vec<NodeId>) -> Result<usize, Exhausted> {
+        let mut set = self.reach(start, true)?;
         set.sort_unstable();
+        set.dedup();
         self.budget.spend(1 + set.len() as u64)?;
         let key: String = set.iter().map(|n| format!("{n},")).collect();
         if let Some(&id) = self.set_ids.get(&key) {
@@ -255,6 +278,35 @@ impl<'s, 'v> Analysis<'s, 'v> {
         self.set_ids.insert(key, self.sets.len());
         self.sets.push(set);
         Ok(self.sets.len() - 1)
+    }
+
+    /// The relevant subschemas `start` reaches in place, a unit of work each visited. A hub's
+    /// are read from `hub_sets`, filled first (with `memo`: its own reach does not fill others).
+    fn reach(&mut self, mut start: Vec<NodeId>, memo: bool) -> Result<Vec<NodeId>, Exhausted> {
+        let nodes = self.schema.nodes.len();
+        let mut set = Vec::new();
+        let mut seen = IdSet::default();
+        while let Some(n) = start.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            self.budget.spend(1)?;
+            if n >= nodes && (memo || self.hub_sets[n - nodes].is_some()) {
+                if self.hub_sets[n - nodes].is_none() {
+                    let own = self.reach(vec![n], false)?;
+                    self.hub_sets[n - nodes] = Some(own);
+                }
+                let own = self.hub_sets[n - nodes].as_deref().unwrap_or_default();
+                self.budget.spend(own.len() as u64)?;
+                set.extend_from_slice(own);
+                continue;
+            }
+            if n < nodes && self.relevant[n] {
+                set.push(n);
+            }
+            start.extend(self.edges[n].iter().map(|e| e.0));
+        }
+        Ok(set)
     }
 
     /// Does the view of a valid value still carry an object `structuredContent`? Only if the
@@ -364,7 +416,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
             for name in listed {
                 let here = index.get(&name).is_some_and(|&i| goes[i]);
                 if !self.dropped[n].contains(&name) && (here || (self.allowlist && !self.surely_declared(n, &name)?)) {
-                    self.dropped[n].push(name);
+                    self.dropped[n].insert(name);
                 }
             }
         }
@@ -520,7 +572,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
 
     /// `names` without those whose property may go.
     fn keep(&self, n: NodeId, names: &[Value]) -> Vec<Value> {
-        let gone = |v: &&Value| v.as_str().is_some_and(|k| self.dropped[n].iter().any(|d| d == k));
+        let gone = |v: &&Value| v.as_str().is_some_and(|k| self.dropped[n].contains(k));
         names.iter().filter(|v| !gone(v)).cloned().collect()
     }
 }
@@ -841,6 +893,54 @@ mod tests {
             let budget = WORK_FLOOR + WORK_PER_SUBSCHEMA * nodes;
             assert!(work <= budget + budget / 16, "n = {n}: {work} units for {nodes} subschemas");
             assert_eq!(out.unwrap()["type"], "object");
+        }
+    }
+
+    /// Review s26: every adversarial family's agent schema takes work linear in the schema,
+    /// a few units per subschema, and keeps its precision (the weakest schema is not shown).
+    /// The dynamic-anchor family (n references to a name with n candidates) spent the whole
+    /// budget, 1024 units per subschema (2-4 s at 1 MB), because each reference's place held
+    /// every candidate; the `allOf` beside many properties (objects in prose) the same way.
+    #[test]
+    fn every_family_is_linear_and_precise() {
+        use crate::schema::families::{LINEAR, PRODUCTS};
+        for (name, family) in LINEAR.iter().chain(PRODUCTS) {
+            let mut last = 0;
+            for n in [250, 500, 1000] {
+                let (doc, _) = family(n);
+                let (out, work) = agent_schema_counted(&doc, "", false, &Limits::default()).unwrap();
+                let nodes = compile_mapped(&doc, "", &Limits::default()).unwrap().0.nodes.len() as u64;
+                assert!(work <= 64 + 12 * nodes, "{name}, n = {n}: {work} units for {nodes} subschemas");
+                assert!(last == 0 || work <= 2 * last + 64, "{name}: {last} then {work} units as n doubles to {n}");
+                last = work;
+                assert_ne!(out, Some(weakest(&doc)), "{name}: the weakest schema");
+            }
+        }
+    }
+
+    /// Review s26: n references to a dynamic anchor with n candidates that each read something
+    /// (`required`) are n distinct places of n subschemas: no memo avoids the product, so the
+    /// budget bounds it at 64 units per subschema (it was 1024: seconds at 1 MB).
+    #[test]
+    fn a_product_of_dynamic_places_ends_within_the_budget() {
+        let doc = |n: usize| {
+            let mut defs = Map::new();
+            let mut properties = Map::new();
+            for i in 0..n {
+                let r = json!({ "$id": format!("r{i}"), "$dynamicAnchor": "node", "required": [format!("q{i}")] });
+                defs.insert(format!("r{i}"), r);
+                properties.insert(format!("p{i}"), json!({ "$dynamicRef": "#node", "required": ["y"] }));
+            }
+            properties.insert("s".into(), SECRET());
+            json!({ "$id": "https://e.com/root", "$dynamicAnchor": "node", "$defs": defs, "properties": properties })
+        };
+        for n in [2000, 4000] {
+            let doc = doc(n);
+            let (out, work) = agent_schema_counted(&doc, "", false, &Limits::default()).unwrap();
+            let nodes = compile_mapped(&doc, "", &Limits::default()).unwrap().0.nodes.len() as u64;
+            let budget = WORK_FLOOR + 64 * nodes;
+            assert!(work <= budget + budget / 16, "n = {n}: {work} units for {nodes} subschemas");
+            assert_eq!(out, Some(json!({ "type": "object" })));
         }
     }
 
