@@ -33,11 +33,59 @@ impl Finding {
     }
 }
 
+/// Bytes of findings (pointers, messages, tool names, and 64 for the rest of each) past which
+/// [`lint`] stops reporting (see [`lint_within`]).
+pub const MAX_FINDINGS_BYTES: usize = 1 << 20;
+
 /// Lints a file: one tool, an array of tools, or a `tools/list` result (`{ tools }`, also
 /// inside a JSON-RPC `result`). Anything else, a tool's result given by mistake above all, is
 /// one `not_a_tool` error: "0 errors" would say the file was checked.
 pub fn lint(doc: &Value) -> Vec<Finding> {
-    let mut out = Vec::new();
+    lint_within(doc, MAX_FINDINGS_BYTES)
+}
+
+/// [`lint`], reporting at most `max_bytes` of findings. A finding's pointer and message repeat
+/// the keys above it, so a schema nested `d` deep gives findings of `d` times its size (1 MB of
+/// deep, secret-looking property names gave 62 MB): past the cap, the findings so far are kept
+/// in order and one `findings_limit` error ends the list.
+pub fn lint_within(doc: &Value, max_bytes: usize) -> Vec<Finding> {
+    let mut out = Findings { list: Vec::new(), room: max_bytes, cut: false };
+    lint_into(doc, &mut out);
+    if out.cut {
+        out.list.push(Finding {
+            severity: Severity::Error,
+            code: "findings_limit",
+            tool: String::new(),
+            pointer: String::new(),
+            message: format!("lint stopped reporting after {max_bytes} bytes of findings; fix those and run it again"),
+        });
+    }
+    out.list
+}
+
+/// The findings so far, and the bytes left for more.
+struct Findings {
+    list: Vec<Finding>,
+    room: usize,
+    cut: bool,
+}
+
+impl Findings {
+    /// Keeps `f` if it fits in what is left, and nothing once one did not (the list stays a
+    /// prefix of the whole).
+    fn push(&mut self, f: Finding) {
+        let size = 64 + f.pointer.len() + f.message.len() + f.tool.len();
+        match self.room.checked_sub(size) {
+            Some(room) if !self.cut => {
+                self.room = room;
+                self.list.push(f);
+            }
+            _ => self.cut = true,
+        }
+    }
+}
+
+fn lint_into(doc: &Value, out: &mut Findings) {
     let (tools, base) = match doc {
         Value::Array(list) => (list.iter().collect::<Vec<_>>(), String::new()),
         Value::Object(o) if o.get("tools").is_some_and(Value::is_array) => {
@@ -47,23 +95,18 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
             (doc["result"]["tools"].as_array().into_iter().flatten().collect(), "/result/tools".to_string())
         }
         v if is_tool(v) => {
-            lint_tool(v, "", &mut out);
-            return out;
+            return lint_tool(v, "", out);
         }
-        v => {
-            out.push(not_a_tool(v, String::new()));
-            return out;
-        }
+        v => return out.push(not_a_tool(v, String::new())),
     };
     for (i, tool) in tools.into_iter().enumerate() {
         let at = format!("{base}/{i}");
         if is_tool(tool) {
-            lint_tool(tool, &at, &mut out);
+            lint_tool(tool, &at, out);
         } else {
             out.push(not_a_tool(tool, at));
         }
     }
-    out
 }
 
 /// A tool definition, as `registerTool` takes it or `tools/list` lists it: an object with a
@@ -116,7 +159,7 @@ fn not_a_tool(v: &Value, pointer: String) -> Finding {
     }
 }
 
-fn lint_tool(tool: &Value, at: &str, out: &mut Vec<Finding>) {
+fn lint_tool(tool: &Value, at: &str, out: &mut Findings) {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("").to_string();
     let mut add = |severity, code, pointer: String, message: String| {
         out.push(Finding { severity, code, tool: name.clone(), pointer: format!("{at}{pointer}"), message });
