@@ -490,7 +490,6 @@ impl<'s, 'v> Analysis<'s, 'v> {
 
     /// The document written again with the edits.
     fn write(&mut self, v: &Value) -> Result<Value, Exhausted> {
-        self.budget.spend(1)?;
         let obj = match v {
             Value::Object(obj) => obj,
             Value::Array(list) => {
@@ -510,6 +509,10 @@ impl<'s, 'v> Analysis<'s, 'v> {
             }
             return Ok(Value::Object(out));
         };
+        // A unit per subschema written, as the budget is per subschema: the values around them
+        // (an `enum` or a `default` of 100,000 values) are copied once each, uncounted, so
+        // that they cannot spend a budget they do not grow and cost the schema its precision.
+        self.budget.spend(1)?;
         let (nullable, changes) = (self.nullable[n], self.changes[n]);
         let mut out = Map::new();
         for (key, x) in obj {
@@ -916,6 +919,19 @@ mod tests {
                 assert_ne!(out, Some(weakest(&doc)), "{name}: the weakest schema");
             }
         }
+    }
+
+    /// Review s26: writing the schema spent a unit per JSON value, the budget being 64 per
+    /// subschema: an `enum`, `const` or `default` of 100,000 values spent it, and the agent
+    /// was shown the weakest schema for no reason of cost.
+    #[test]
+    fn large_values_in_a_schema_do_not_spend_its_budget() {
+        let values: Vec<Value> = (0..100_000).map(|i| json!(format!("v{i}"))).collect();
+        let s = json!({ "type": "object", "required": ["s", "k"], "properties": {
+            "s": SECRET(), "k": { "enum": values, "default": values[0] }, "d": { "default": values } } });
+        let out = agent(s).unwrap();
+        assert_eq!(out["required"], json!(["k"]));
+        assert_eq!(out["properties"]["k"]["enum"].as_array().map(Vec::len), Some(100_000));
     }
 
     /// Review s26: n references to a dynamic anchor with n candidates that each read something
