@@ -39,7 +39,7 @@ use serde_json::{Map, Value};
 use super::apply::{Budget, Exhausted};
 use super::compile::compile_mapped;
 use super::{Kinds, Node, NodeId, Schema};
-use crate::hash::{IdMap, IdSet, TextMap, TextSet};
+use crate::hash::{IdMap, IdSet, TextMap};
 use crate::{Error, ErrorCode, Limits};
 
 /// Units of work the analysis may take per compiled subschema (and a floor): past them, the
@@ -131,22 +131,20 @@ struct Analysis<'s, 'v> {
     edges: Vec<Vec<(NodeId, bool)>>,
     /// May the walk take a value this subschema applies to whole?
     risky: Vec<bool>,
-    /// Does this subschema's presence at a place matter (`place`, `write`)? A place's set holds
-    /// only these: one that only forwards (`$ref`, `$dynamicRef`, `allOf`, a type, a title)
-    /// adds nothing, and sets that differ only by such subschemas are one place.
-    relevant: Vec<bool>,
     /// By hub (dynamic anchor name, from the first id past the nodes): the relevant subschemas
     /// of its closure, worked out once (each of n references to a name with n candidates
-    /// walked the n candidates again: n² for a schema of size n).
-    hub_sets: Vec<Option<Vec<NodeId>>>,
+    /// walked the n candidates again: n² for a schema of size n). Each list ends with
+    /// `usize::MAX` once worked out (a list of a type the module has already).
+    hub_sets: Vec<Vec<NodeId>>,
     /// Places: the (closed) set of subschemas at each, interned.
     sets: Vec<Vec<NodeId>>,
     /// By the set's ids written out (a key type the compiler already hashes: less code).
     set_ids: TextMap<String, NodeId>,
     /// By subschema, over every place it applies at: the names of `required` (and of
-    /// `dependentRequired`...) that may go (a set: a list of n names was looked up n times);
+    /// `dependentRequired`...) that may go (a set, as a map of a type the module has already:
+    /// a list of n names was looked up n times);
     /// whether some property may go, some element may go, and anything at or below may change.
-    dropped: Vec<TextSet<String>>,
+    dropped: Vec<TextMap<String, NodeId>>,
     properties_go: Vec<bool>,
     elements_go: Vec<bool>,
     changes: Vec<bool>,
@@ -194,11 +192,10 @@ impl<'s, 'v> Analysis<'s, 'v> {
             by_address,
             edges,
             risky: Vec::new(),
-            relevant: Vec::new(),
-            hub_sets: vec![None; hubs.lists.len()],
+            hub_sets: vec![Vec::new(); hubs.lists.len()],
             sets: Vec::new(),
             set_ids: TextMap::default(),
-            dropped: vec![TextSet::default(); n],
+            dropped: vec![TextMap::default(); n],
             properties_go: vec![false; n],
             elements_go: vec![false; n],
             changes: vec![false; n],
@@ -209,11 +206,12 @@ impl<'s, 'v> Analysis<'s, 'v> {
             scratch: Vec::new(),
         };
         a.risky = a.risky();
-        a.relevant = (0..n).map(|m| a.relevant(m)).collect();
         a
     }
 
-    /// Does `place` or `write` read anything of subschema `n` but its edges?
+    /// Does `place` or `write` read anything of subschema `n` but its edges? A place's set holds
+    /// only these: one that only forwards (`$ref`, `$dynamicRef`, `allOf`, a type, a title)
+    /// adds nothing, and sets that differ only by such subschemas are one place.
     fn relevant(&self, n: NodeId) -> bool {
         const READ: [&str; 10] = [
             "required",
@@ -291,17 +289,18 @@ impl<'s, 'v> Analysis<'s, 'v> {
                 continue;
             }
             self.budget.spend(1)?;
-            if n >= nodes && (memo || self.hub_sets[n - nodes].is_some()) {
-                if self.hub_sets[n - nodes].is_none() {
-                    let own = self.reach(vec![n], false)?;
-                    self.hub_sets[n - nodes] = Some(own);
+            if n >= nodes && (memo || !self.hub_sets[n - nodes].is_empty()) {
+                if self.hub_sets[n - nodes].is_empty() {
+                    let mut own = self.reach(vec![n], false)?;
+                    own.push(usize::MAX);
+                    self.hub_sets[n - nodes] = own;
                 }
-                let own = self.hub_sets[n - nodes].as_deref().unwrap_or_default();
+                let own = &self.hub_sets[n - nodes];
                 self.budget.spend(own.len() as u64)?;
-                set.extend_from_slice(own);
+                set.extend_from_slice(&own[..own.len() - 1]);
                 continue;
             }
-            if n < nodes && self.relevant[n] {
+            if n < nodes && self.relevant(n) {
                 set.push(n);
             }
             start.extend(self.edges[n].iter().map(|e| e.0));
@@ -415,8 +414,10 @@ impl<'s, 'v> Analysis<'s, 'v> {
             self.budget.spend(listed.len() as u64)?;
             for name in listed {
                 let here = index.get(&name).is_some_and(|&i| goes[i]);
-                if !self.dropped[n].contains(&name) && (here || (self.allowlist && !self.surely_declared(n, &name)?)) {
-                    self.dropped[n].insert(name);
+                if !self.dropped[n].contains_key(&name)
+                    && (here || (self.allowlist && !self.surely_declared(n, &name)?))
+                {
+                    self.dropped[n].insert(name, 0);
                 }
             }
         }
@@ -575,7 +576,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
 
     /// `names` without those whose property may go.
     fn keep(&self, n: NodeId, names: &[Value]) -> Vec<Value> {
-        let gone = |v: &&Value| v.as_str().is_some_and(|k| self.dropped[n].contains(k));
+        let gone = |v: &&Value| v.as_str().is_some_and(|k| self.dropped[n].contains_key(k));
         names.iter().filter(|v| !gone(v)).cloned().collect()
     }
 }

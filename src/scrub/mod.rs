@@ -187,9 +187,8 @@ impl Index {
             self.side = built;
         }
         self.side_stale = false;
-        let all = [&self.main, &self.mid, &self.side];
-        self.shortest = all.iter().map(|a| a.shortest()).min().unwrap_or(usize::MAX);
-        self.longest = all.iter().map(|a| a.longest()).max().unwrap_or(0);
+        self.shortest = self.main.shortest().min(self.mid.shortest()).min(self.side.shortest());
+        self.longest = self.main.longest().max(self.mid.longest()).max(self.side.longest());
     }
 }
 
