@@ -1443,6 +1443,56 @@ mod tests {
         assert!(scans > 500 && n.build_work() > 0, "{scans} scans");
     }
 
+    /// The same with a large main automaton under the churn, so that the pending needles pass
+    /// through all three automata: the side one, the middle one once the side one outgrows the
+    /// square root of what is pending (past 4 KiB), and the main one again. The set of small
+    /// values alone never leaves the side automaton.
+    #[test]
+    fn updates_through_three_automata_agree_with_brute_force() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % m
+        };
+        let mut n = Needles::default();
+        // Never in a scanned text (other letters): they only make the main automaton large.
+        for i in 0..6_000u32 {
+            n.add(&format!("zq{i:010}"), "base");
+        }
+        n.scrub("build the main automaton");
+        let labels = ["one", "two", "three"];
+        let mut model: Vec<(String, &str)> = Vec::new();
+        let (mut scans, mut with_middle) = (0, 0);
+        for round in 0..10_000 {
+            match next(16) {
+                0..=9 if model.len() < 2_000 => {
+                    let len = 6 + next(8) as usize;
+                    let v: String = (0..len).map(|_| char::from(b'a' + next(4) as u8)).collect();
+                    if !model.iter().any(|(m, _)| *m == v) {
+                        let label = labels[next(3) as usize];
+                        n.add(&v, label);
+                        model.push((v, label));
+                    }
+                }
+                10..=12 if !model.is_empty() => {
+                    let (v, _) = model.remove(next(model.len() as u64) as usize);
+                    n.remove(&v);
+                }
+                _ => {
+                    let text: String = (0..24).map(|_| char::from(b'a' + next(5) as u8)).collect();
+                    let want = brute(&model, &text);
+                    let got: Vec<(usize, usize, String)> =
+                        n.find(&text, false).into_iter().map(|(s, e, l)| (s, e, n.labels[l].clone())).collect();
+                    assert_eq!(got, want, "round {round}: {text}");
+                    scans += 1;
+                    let index = n.index();
+                    with_middle += usize::from(index.mid_end > index.main_end && index.side_bytes > 0);
+                }
+            }
+        }
+        assert!(scans > 1_500 && with_middle > 500, "{scans} scans, {with_middle} with all three automata");
+    }
+
     /// The work of one scrub of `text`.
     fn work_of(n: &Needles, text: &str) -> u64 {
         n.scrub("warm up: builds the side automaton if it is stale");
