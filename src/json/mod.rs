@@ -5,11 +5,13 @@ use serde::Deserialize;
 use serde_json::Value;
 
 mod pointer;
+mod prose;
 pub(crate) mod scan;
 mod text;
 pub(crate) mod write;
 
 pub use pointer::{child, push_token, without_data_keys};
+pub use prose::embedded_spans;
 
 use crate::{Error, ErrorCode, Limits};
 
@@ -262,56 +264,6 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The JSON objects and arrays that may sit inside prose (a Markdown code fence, `Result:
-/// {...}`), as spans of `text` in order and apart: each `{` or `[` to the closing bracket of its
-/// kind, outermost first, strings inside brackets skipped whole. A bracket that never closes
-/// (`range [0, 10)`, `:-{`) hides nothing after it (found by review: the search used to end
-/// there). Linear: each byte is read once, and each opening bracket is pushed and popped once.
-pub fn embedded_spans(text: &str) -> Vec<(usize, usize)> {
-    let b = text.as_bytes();
-    let (mut open, mut pairs, mut i) = (Vec::new(), Vec::new(), 0);
-    let mut unmatched = [0usize; 2]; // open `{` and `[` on the stack
-    let slot = |c: u8| usize::from(c == b'[' || c == b']');
-    while i < b.len() {
-        match b[i] {
-            b'"' if !open.is_empty() => {
-                let end = string_end(b, i);
-                if end - i < 2 || b[end - 1] != b'"' {
-                    break; // a string that never closes: every later bracket lies inside it
-                }
-                i = end;
-                continue;
-            }
-            c @ (b'{' | b'[') => {
-                open.push((i, c));
-                unmatched[slot(c)] += 1;
-            }
-            c @ (b'}' | b']') if unmatched[slot(c)] > 0 => {
-                // Openers of the other kind above the match never close.
-                while let Some((start, kind)) = open.pop() {
-                    unmatched[slot(kind)] -= 1;
-                    if slot(kind) == slot(c) {
-                        pairs.push((start, i + 1));
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    // Pairs nest or lie apart, in the order they close: from the last, each pair that ends
-    // before the last one kept starts is outermost (no sort: it would cost the module kilobytes).
-    let mut spans: Vec<(usize, usize)> = Vec::new();
-    for (start, end) in pairs.into_iter().rev() {
-        if !matches!(spans.last(), Some(&(first, _)) if end > first) {
-            spans.push((start, end));
-        }
-    }
-    spans.reverse();
-    spans
-}
-
 /// The JSON strings that may be written in prose outside `spans` (the bracketed spans
 /// `embedded_spans` gives, in order): a value stringified twice, `Result: "{\"id\":1}"`. Each
 /// `"` to the next `"` not escaped, and each closing `"` opens the next candidate too, since a
@@ -417,16 +369,6 @@ mod tests {
         let e = parse_limited(r#"{"a":[1,{"b~/":[[]]}]}"#, &limits(3)).unwrap_err();
         assert_eq!(e.code, ErrorCode::DepthLimit);
         assert_eq!(e.pointer, "/a/1/b~0~1");
-    }
-
-    #[test]
-    fn embedded_spans_go_on_past_a_bracket_that_never_closes() {
-        let t = r#"range [0, 10) ok {"a":"}"} x [1,[2]] a [b { c ] d } :-{ y"#;
-        let spans: Vec<&str> = embedded_spans(t).into_iter().map(|(s, e)| &t[s..e]).collect();
-        assert_eq!(spans, [r#"{"a":"}"}"#, "[1,[2]]", "[b { c ]"]);
-        // Openers that never close, by the thousand, then one object: found.
-        let t = format!("{}{}", "[{".repeat(50_000), r#"{"s":1}"#);
-        assert_eq!(embedded_spans(&t), [(100_000, t.len())]);
     }
 
     #[test]

@@ -343,9 +343,16 @@ impl Run<'_> {
                 let whole = bare.then(|| TextJson::Whole(Value::String(inner.clone())));
                 Ok(self.quoted(inner, (bare, arrays), allowlist, depth)?.or(whole))
             }
-            Some(v) => Ok((bare || v.is_object() || (arrays && v.is_array())).then_some(TextJson::Whole(v))),
-            // Prose; in allowlist mode it is undeclared and goes whole.
-            None if allowlist => Ok(None),
+            Some(v) if bare || v.is_object() || (arrays && v.is_array()) => Ok(Some(TextJson::Whole(v))),
+            // JSON the schema cannot take as the value may hold values it can (`[{...}]`).
+            Some(v @ (Value::Array(_) | Value::Object(_))) => Ok(Some(TextJson::Within(v, arrays))),
+            Some(_) => Ok(None),
+            // Prose; in allowlist mode it is undeclared and goes whole. In a view of ours, every
+            // JSON value in prose was walked the first time: what it took there either went
+            // with the text written back or is a `[redacted: …]` from value matching, which a
+            // second walk would take again (and cutting a value out may leave JSON that parses
+            // where it did not). New known values are value matching's.
+            None if allowlist || self.own => Ok(None),
             None => self.json_in_prose(text, arrays, depth),
         }
     }
@@ -375,16 +382,24 @@ impl Run<'_> {
     /// there that the core must not give up on (too deep, repeated keys) fails the result, as
     /// it does for a whole text.
     fn json_in_prose(&self, text: &str, arrays: bool, depth: usize) -> Result<Option<TextJson>, Error> {
-        let Some(schema) = self.tool.schema().filter(|s| s.has_marks()) else { return Ok(None) };
+        if !self.tool.schema().is_some_and(|s| s.has_marks()) {
+            return Ok(None);
+        }
         // JSON in prose is the value only where the schema could take it as one: a `[1, 2]`
         // beside an object schema is prose, and would be taken whole as a mismatch.
-        let stands_for = |v: &Value| (v.is_object() || (arrays && v.is_array())) && schema.root_fits(v);
+        // Every value that parses is walked. One that starts inside another (in a string of
+        // it), or that the schema cannot take but holds values it can (`[{...}]` beside an
+        // object), is walked aside, not written back in place: what it took is known, and
+        // value matching finds it in the text.
+        let (mut objects, mut apart, mut aside) = (Vec::new(), Vec::new(), Vec::new());
         let spans = embedded_spans(text);
-        let mut objects = Vec::new();
         for &(start, end) in &spans {
-            match tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)? {
-                Some(v) if stands_for(&v) => objects.push((start, end, TextJson::Whole(v))),
-                _ => {}
+            let Some(v) = tolerate_own(parse_embedded(&text[start..end], &self.limits), self.own)? else { continue };
+            if !self.stands_for(&v, arrays) || apart.last().is_some_and(|&(_, e)| start < e) {
+                aside.push((v, arrays));
+            } else {
+                apart.push((start, end));
+                objects.push((start, end, TextJson::Whole(v)));
             }
         }
         let mut strings = Vec::new();
@@ -411,7 +426,7 @@ impl Run<'_> {
         } {
             found.push(next);
         }
-        Ok((!found.is_empty()).then_some(TextJson::Inside(found)))
+        Ok((!found.is_empty() || !aside.is_empty()).then_some(TextJson::Inside(found, aside)))
     }
 
     /// A block's text (`field`) holding JSON that no structuredContent beside it stands for:
@@ -447,8 +462,14 @@ impl Run<'_> {
     ) -> Result<Option<String>, Error> {
         Ok(match json {
             TextJson::Whole(mut value) => self.walk_embedded(&mut value, allowlist, depth)?.then(|| value.to_string()),
-            TextJson::Inside(parts) => {
+            TextJson::Within(mut value, arrays) => {
+                self.walk_within(&mut value, arrays, allowlist, depth)?.then(|| value.to_string())
+            }
+            TextJson::Inside(parts, aside) => {
                 let (mut out, mut at, mut changed) = (String::with_capacity(text.len()), 0, false);
+                for (mut value, arrays) in aside {
+                    changed |= self.walk_within(&mut value, arrays, allowlist, depth)?;
+                }
                 for (start, end, part) in parts {
                     out.push_str(&text[at..start]);
                     match self.rewrite_text(&text[start..end], part, allowlist, depth)? {
@@ -468,6 +489,47 @@ impl Run<'_> {
                 self.rewrite_text(&inner, *json, allowlist, depth + 1)?.map(|t| Value::String(t).to_string())
             }
         })
+    }
+
+    /// Could the schema take `v` as the value, where it stands in prose? An object, or an
+    /// array where one can stand for the value, of a type the root allows: a `[1, 2]` beside an
+    /// object schema is prose, and would be taken whole as a mismatch.
+    fn stands_for(&self, v: &Value, arrays: bool) -> bool {
+        (v.is_object() || (arrays && v.is_array())) && self.tool.schema().is_some_and(|s| s.root_fits(v))
+    }
+
+    /// JSON in a text that the schema may not take as the value, walked where it can: the
+    /// whole, or else each value inside it that it can take, outermost first (found by
+    /// review: `[{"password": ...}]` beside an object schema was prose, its value unread).
+    fn walk_within(&mut self, value: &mut Value, arrays: bool, allowlist: bool, depth: usize) -> Result<bool, Error> {
+        if self.stands_for(value, arrays) {
+            return self.walk_embedded(value, allowlist, depth);
+        }
+        let mut changed = false;
+        match value {
+            Value::Array(items) => {
+                for v in items {
+                    changed |= self.walk_within(v, arrays, allowlist, depth)?;
+                }
+            }
+            Value::Object(members) => {
+                for v in members.values_mut() {
+                    changed |= self.walk_within(v, arrays, allowlist, depth)?;
+                }
+            }
+            // A string holding JSON: a value stringified twice, as in prose.
+            Value::String(text) if text.contains(['{', '[']) => {
+                if let Some(TextJson::Quoted(json, inner)) =
+                    self.quoted(text.clone(), (false, arrays), allowlist, depth)?
+                {
+                    if let Some(t) = self.rewrite_text(&inner, *json, allowlist, depth + 1)? {
+                        (*text, changed) = (t, true);
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(changed)
     }
 
     /// The JSON of a text, walked with the schema. A whole CallToolResult written as text (a
@@ -560,8 +622,13 @@ fn mcp_meta_member(key: &str, value: &Value) -> bool {
 /// The JSON a text block holds: its whole text, or objects inside its prose (with their spans).
 enum TextJson {
     Whole(Value),
-    /// Spans of the text, each with the JSON it holds (`Whole` or `Quoted`), in order.
-    Inside(Vec<(usize, usize, TextJson)>),
+    /// JSON the schema cannot take as the value, with the values inside it that it can: see
+    /// `walk_within` (with whether an array can stand for the value).
+    Within(Value, bool),
+    /// Spans of the text, each with the JSON it holds (`Whole` or `Quoted`), in order; and
+    /// JSON walked but not written back (see `json_in_prose`), with whether an array there
+    /// can stand for the value.
+    Inside(Vec<(usize, usize, TextJson)>, Vec<(Value, bool)>),
     /// A JSON string, with its text and the JSON that text holds.
     Quoted(Box<TextJson>, String),
 }
