@@ -82,6 +82,39 @@ fn p1_an_object_inside_an_array_the_schema_cannot_take() {
     }
 }
 
+/// An allowlist tool (sensitive, with marks) whose `additionalProperties` is `extra`: an
+/// undeclared member must not pass.
+fn undeclared_passes(extra: Value) -> Option<String> {
+    let def = json!({ "name": "t", "annotations": { "sensitiveHint": true }, "outputSchema": { "type": "object",
+        "properties": { "id": { "type": "string" }, "s": { "x-sensitive": true } }, "additionalProperties": extra } });
+    let raw = json!({ "content": [], "structuredContent": { "id": "a", "s": "x", "note": "CANARY_P2_xyz" } });
+    let o = run_with(def, &raw.to_string(), Format::Webmcp, &[]);
+    o.agent_json.contains("CANARY_P2_xyz").then_some(o.agent_json)
+}
+
+#[test]
+fn p2a_assertions_that_hold_for_every_value_declare_nothing() {
+    for extra in [
+        json!({ "minLength": 0 }),
+        json!({ "type": ["string", "number", "boolean", "object", "array", "null"] }),
+        json!({ "not": false }),
+        json!({ "anyOf": [true] }),
+        json!({ "required": [] }),
+        json!({ "minItems": 0, "minProperties": 0 }),
+    ] {
+        assert_eq!(undeclared_passes(extra.clone()), None, "{extra}");
+    }
+}
+
+#[test]
+fn p2b_a_choice_of_nothing_but_false_is_false() {
+    for extra in
+        [json!({ "anyOf": [false] }), json!({ "oneOf": [false] }), json!({ "allOf": [false, {}] }), json!(false)]
+    {
+        assert_eq!(undeclared_passes(extra.clone()), None, "{extra}");
+    }
+}
+
 #[test]
 fn p1_claims_in_json_inside_brackets_that_are_not_json() {
     let inner =

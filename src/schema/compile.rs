@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::ecma;
-use super::keywords::{asserts, is_mark, keyword, At, Implies, Kind, Place, Resolve, MARK};
+use super::keywords::{asserts, holds_always, is_mark, keyword, At, Implies, Kind, Place, Resolve, MARK};
 use super::patterns::{Form, PatternIndex, Program};
 use super::regex::Regex;
 use super::{uri, DynRef, Kinds, Node, NodeId, Schema, MAX_TOTAL_PATTERN_SIZE, RECURSIVE};
@@ -354,8 +354,9 @@ impl<'a> Compiler<'a> {
             kinds: self.kinds(f.kind, obj, id)?,
             resource,
             title: f.title.and_then(Value::as_str).map(str::to_string),
-            asserts: obj.iter().any(|(word, v)| asserts(word) || (word == "dependencies" && names_required(v))),
-            only_refs: only_references(obj),
+            asserts: obj.iter().any(|(word, v)| {
+                (asserts(word) && !holds_always(word, v, obj)) || (word == "dependencies" && names_required(v))
+            }),
             content_json: decodes_as_json(&f),
             ..Node::default()
         };
@@ -634,23 +635,10 @@ fn address(v: &Value) -> usize {
     v as *const Value as usize
 }
 
-/// Does the schema only apply other schemas in place (`$ref`, `allOf`, `anyOf`, `oneOf`,
-/// `if`/`then`/`else`, dynamic references, with annotations and definitions beside them)?
-/// Then it is `false` when a `$ref` or `allOf` target is.
-fn only_references(obj: &Map<String, Value>) -> bool {
-    obj.iter().all(|(word, value)| match keyword(word).map(|k| k.kind) {
-        Some(Kind::Annotation | Kind::Ref(_) | Kind::Map(Place::Defined)) => true,
-        Some(Kind::List { place: Place::Here | Place::Branch, .. }) => true,
-        Some(Kind::Single(Place::Branch | Place::Condition)) => true,
-        Some(Kind::Mark) => value == false,
-        _ => false,
-    })
-}
-
 /// Does a draft-07 `dependencies` value hold a list of names (`dependentRequired`), which
 /// constrains an object that has the key?
 fn names_required(value: &Value) -> bool {
-    value.as_object().is_some_and(|map| map.values().any(Value::is_array))
+    value.as_object().is_some_and(|map| map.values().any(|v| v.as_array().is_some_and(|l| !l.is_empty())))
 }
 
 /// Can the string a `contentSchema` describes be read as JSON? Its `contentMediaType` is absent
@@ -808,11 +796,13 @@ impl Graph {
         Ok(())
     }
 
-    /// A schema that only points elsewhere is `false` when what it always applies (`$ref`,
-    /// `allOf`) is: so `additionalProperties: {"$ref": …}` to `false` lets nothing through
-    /// allowlist mode that `false` itself would not. (Whether it constrains nothing, like
-    /// `true`, is `trivial.rs`'s.) In-place edges form no loop (checked before), so one
-    /// post-order pass does.
+    /// A schema is `false` (no value passes it) when something it always applies (`$ref`,
+    /// `allOf`) is, or every branch of one of its `anyOf`/`oneOf` lists is: so
+    /// `additionalProperties: {"$ref": …}` to `false`, or `{anyOf: [false]}`, lets nothing
+    /// through allowlist mode that `false` itself would not (found by review: a choice of
+    /// `false` alone declared every value). (Whether it constrains nothing, like `true`, is
+    /// `trivial.rs`'s.) In-place edges form no loop (checked before), so one post-order pass
+    /// does.
     fn settle_references(&self, nodes: &mut [Node]) {
         let mut done = vec![false; nodes.len()];
         for root in 0..nodes.len() {
@@ -821,7 +811,7 @@ impl Graph {
                 if done[n] {
                     continue;
                 }
-                if !nodes[n].only_refs || nodes[n].never {
+                if nodes[n].never {
                     done[n] = true;
                     continue;
                 }
@@ -831,10 +821,13 @@ impl Graph {
                     stack.extend(self.in_place(n).filter(|&m| m < self.nodes && !done[m]).map(|m| (m, false)));
                     continue;
                 }
-                // What always applies (`$ref`, `allOf`) makes it `false`; a branch does not,
-                // nor does a dynamic reference (resolved per location, among candidates).
-                let always = nodes[n].all_of.iter().chain(&nodes[n].refs);
-                nodes[n].never = nodes[n].dynamic.is_empty() && always.clone().any(|&m| nodes[m].never);
+                // What always applies (`$ref`, `allOf`) makes it `false`, and so does a list of
+                // branches that are all `false`; one branch does not, nor does a dynamic
+                // reference (resolved per location, among candidates).
+                let node = &nodes[n];
+                let always = node.all_of.iter().chain(&node.refs).any(|&m| nodes[m].never);
+                let choice = node.choices.iter().any(|group| group.iter().all(|&m| nodes[m].never));
+                nodes[n].never = always || choice;
                 done[n] = true;
             }
         }

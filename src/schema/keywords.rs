@@ -199,6 +199,31 @@ pub(crate) fn asserts(name: &str) -> bool {
     }
 }
 
+/// Does assertion `name` (of `schema`) hold for every value: `minLength: 0`, `required: []`,
+/// `type` naming every type, `minContains`/`maxContains` with no `contains`, `contains` with
+/// `minContains: 0`? Such a keyword constrains nothing, so it declares nothing in allowlist
+/// mode (README rule 4; found by review: `additionalProperties: {minLength: 0}` let every
+/// undeclared member through).
+pub(crate) fn holds_always(name: &str, v: &Value, schema: &Map<String, Value>) -> bool {
+    const TYPES: [&str; 6] = ["null", "boolean", "object", "array", "number", "string"];
+    let zero = |v: &Value| v.as_f64() == Some(0.0);
+    match name {
+        "minLength" | "minItems" | "minProperties" => zero(v),
+        "minContains" | "maxContains" => !schema.contains_key("contains") || (name == "minContains" && zero(v)),
+        "contains" => schema.get("minContains").is_some_and(zero),
+        "required" => v.as_array().is_some_and(Vec::is_empty),
+        "dependentRequired" => {
+            v.as_object().is_some_and(|m| m.values().all(|l| l.as_array().is_some_and(Vec::is_empty)))
+        }
+        // Draft 4's booleans only say how `maximum`/`minimum` compare.
+        "uniqueItems" => v == false,
+        "exclusiveMinimum" | "exclusiveMaximum" => v.is_boolean(),
+        "pattern" => v == "",
+        "type" => v.as_array().is_some_and(|t| TYPES.iter().all(|k| t.iter().any(|x| x == k))),
+        _ => false,
+    }
+}
+
 /// The keyword called `name`, if the compiler reads it.
 pub(crate) fn keyword(name: &str) -> Option<&'static Keyword> {
     // Read several times per key of every subschema: one probe of a table built at compile

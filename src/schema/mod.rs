@@ -167,7 +167,8 @@ pub(crate) const RECURSIVE: u32 = 0;
 /// One subschema. Vectors hold child node ids by the [`Place`] they apply at.
 #[derive(Default)]
 pub(crate) struct Node {
-    /// The `false` schema: nothing is valid here.
+    /// Nothing is valid here: `false`, or a schema that always applies one (`$ref`, `allOf`),
+    /// or whose `anyOf`/`oneOf` has only such branches (`Graph::settle_references`).
     pub never: bool,
     /// Constrains nothing about a value (`true`, `{}`, `not: false`, an `anyOf` with such a
     /// branch...): settled after compiling, see `trivial.rs`.
@@ -178,9 +179,6 @@ pub(crate) struct Node {
     pub choices: Vec<Vec<NodeId>>,
     /// `then` and `else` (also among `alternatives`).
     pub outcomes: Vec<NodeId>,
-    /// Only references and `allOf` (with annotations): whether it is `false` is settled after
-    /// compiling, see `Graph::settle_references`.
-    pub only_refs: bool,
     /// `"x-sensitive"` was `true` or a class name.
     pub mark: bool,
     pub title: Option<String>,

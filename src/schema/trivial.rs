@@ -114,6 +114,12 @@ mod tests {
             json!({ "properties": { "a": true }, "patternProperties": { "": {} }, "items": [{}], "additionalItems": {} }),
             json!({ "additionalProperties": true, "propertyNames": {}, "dependentSchemas": { "a": {} } }),
             json!({ "$defs": { "r": { "properties": { "next": { "$ref": "#/properties/x/$defs/r" } } } }, "$ref": "#/properties/x/$defs/r" }),
+            // Assertions that hold for every value.
+            json!({ "required": [], "minLength": 0, "minItems": 0, "minProperties": 0, "pattern": "" }),
+            json!({ "type": ["string", "integer", "number", "boolean", "null", "array", "object"] }),
+            json!({ "uniqueItems": false, "exclusiveMinimum": true, "maxContains": 1, "minContains": 2 }),
+            json!({ "contains": { "type": "string" }, "minContains": 0 }),
+            json!({ "dependentRequired": { "a": [] }, "dependencies": { "a": [] } }),
         ] {
             assert!(trivial(s.clone()), "{s}");
         }
@@ -125,8 +131,10 @@ mod tests {
             json!(false),
             json!({ "type": "string" }),
             json!({ "x-sensitive": true }),
-            json!({ "required": [] }),
+            json!({ "required": ["a"] }),
             json!({ "contains": true }),
+            json!({ "contains": true, "minContains": 1 }),
+            json!({ "type": ["string", "integer", "boolean", "null", "array", "object"] }),
             json!({ "anyOf": [{ "type": "string" }, { "$ref": "#/$defs/s" }] }),
             json!({ "allOf": [true, { "enum": [1] }] }),
             json!({ "if": true, "else": { "const": 1 } }),
