@@ -124,3 +124,28 @@ fn p1_claims_in_json_inside_brackets_that_are_not_json() {
         assert!(!o.agent_json.contains("CANARY_P1e_xyz"), "{t}: {}", o.agent_json);
     }
 }
+
+/// Redacts `first` with `MARKED`, learns `later_secret` from another result, then redacts the
+/// first view again: returns (first view, second view, third pass over the second view).
+fn again_after_learning(format: Format, first: &Value, later_secret: &str) -> (String, String, String) {
+    let mut r = redactor(format);
+    let v1 = r.redact(MARKED, &first.to_string(), None).agent_json;
+    r.redact(MARKED, &json!({ "s": later_secret }).to_string(), None);
+    let v2 = r.redact(MARKED, &v1, None).agent_json;
+    let v3 = r.redact(MARKED, &v2, None).agent_json;
+    (v1, v2, v3)
+}
+
+/// A view redacted again after a value in it became known: the value goes, and a further pass
+/// changes nothing. (It gets a second notice block for what went the second time: left open,
+/// see `tests/repro_s26_k/README.md`.)
+#[test]
+fn p2c_a_view_redacted_again_after_new_values_is_stable_after() {
+    let first = json!({ "content": [{ "type": "text", "text": "ids: LATER_P2c_secret ok" }], "structuredContent": { "s": "FIRST_P2c_secret" } });
+    for format in FORMATS {
+        let (v1, v2, v3) = again_after_learning(format, &first, "LATER_P2c_secret");
+        assert!(v1.contains("LATER_P2c_secret"), "not known yet: {v1}");
+        assert!(!v2.contains("LATER_P2c_secret"), "{format:?}: {v2}");
+        assert_eq!(v3, v2, "{format:?}: a further pass changed it");
+    }
+}
