@@ -149,3 +149,123 @@ fn p2c_a_view_redacted_again_after_new_values_is_stable_after() {
         assert_eq!(v3, v2, "{format:?}: a further pass changed it");
     }
 }
+
+/// Both engines, both formats: the canary never reaches the agent, and the engines agree byte
+/// for byte. Returns what went wrong.
+fn both_engines(schema: Value, raw: &str) -> Vec<String> {
+    use webmcp_redact::{redact_with, Engine, KnownSecrets, Options};
+    let t = tool(json!({ "name": "t", "outputSchema": schema }));
+    let mut bad = Vec::new();
+    for format in FORMATS {
+        let mut views = Vec::new();
+        for engine in [Engine::Streaming, Engine::Dom] {
+            let options = Options { format, engine, ..Options::default() };
+            let o = redact_with(&t, raw, &options, &mut Counter(0), &mut KnownSecrets::default());
+            if o.agent_json.contains("CANARY") {
+                bad.push(format!("{format:?} {engine:?} leaked: {raw} -> {}", o.agent_json));
+            }
+            views.push(o.agent_json);
+        }
+        if views[0] != views[1] {
+            bad.push(format!("{format:?}: the engines differ on {raw}: {} / {}", views[0], views[1]));
+        }
+    }
+    bad
+}
+
+/// Attacks that found nothing (kept as guards): escaped keys, a BOM or odd whitespace before
+/// JSON, `$ref`s with pointer escapes and relative `$id`/`$anchor`, `unevaluated*`, `if`/`then`/
+/// `else`, `propertyNames`, `dependentSchemas`, `prefixItems` beside `items`, base64 content,
+/// escaped claim keys, nesting at the depth limit.
+#[test]
+fn p3_fresh_angles_hold_in_both_engines() {
+    let m = json!({ "x-sensitive": true });
+    let deep = |n: usize| format!("{}{}{}", "[".repeat(n), r#"{"s":"CANARY"}"#, "]".repeat(n));
+    let recursive = json!({ "$defs": { "a": { "anyOf": [{ "type": "array", "items": { "$ref": "#/$defs/a" } },
+        { "properties": { "s": m } }] } }, "$ref": "#/$defs/a" });
+    let text = |t: &str| json!({ "content": [{ "type": "text", "text": t }] }).to_string();
+    let props = json!({ "properties": { "secret": m, "s": m } });
+    let content = |s: Value| json!({ "properties": { "doc": s } });
+    let cases: Vec<(Value, String)> = vec![
+        (props.clone(), r#"{"\u0073ecret":"CANARY"}"#.into()),
+        (props.clone(), r#"{"secre\u0074":"CANARY","\u0073":"CANARY"}"#.into()),
+        (json!({ "properties": { "a/b": m } }), r#"{"a\/b":"CANARY"}"#.into()),
+        (json!({ "patternProperties": { "^secret$": m } }), r#"{"\u0073ecret":"CANARY"}"#.into()),
+        (props.clone(), text(r#"see {"\u0073ecret":"CANARY"} ok"#)),
+        (props.clone(), text("\u{feff}{\"secret\":\"CANARY\"}")),
+        (props.clone(), text("\u{0c}{\"secret\":\"CANARY\"}")),
+        (props.clone(), text("\u{a0}{\"secret\":\"CANARY\"}\u{2028}")),
+        (props.clone(), "\u{feff}{\"secret\":\"CANARY\"}".into()),
+        (props.clone(), " \t\r\n{\"secret\":\"CANARY\"}\n".into()),
+        (
+            json!({ "$defs": { "a/b": m }, "properties": { "s": { "$ref": "#/$defs/a~1b" } } }),
+            r#"{"s":"CANARY"}"#.into(),
+        ),
+        (
+            json!({ "$defs": { "a~b": m }, "properties": { "s": { "$ref": "#/$defs/a~0b" } } }),
+            r#"{"s":"CANARY"}"#.into(),
+        ),
+        (
+            json!({ "$defs": { "a b": m }, "properties": { "s": { "$ref": "#/$defs/a%20b" } } }),
+            r#"{"s":"CANARY"}"#.into(),
+        ),
+        (
+            json!({ "$defs": { "é": m }, "properties": { "s": { "$ref": "#/$defs/%C3%A9" } } }),
+            r#"{"s":"CANARY"}"#.into(),
+        ),
+        (
+            json!({ "$id": "https://x.test/root/main.json", "$defs": { "s": { "$id": "sub/s.json", "x-sensitive": true } },
+                "properties": { "s": { "$ref": "sub/s.json" } } }),
+            r#"{"s":"CANARY"}"#.into(),
+        ),
+        (
+            json!({ "$id": "https://x.test/a/", "$defs": { "s": { "$id": "b/", "$defs": { "t": { "$anchor": "sec", "x-sensitive": true } } } },
+                "properties": { "s": { "$ref": "b/#sec" } } }),
+            r#"{"s":"CANARY"}"#.into(),
+        ),
+        (
+            json!({ "allOf": [{ "properties": { "a": {} } }], "unevaluatedProperties": m }),
+            r#"{"a":1,"b":"CANARY"}"#.into(),
+        ),
+        (
+            json!({ "if": { "properties": { "b": { "const": "x" } }, "required": ["b"] }, "then": true, "unevaluatedProperties": m }),
+            r#"{"b":"CANARY"}"#.into(),
+        ),
+        (json!({ "allOf": [{ "prefixItems": [{}] }], "unevaluatedItems": m }), r#"[1,"CANARY"]"#.into()),
+        (
+            json!({ "if": { "properties": { "k": { "const": "card" } } }, "then": { "properties": { "n": {} } }, "else": { "properties": { "n": m } } }),
+            r#"{"k":"x","n":"CANARY"}"#.into(),
+        ),
+        (json!({ "propertyNames": { "pattern": "^s", "x-sensitive": true } }), r#"{"CANARY":1}"#.into()),
+        (
+            json!({ "dependentSchemas": { "card": { "properties": { "cvv": m } } } }),
+            r#"{"c\u0061rd":1,"cvv":"CANARY"}"#.into(),
+        ),
+        (json!({ "prefixItems": [{}], "items": m }), r#"["a","CANARY"]"#.into()),
+        (json!({ "items": [{}], "additionalItems": m }), r#"["a","CANARY"]"#.into()),
+        (
+            content(
+                json!({ "contentEncoding": "base64", "contentMediaType": "application/json", "contentSchema": { "properties": { "s": m } } }),
+            ),
+            r#"{"doc":"eyJzIjoiQ0FOQVJZIn0="}"#.into(),
+        ),
+        (
+            content(json!({ "contentSchema": { "properties": { "s": m } } })),
+            r#"{"doc":"{\"\\u0073\":\"CANARY\"}"}"#.into(),
+        ),
+        (
+            content(json!({ "contentSchema": { "properties": { "s": m } } })),
+            r#"{"doc":"see {\"s\":\"CANARY\"}"}"#.into(),
+        ),
+        (props.clone(), r#"{"\u005fmeta":{"sensitiveHint":true},"data":"CANARY"}"#.into()),
+        (props.clone(), r#"{"\u0061nnotations":{"sensitiveHint":true},"data":"CANARY"}"#.into()),
+        (props.clone(), r#"{"_meta":{"\u0073ensitiveHint":"\u0068igh"},"data":"CANARY"}"#.into()),
+        (props.clone(), r#"{"c\u006fntent":[],"s":"CANARY"}"#.into()),
+        (props.clone(), r#"{"a\ud800":1,"a\udbff":2,"s":"CANARY"}"#.into()),
+        (recursive.clone(), deep(127)),
+        (recursive.clone(), deep(128)),
+        (recursive, deep(129)),
+    ];
+    let bad: Vec<String> = cases.into_iter().flat_map(|(schema, raw)| both_engines(schema, &raw)).collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+}
