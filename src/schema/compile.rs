@@ -355,7 +355,7 @@ impl<'a> Compiler<'a> {
             resource,
             title: f.title.and_then(Value::as_str).map(str::to_string),
             asserts: obj.iter().any(|(word, v)| {
-                (asserts(word) && !holds_always(word, v, obj)) || (word == "dependencies" && names_required(v))
+                (asserts(word) && !holds_always(word, v)) || (word == "dependencies" && names_required(v))
             }),
             content_json: decodes_as_json(&f),
             ..Node::default()

@@ -117,9 +117,7 @@ mod tests {
             // Assertions that hold for every value.
             json!({ "required": [], "minLength": 0, "minItems": 0, "minProperties": 0, "pattern": "" }),
             json!({ "type": ["string", "integer", "number", "boolean", "null", "array", "object"] }),
-            json!({ "uniqueItems": false, "exclusiveMinimum": true, "maxContains": 1, "minContains": 2 }),
-            json!({ "contains": { "type": "string" }, "minContains": 0 }),
-            json!({ "dependentRequired": { "a": [] }, "dependencies": { "a": [] } }),
+            json!({ "uniqueItems": false, "minContains": 0, "dependencies": { "a": [] } }),
         ] {
             assert!(trivial(s.clone()), "{s}");
         }
@@ -133,7 +131,7 @@ mod tests {
             json!({ "x-sensitive": true }),
             json!({ "required": ["a"] }),
             json!({ "contains": true }),
-            json!({ "contains": true, "minContains": 1 }),
+            json!({ "minimum": 0 }),
             json!({ "type": ["string", "integer", "boolean", "null", "array", "object"] }),
             json!({ "anyOf": [{ "type": "string" }, { "$ref": "#/$defs/s" }] }),
             json!({ "allOf": [true, { "enum": [1] }] }),
