@@ -347,12 +347,14 @@ impl Run<'_> {
             // JSON the schema cannot take as the value may hold values it can (`[{...}]`).
             Some(v @ (Value::Array(_) | Value::Object(_))) => Ok(Some(TextJson::Within(v, arrays))),
             Some(_) => Ok(None),
-            // Prose; in allowlist mode it is undeclared and goes whole. In a view of ours, every
-            // JSON value in prose was walked the first time: what it took there either went
-            // with the text written back or is a `[redacted: …]` from value matching, which a
-            // second walk would take again (and cutting a value out may leave JSON that parses
-            // where it did not). New known values are value matching's.
-            None if allowlist || self.own => Ok(None),
+            // Prose; in allowlist mode it is undeclared and goes whole.
+            None if allowlist => Ok(None),
+            // In a view of ours, every JSON value in prose was walked the first time: what it
+            // took there either went with the text written back or is a `[redacted: …]` from
+            // value matching, which a second walk would take again (and cutting a value out
+            // may leave JSON that parses where it did not). New known values are value
+            // matching's. It is still prose that held JSON, not a string to take whole.
+            None if self.own => Ok(Some(TextJson::Inside(Vec::new(), Vec::new()))),
             None => self.json_in_prose(text, arrays, depth),
         }
     }
