@@ -279,3 +279,55 @@ fn p1_a_string_of_prose_holding_json_is_stable_on_a_second_pass() {
     closed(&marks_s(), &texts(t), "CANARY_P1f_xyz");
     closed(&marks_s(), &texts(r#""see {\"s\":\"CANARY_P1f_xyz\"} ok""#), "CANARY_P1f_xyz");
 }
+
+/// A random search over pieces of prose and JSON (fixed seed, so it is the same search each
+/// run): wherever a JSON object holding the marked `s` parses in the text, its value must not
+/// reach the agent, and a second pass over the view changes nothing. (It found the case above.)
+#[test]
+fn p1_random_prose_pieces() {
+    let pieces = [
+        "{",
+        "[",
+        "\"",
+        "\\\"",
+        "\"s\"",
+        ":",
+        ",",
+        "\"CANARY_Q\"",
+        "]",
+        "}",
+        " ",
+        "note",
+        "1",
+        "\\",
+        "`",
+        "\n",
+        "\"{\\\"s\\\":\\\"CANARY_Q\\\"}\"",
+    ];
+    let mut seed: u64 = 0x1234_5678;
+    let mut next = || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize
+    };
+    for case in 0..4000 {
+        let mut t: String = (0..3 + next() % 16).map(|_| pieces[next() % pieces.len()]).collect();
+        if case % 4 == 0 {
+            t = Value::String(t).to_string(); // the whole text a JSON string
+        }
+        let holds = t.char_indices().any(|(i, c)| {
+            let first = serde_json::Deserializer::from_str(&t[i..]).into_iter::<Value>().next();
+            c == '{' && matches!(first, Some(Ok(Value::Object(o))) if o.get("s") == Some(&json!("CANARY_Q")))
+        });
+        let mut raw = texts(&t);
+        if case % 2 == 1 {
+            raw["structuredContent"] = json!({ "s": "x" });
+        }
+        for format in FORMATS {
+            let o = run_with(marks_s(), &raw.to_string(), format, &[]);
+            assert!(!holds || o.withheld || !o.agent_json.contains("CANARY_Q"), "{t:?}: {}", o.agent_json);
+            if !o.withheld {
+                assert_idempotent(&marks_s(), &o, format);
+            }
+        }
+    }
+}
