@@ -62,8 +62,12 @@ import { gzipSync } from "node:zlib";
 // so the budget went up by 10 / 5 KiB. Review s26 (M: the agent schema's places of relevant
 // subschemas and hubs gathered once, a middle automaton for known values, 2.0 / 1.0 KiB, won
 // back from their own first build of 571.0 / 252.8): 569.7 KiB raw, 252.6 KiB gzip, within it.
-const BUDGET_RAW = 570 * 1024;
-const BUDGET_GZIP = 253 * 1024;
+// With the rest of review s26 (K: rule 5 reads every JSON value that parses in prose, and the
+// values the schema can take inside JSON it cannot, 2.2 / 1.2 KiB; P: faster detection and
+// automaton building, the notice written once, memo tables filled on a second ask, 1.3 / 0.8
+// KiB): 573.2 KiB raw, 254.4 KiB gzip, so the budget went up by 5 / 3 KiB.
+const BUDGET_RAW = 575 * 1024;
+const BUDGET_GZIP = 256 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
