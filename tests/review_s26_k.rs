@@ -7,23 +7,9 @@ use common::*;
 use serde_json::{json, Value};
 use webmcp_redact::Format;
 
-const FORMATS: [Format; 2] = [Format::Webmcp, Format::Mcp];
-
 fn marks_s() -> Value {
     json!({ "name": "t", "outputSchema": { "type": "object", "properties": {
         "s": { "type": "string", "x-sensitive": true }, "password": { "x-sensitive": true } } } })
-}
-
-/// Runs `raw` through `def` in both formats; the canary must not reach the agent, and a second
-/// pass must change nothing.
-fn closed(def: &Value, raw: &Value, canary: &str) {
-    for format in FORMATS {
-        let o = run_with(def.clone(), &raw.to_string(), format, &[]);
-        assert!(!o.agent_json.contains(canary), "{format:?}: {canary} leaked from {raw}: {}", o.agent_json);
-        if !o.withheld {
-            assert_idempotent(def, &o, format);
-        }
-    }
 }
 
 fn texts(t: &str) -> Value {

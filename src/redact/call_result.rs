@@ -666,7 +666,7 @@ fn duplicate_texts(
         });
         let text = text.filter(|t| !container || t.trim_start().starts_with(['{', '[']));
         let parsed = match text {
-            Some(t) => tolerate_own(parse_embedded(t, limits), own).map_err(|e| at_text(e, i))?,
+            Some(t) => tolerate_own(parse_embedded(t, limits), own).map_err(|e| at_field(e, i, "text"))?,
             None => None,
         };
         out.push(parsed.is_some_and(|v| &v == structured));
@@ -674,13 +674,8 @@ fn duplicate_texts(
     Ok(out)
 }
 
-/// An error in the JSON text of block `i`: a pointer cannot go inside a string, so it names the
-/// text.
-fn at_text(e: Error, i: usize) -> Error {
-    at_field(e, i, "text")
-}
-
-/// An error in the JSON of block `i`'s text at `field` (`text`, `resource/text`).
+/// An error in the JSON of block `i`'s text at `field` (`text`, `resource/text`): a pointer
+/// cannot go inside a string, so it names the text.
 fn at_field(mut e: Error, i: usize, field: &str) -> Error {
     e.pointer = format!("/content/{i}/{field}");
     e

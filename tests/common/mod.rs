@@ -61,6 +61,21 @@ pub fn assert_idempotent(def: &Value, o: &Outcome, format: Format) {
     assert!(again.redactions.is_empty());
 }
 
+/// Both output formats, for tests that hold a promise in each.
+pub const FORMATS: [Format; 2] = [Format::Webmcp, Format::Mcp];
+
+/// Runs `raw` through `def` in both formats: the canary must not reach the agent, and a second
+/// pass over a view that is not withheld must change nothing.
+pub fn closed(def: &Value, raw: &Value, canary: &str) {
+    for format in FORMATS {
+        let o = run_with(def.clone(), &raw.to_string(), format, &[]);
+        assert!(!o.agent_json.contains(canary), "{format:?}: {canary} leaked from {raw}: {}", o.agent_json);
+        if !o.withheld {
+            assert_idempotent(def, &o, format);
+        }
+    }
+}
+
 /// Every string leaf of a value (keys not included).
 pub fn string_leaves(v: &Value, out: &mut Vec<String>) {
     match v {
