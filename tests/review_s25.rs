@@ -26,3 +26,30 @@ fn what_a_cut_leaves_of_a_number_is_read_again() {
         }
     }
 }
+
+/// Found by the lead's random attack on rule 5 (stop 26): a marked value that is a JSON object
+/// or array written as a string (stringified) was known whole, not what it holds, so the
+/// password inside it passed when the tool (or a later one) echoed it on its own. What such a
+/// string holds is now known too, at any level of stringification the core walks.
+#[test]
+fn what_a_taken_stringified_value_holds_is_known() {
+    let inner = serde_json::json!({ "user": "ann", "password": "CANARY_STR_71x" }).to_string();
+    let twice = serde_json::Value::String(serde_json::json!([{ "pin": "CANARY_STR_72x" }]).to_string()).to_string();
+    for format in [Format::Webmcp, Format::Mcp] {
+        let mut r = redactor(format);
+        // The same result: its own echo, in prose.
+        let raw = serde_json::json!({ "s": inner, "note": "your password is CANARY_STR_71x" }).to_string();
+        let first = r.redact(MARKED, &raw, None);
+        assert!(first.error.is_none(), "{format:?}");
+        assert!(!first.agent_json.contains("CANARY_STR_71x"), "{format:?}: {}", first.agent_json);
+        // A later result of a tool that marks nothing; and a value stringified twice.
+        let later = r.redact(PLAIN, &text_result("echo: CANARY_STR_71x").to_string(), None);
+        assert!(!later.agent_json.contains("CANARY_STR_71x"), "{format:?}: {}", later.agent_json);
+        assert!(r.redact(MARKED, &serde_json::json!({ "s": twice }).to_string(), None).error.is_none());
+        let later = r.redact(PLAIN, &text_result("pin CANARY_STR_72x").to_string(), None);
+        assert!(!later.agent_json.contains("CANARY_STR_72x"), "{format:?}: {}", later.agent_json);
+        // Envelope words and short leaves of the JSON stay out: "ann" is still said.
+        let later = r.redact(PLAIN, &text_result("hello ann").to_string(), None);
+        assert!(later.agent_json.contains("hello ann"), "{format:?}: {}", later.agent_json);
+    }
+}

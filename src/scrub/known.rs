@@ -285,18 +285,51 @@ impl KnownSecrets {
 ///
 /// A value of fewer than 4 characters (a CVV, a PIN) enters only when it is the taken value
 /// itself: inside a larger value, `20` or `ann` would scrub every later "20" and "ann" token.
+///
+/// A string that holds a JSON object or array (a value stringified, `"{\"password\":…}"`)
+/// enters whole and with what that JSON holds, by the same rule, down to
+/// [`MAX_EMBEDDED`](crate::policy::claims::MAX_EMBEDDED) stringifications (found by review: the
+/// password inside a taken stringified object, echoed on its own elsewhere, reached the agent).
 pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
     let mut out = Vec::new();
     match value {
-        Value::String(s) => return vec![s.clone()],
-        Value::Number(n) => return number_forms(n.as_str()),
+        Value::String(s) => {
+            out.push(s.clone());
+            strings_inside(s, keys, 0, &mut out);
+        }
+        Value::Number(n) => out = number_forms(n.as_str()),
+        _ => leaves(value, keys, 0, &mut out),
+    }
+    out
+}
+
+/// What the JSON a string holds adds: an object's or array's leaves, or a string's text (a
+/// value stringified once more); nothing for prose.
+fn strings_inside(s: &str, keys: bool, depth: usize, out: &mut Vec<String>) {
+    if depth >= crate::policy::claims::MAX_EMBEDDED || !s.trim_start().starts_with(['{', '[', '"']) {
+        return;
+    }
+    match crate::json::parse_embedded(s, &crate::Limits::default()) {
+        Ok(Some(inner @ (Value::Object(_) | Value::Array(_)))) => leaves(&inner, keys, depth + 1, out),
+        Ok(Some(Value::String(inner))) if inner.chars().count() >= super::MIN_LEN => {
+            strings_inside(&inner, keys, depth + 1, out);
+            out.push(inner);
+        }
         _ => {}
     }
+}
+
+/// The strings and number texts of at least `MIN_LEN` characters inside `value` (`depth`
+/// stringifications down).
+fn leaves(value: &Value, keys: bool, depth: usize, out: &mut Vec<String>) {
     let long = |s: &str| s.chars().count() >= super::MIN_LEN;
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
-            Value::String(s) if long(s) => out.push(s.clone()),
+            Value::String(s) if long(s) => {
+                out.push(s.clone());
+                strings_inside(s, keys, depth, out);
+            }
             Value::Number(n) => out.extend(number_forms(n.as_str()).into_iter().filter(|f| long(f))),
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => {
@@ -310,7 +343,6 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
             _ => {}
         }
     }
-    out
 }
 
 /// The forms a taken number is known in: as the core writes it (`4.111111111111111e+15`), its
