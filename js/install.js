@@ -6,9 +6,9 @@
 // shape of Redactor.redact), so that it can be swapped for another that also records labels,
 // without touching the patching.
 
-import { RedactionError, redactionError, withheldJson } from "./errors.js";
+import { RedactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { PAGE_SESSION, createRedactorWith, definitionOf, toolName as nameOf } from "./redactor.js";
+import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, toolName as nameOf } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
@@ -257,18 +257,16 @@ export async function installRedactionWith(load, options = {}) {
     if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
       return Reflect.apply(original, this, [tool, ...args]);
     }
-    const name = nameOf(tool);
-    let execute;
-    try {
-      execute = tool.execute;
-    } catch {
-      throw redactionError("schema_invalid", name, "/execute", "the tool's execute could not be read (its getter threw)");
-    }
-    // Not a function: the runtime says what it says about such a tool, but is given a copy with
-    // the execute read here, never the tool itself: a getter, or an execute set after
-    // registration, would otherwise give the runtime a function that runs unchecked.
-    if (typeof execute !== "function") return Reflect.apply(original, this, [{ ...tool, execute }, ...args]);
-    const def = definitionOf(tool);
+    // One read of the tool (js/redactor.js readTool): its name, execute, definition and the
+    // runtime's copy all come from it.
+    const copy = readTool(tool);
+    const name = nameOf(copy);
+    const execute = copy.execute;
+    // Not a function: the runtime says what it says about such a tool, but is given the copy,
+    // never the tool itself: a getter, or an execute set after registration, would otherwise
+    // give the runtime a function that runs unchecked.
+    if (typeof execute !== "function") return Reflect.apply(original, this, [copy, ...args]);
+    const def = definitionOf(copy);
     const s = await getSession();
     s.compile(def); // a bad schema rejects this registerTool call with the RedactionError
     // The runtime (and an MCP client behind it) validates results against the outputSchema it
@@ -276,7 +274,7 @@ export async function installRedactionWith(load, options = {}) {
     // structuredContent. Redaction itself keeps reading the tool's own (`def`).
     const published = s.agentSchema(def);
     const wrapped = {
-      ...tool,
+      ...copy,
       // The page session checks the call first (allow / ask the user / deny, js/enforce.js) and
       // redacts what comes back, refusals included.
       async execute(input, ...more) {
@@ -286,9 +284,6 @@ export async function installRedactionWith(load, options = {}) {
         return out.result;
       },
     };
-    for (const key of ["name", "title", "description", "inputSchema", "annotations"]) {
-      if (!(key in wrapped) && tool[key] !== undefined) wrapped[key] = tool[key];
-    }
     if (published === null) delete wrapped.outputSchema;
     else wrapped.outputSchema = published;
     return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]));

@@ -55,6 +55,45 @@ function toolName(tool) {
   }
 }
 
+// What the redactor and the runtimes read of a tool: copied even when inherited (a class-based
+// tool keeps its execute, and may keep its name, on its prototype).
+const TOOL_FIELDS = ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta", "execute"];
+
+/**
+ * The one read of a tool object, as wrapTool and installRedaction take it: a plain copy of its
+ * own enumerable properties (as `{ ...tool }` makes) and of the TOOL_FIELDS it inherits. Its
+ * name, execute, definition and what the runtime is given all come from this copy: read twice,
+ * a getter or Proxy could give the runtime (and every agent listing the tools) a name or
+ * annotations other than those the redactor checked and reported under (found by review).
+ * Anything that throws while it is read is a RedactionError `schema_invalid` (pointing at a
+ * TOOL_FIELDS member when it was one), never the thrown value.
+ * @param {unknown} tool
+ * @returns {any}
+ */
+export function readTool(tool) {
+  if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
+    throw redactionError("schema_invalid", "", "", "the tool definition must be an object");
+  }
+  const copy = /** @type {any} */ ({});
+  const put = (/** @type {PropertyKey} */ key, /** @type {unknown} */ value) => Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  let at = "";
+  try {
+    for (const key of Reflect.ownKeys(tool)) {
+      at = TOOL_FIELDS.includes(/** @type {any} */ (key)) ? `/${String(key)}` : "";
+      if (Reflect.getOwnPropertyDescriptor(tool, key)?.enumerable) put(key, tool[key]);
+    }
+    for (const key of TOOL_FIELDS) {
+      at = `/${key}`;
+      if (Object.hasOwn(copy, key) || !(key in tool)) continue;
+      const value = tool[key];
+      if (value !== undefined) put(key, value);
+    }
+  } catch {
+    throw redactionError("schema_invalid", toolName(copy), at, "the tool definition could not be read (a getter or a Proxy threw)");
+  }
+  return copy;
+}
+
 /**
  * The fields the redactor reads, copied once (as JSON) when a tool is registered or wrapped:
  * redaction then reads this copy, so changing the tool object afterwards (an edited or deleted
@@ -459,14 +498,10 @@ class Redactor {
     // is checked and redacted by this copy, the one the published outputSchema was made from.
     // Read live, a mark removed from the tool object (or a getter) after wrapping would let
     // later results through raw while the runtime still shows the mark.
-    const def = definitionOf(tool);
+    const copy = readTool(tool);
+    const def = definitionOf(copy);
     this.compile(def); // a bad schema should fail at registration, not at the first call
-    let original;
-    try {
-      original = tool.execute;
-    } catch {
-      original = undefined; // a getter that throws: no execute to wrap
-    }
+    const original = copy.execute;
     // A definition that cannot be wrapped, like one that cannot be compiled: a RedactionError
     // with a stable code, pointing at what is missing.
     if (typeof original !== "function") {
@@ -474,7 +509,7 @@ class Redactor {
     }
     const redactor = this;
     const wrapped = {
-      ...tool,
+      ...copy,
       // The call is checked first (see js/enforce.js), in one session shared by every tool this
       // redactor wrapped, so that what one result showed the agent counts for the next call.
       async execute(input, options) {

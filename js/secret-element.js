@@ -39,13 +39,20 @@ export function hideAfter(attr) {
 
 /** A short human message for a RedeemError (or any error). */
 export function redeemErrorMessage(err) {
+  // Each field read once, and an error that throws when read (a getter, a revoked Proxy) is
+  // one with no code: this runs in the page's catch blocks, and must not throw from there.
+  const read = (/** @type {string} */ key) => {
+    try {
+      return err?.[key];
+    } catch {
+      return undefined;
+    }
+  };
+  const code = read("code");
+  const retryAfter = code === "rate_limited" ? read("retryAfter") : undefined;
+  if (typeof retryAfter === "number") return `Too many attempts. Try again in ${retryAfter} s.`;
   // Own keys only: a code such as "__proto__" or "toString" must not read Object.prototype.
-  const code = err?.code;
-  const base = typeof code === "string" && Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : "The secret could not be revealed.";
-  if (err?.code === "rate_limited" && typeof err.retryAfter === "number") {
-    return `Too many attempts. Try again in ${err.retryAfter} s.`;
-  }
-  return base;
+  return typeof code === "string" && Object.hasOwn(MESSAGES, code) ? MESSAGES[code] : "The secret could not be revealed.";
 }
 
 /**
