@@ -79,6 +79,39 @@ button[disabled] { opacity: .6; cursor: default; }
 [hidden] { display: none !important; }
 `;
 
+/** Appends `<tag class=name part=name ...attrs>` to `root`. */
+function part(root, tag, name, attrs = {}) {
+  const el = document.createElement(tag);
+  el.className = name;
+  el.setAttribute("part", name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  root.append(el);
+  return el;
+}
+
+/** @type {CSSStyleSheet | null} */
+let sheet = null;
+
+/**
+ * The element's styles: a constructed stylesheet where there are such (a page whose CSP
+ * `style-src` has no 'unsafe-inline' refuses an inline <style>, not a constructed sheet), else a
+ * <style> element.
+ */
+function adoptStyle(root) {
+  try {
+    if (!sheet) {
+      const fresh = new CSSStyleSheet();
+      fresh.replaceSync(STYLE);
+      sheet = fresh;
+    }
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    const style = document.createElement("style");
+    style.textContent = STYLE;
+    root.append(style);
+  }
+}
+
 const Base = globalThis.HTMLElement ?? class {};
 
 export class WebmcpSecretElement extends Base {
@@ -100,18 +133,17 @@ export class WebmcpSecretElement extends Base {
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: "open" });
-    this.#root.innerHTML = `<style>${STYLE}</style>
-      <span class="label" part="label"></span>
-      <button type="button" class="reveal" part="reveal">Reveal</button>
-      <span class="value" part="value" aria-live="polite"></span>
-      <button type="button" class="copy" part="copy" hidden>Copy</button>
-      <span class="error" part="error" role="status" aria-live="polite"></span>`;
-    const $ = (sel) => this.#root.querySelector(sel);
-    this.#labelEl = $(".label");
-    this.#reveal = $(".reveal");
-    this.#value = $(".value");
-    this.#copy = $(".copy");
-    this.#error = $(".error");
+    // Built node by node, never from an HTML string: a page that enforces Trusted Types refuses
+    // a string assigned to innerHTML, and the element then never upgraded (found by review).
+    adoptStyle(this.#root);
+    this.#labelEl = part(this.#root, "span", "label");
+    this.#reveal = part(this.#root, "button", "reveal", { type: "button" });
+    this.#reveal.textContent = "Reveal";
+    this.#value = part(this.#root, "span", "value", { "aria-live": "polite" });
+    this.#copy = part(this.#root, "button", "copy", { type: "button" });
+    this.#copy.textContent = "Copy";
+    this.#copy.hidden = true;
+    this.#error = part(this.#root, "span", "error", { role: "status", "aria-live": "polite" });
     // Only the user's own clicks reveal or copy: a browser agent driving the page through the
     // DOM (a content script's click() or dispatchEvent, untrusted events) could otherwise reveal
     // a secret itself and read it from this open shadow root (found by review). Hiding needs no

@@ -133,7 +133,8 @@ function shimElement() {
   const base = Object.getPrototypeOf(WebmcpSecretElement.prototype);
   const nodes = {};
   base.attachShadow = function () {
-    return { set innerHTML(_) {}, querySelector: (sel) => (nodes[sel] ??= fakeNode()) };
+    // The element appends its parts (made with document.createElement) to its shadow root.
+    return { append: (...parts) => parts.forEach((p) => (nodes[`.${p.className}`] = p)) };
   };
   const attrs = new Map();
   base.getAttribute = (k) => attrs.get(k) ?? null;

@@ -81,7 +81,8 @@ function shimSecretElement() {
   const base = Object.getPrototypeOf(WebmcpSecretElement.prototype);
   const nodes = {};
   const attrs = new Map();
-  base.attachShadow = () => ({ set innerHTML(_) {}, querySelector: (sel) => (nodes[sel] ??= new FakeEl()) });
+  // The element appends its parts (made with document.createElement) to its shadow root.
+  base.attachShadow = () => ({ append: (...parts) => parts.forEach((p) => (nodes[`.${p.className}`] = p)) });
   base.getAttribute = (k) => attrs.get(k) ?? null;
   base.setAttribute = (k, v) => attrs.set(k, String(v));
   base.dispatchEvent = () => true;

@@ -69,7 +69,13 @@ function pages({ sessions, log, last }) {
     },
     "/__test/last": (req, res) => send(res, 200, last),
     "/__test/blank.html": (req, res, url) => {
-      const headers = url.searchParams.get("csp") === "nowasm" ? { "Content-Security-Policy": "script-src 'self'" } : {};
+      const policies = {
+        nowasm: "script-src 'self'",
+        // Trusted Types enforced, and no inline styles: what a strict page sends.
+        tt: "require-trusted-types-for 'script'; style-src 'self'",
+      };
+      const csp = url.searchParams.get("csp");
+      const headers = csp !== null && Object.hasOwn(policies, csp) ? { "Content-Security-Policy": policies[csp] } : {};
       if (!sessions.get(req)) sessions.start(res);
       send(res, 200, BLANK_PAGE, "text/html; charset=utf-8", headers);
     },
