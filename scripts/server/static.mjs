@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 // `only`: the files of the directory that are served.
 const MOUNTS = [
   { prefix: "/js/", dir: join(root, "js"), modules: true },
-  { prefix: "/pkg/", dir: join(root, "pkg"), modules: true, only: /webmcp_redact(_lint)?(_bg\.wasm|\.js)$/ },
+  { prefix: "/pkg/", dir: join(root, "pkg"), modules: true, only: /webmcp_redact(_lint|_inline)?(_bg\.wasm|\.js)$/ },
   { prefix: "/vendor/webmcp-polyfill/", dir: join(root, "node_modules", "@mcp-b", "webmcp-polyfill", "dist"), modules: true },
   { prefix: "/", dir: join(root, "www"), index: "index.html" },
 ];

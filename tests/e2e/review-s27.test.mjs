@@ -57,3 +57,45 @@ test("the Reveal element works on a page that enforces Trusted Types and forbids
   assert.deepEqual(violations, []);
   await page.close();
 });
+
+// The inline entry (the module inside the JavaScript, for extensions, workers and CDNs) on a
+// page whose CSP lacks 'wasm-unsafe-eval': the same clear wasm_unavailable as the fetched
+// module, and installRedaction withholds every result, never the raw one.
+test("webmcp-redact/inline under a CSP without 'wasm-unsafe-eval' fails with a clear error and withholds, never raw", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html?csp=nowasm`);
+  const out = await page.evaluate(async () => {
+    const r = {};
+    const { createRedactor, installRedaction } = await import("/js/inline.js");
+    try {
+      await createRedactor();
+      r.created = true;
+    } catch (e) {
+      r.error = { isError: e instanceof Error, name: e.name, code: e.code, message: e.message };
+    }
+    const errors = [];
+    const uninstall = await installRedaction({ onError: (e) => errors.push(e.code) });
+    r.installError = uninstall.error?.code;
+    r.reported = errors;
+    await document.modelContext.registerTool({
+      name: "k",
+      description: "d",
+      outputSchema: { type: "object", properties: { secret: { type: "string", "x-sensitive": true } } },
+      execute: () => ({ secret: "CANARY-inline-csp" }),
+    });
+    const tool = (await document.modelContext.getTools()).find((t) => t.name === "k");
+    r.agent = await document.modelContext.executeTool(tool, "{}");
+    uninstall();
+    return r;
+  });
+  assert.equal(out.created, undefined);
+  assert.equal(out.error.isError, true);
+  assert.equal(out.error.name, "RedactionError");
+  assert.equal(out.error.code, "wasm_unavailable");
+  assert.match(out.error.message, /inlined webmcp_redact_bg\.wasm.*Content-Security-Policy.*'wasm-unsafe-eval'/);
+  assert.equal(out.installError, "wasm_unavailable");
+  assert.deepEqual(out.reported, ["wasm_unavailable"]);
+  assert.ok(!out.agent.includes("CANARY"), out.agent);
+  assert.match(out.agent, /was withheld: wasm_unavailable/);
+  await page.close();
+});
