@@ -6,7 +6,7 @@
 // shape of Redactor.redact), so that it can be swapped for another that also records labels,
 // without touching the patching.
 
-import { RedactionError, withheldJson } from "./errors.js";
+import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
 import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, toolName as nameOf } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
@@ -186,12 +186,15 @@ function contextToPatch(given) {
   let original;
   let ownBefore;
   let installed;
+  let provide;
   try {
     modelContext = findModelContext(given);
     original = modelContext ? modelContext.registerTool : undefined;
     if (typeof original === "function") {
       ownBefore = Object.getOwnPropertyDescriptor(modelContext, "registerTool");
       installed = Boolean(modelContext[INSTALLED]);
+      const fn = modelContext.provideContext;
+      if (typeof fn === "function") provide = { fn, own: Object.getOwnPropertyDescriptor(modelContext, "provideContext") };
     }
   } catch {
     if (given !== undefined) throw optionError("modelContext could not be read (a getter or a Proxy threw)");
@@ -203,7 +206,7 @@ function contextToPatch(given) {
     throw usageError("no_model_context", "no modelContext with a registerTool function (load a WebMCP polyfill first, or pass modelContext)");
   }
   if (installed) throw usageError("already_installed", "already installed on this modelContext");
-  return { modelContext, original, ownBefore };
+  return { modelContext, original, ownBefore, provide };
 }
 
 /**
@@ -220,7 +223,7 @@ export async function installRedactionWith(load, options = {}) {
   checkWasmOption(wasm, "installRedaction");
   checkConfirmOption(confirm, "installRedaction");
   if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
-  const { modelContext, original, ownBefore } = contextToPatch(given);
+  const { modelContext, original, ownBefore, provide } = contextToPatch(given);
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
   // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
   const bridge = bridgeOf(modelContext, toldBridge);
@@ -261,32 +264,79 @@ export async function installRedactionWith(load, options = {}) {
     // runtime's copy all come from it.
     const copy = readTool(tool);
     const name = nameOf(copy);
-    const execute = copy.execute;
     // Not a function: the runtime says what it says about such a tool, but is given the copy,
     // never the tool itself: a getter, or an execute set after registration, would otherwise
     // give the runtime a function that runs unchecked.
-    if (typeof execute !== "function") return Reflect.apply(original, this, [copy, ...args]);
+    if (typeof copy.execute !== "function") return Reflect.apply(original, this, [copy, ...args]);
+    const wrapped = runtimeCopy(tool, copy, await getSession());
+    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]));
+  }
+
+  /**
+   * What the runtime is given for a tool with an `execute` function: `copy` (readTool's) whose
+   * execute is checked and redacted in the page session. With the session `s`, the definition
+   * is compiled now (a bad schema throws the RedactionError) and the runtime is given the
+   * agent schema; with none yet (the module still loading), no outputSchema is given, and the
+   * definition is compiled by the first call's check (a bad schema then denies the call).
+   * @param {any} tool the page's own object: `this` of its execute
+   * @param {any} copy
+   * @param {any} s
+   */
+  function runtimeCopy(tool, copy, s) {
+    const name = nameOf(copy);
+    const execute = copy.execute;
     const def = definitionOf(copy);
-    const s = await getSession();
-    s.compile(def); // a bad schema rejects this registerTool call with the RedactionError
     // The runtime (and an MCP client behind it) validates results against the outputSchema it
     // is given: the one that describes the redacted view, or none when no view carries
     // structuredContent. Redaction itself keeps reading the tool's own (`def`).
-    const published = s.agentSchema(def);
+    let published = null;
+    if (s) {
+      s.compile(def);
+      published = s.agentSchema(def);
+    }
     const wrapped = {
       ...copy,
       // The page session checks the call first (allow / ask the user / deny, js/enforce.js) and
       // redacts what comes back, refusals included.
-      async execute(input, ...more) {
+      async execute(/** @type {any} */ input, /** @type {any[]} */ ...more) {
         const s = session ?? (await sessionReady);
-        const out = await s.guard(def, input, (args) => Reflect.apply(execute, tool, [args, ...more]));
+        const out = await s.guard(def, input, (/** @type {any} */ args) => Reflect.apply(execute, tool, [args, ...more]));
         tellPage(name, out);
         return out.result;
       },
     };
     if (published === null) delete wrapped.outputSchema;
     else wrapped.outputSchema = published;
-    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]));
+    return wrapped;
+  }
+
+  /**
+   * An older draft's `provideContext({ tools })` (a runtime that still has it): each tool of the
+   * set is given to the runtime as registerTool gives it, wrapped. Before, the set reached the
+   * agent past the patch, raw, and was at most reported (found by review). Synchronous, as that
+   * API was: a tool that cannot be read or compiled throws, and no set is provided.
+   * @this {any}
+   * @param {any} context
+   * @param {...any} args
+   */
+  function provideContext(context, ...args) {
+    if (replaced()) throw usageError("context_replaced", "document.modelContext was replaced after installRedaction patched it: this provideContext is refused");
+    let copy;
+    let tools;
+    try {
+      copy = context !== null && typeof context === "object" ? { ...context } : context;
+      tools = Array.isArray(copy?.tools) ? [...copy.tools] : null;
+    } catch {
+      throw redactionError("schema_invalid", "", "/tools", "the context given to provideContext could not be read (a getter or a Proxy threw)");
+    }
+    if (tools === null) return Reflect.apply(provide.fn, this, [context, ...args]);
+    const given = tools.map((tool) => {
+      if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) return tool;
+      const read = readTool(tool);
+      return typeof read.execute === "function" ? runtimeCopy(tool, read, session) : read;
+    });
+    for (const tool of given) registered.add(nameOf(tool));
+    return Reflect.apply(provide.fn, this, [{ ...copy, tools: given }, ...args]);
   }
 
   /**
@@ -349,21 +399,30 @@ export async function installRedactionWith(load, options = {}) {
     }
   }
 
+  /** Puts back what was patched (registerTool, provideContext), each only if it is still ours. */
+  function unpatch() {
+    const restore = (/** @type {string} */ key, /** @type {any} */ ours, /** @type {any} */ own) => {
+      try {
+        if (modelContext[key] !== ours) return;
+        if (own) Object.defineProperty(modelContext, key, own);
+        else delete modelContext[key];
+      } catch {
+        // a context that refuses: what could be undone was
+      }
+    };
+    restore("registerTool", registerTool, ownBefore);
+    if (provide) restore("provideContext", provideContext, provide.own);
+  }
+
   try {
     Object.defineProperty(modelContext, "registerTool", { configurable: true, enumerable: true, writable: true, value: registerTool });
+    if (provide) Object.defineProperty(modelContext, "provideContext", { configurable: true, enumerable: true, writable: true, value: provideContext });
     Object.defineProperty(modelContext, INSTALLED, { configurable: true, value: true });
   } catch {
     // A frozen or non-extensible context, a registerTool that cannot be redefined, a Proxy
     // that refuses: nothing stays half-installed (a patched registerTool waiting for a session
     // that never comes), and the caller gets a coded error (found by review).
-    try {
-      if (modelContext.registerTool === registerTool) {
-        if (ownBefore) Object.defineProperty(modelContext, "registerTool", ownBefore);
-        else delete modelContext.registerTool;
-      }
-    } catch {
-      // it could not be patched either
-    }
+    unpatch();
     throw optionError("modelContext cannot be patched: its registerTool cannot be replaced (a frozen or non-extensible object, or a Proxy that refuses)");
   }
   // Declarative tools (<form toolname>, see declarative.js): a response a submit handler gives
@@ -420,11 +479,8 @@ export async function installRedactionWith(load, options = {}) {
   resolveSession(session);
 
   function uninstallNow() {
+    unpatch();
     try {
-      if (modelContext.registerTool === registerTool) {
-        if (ownBefore) Object.defineProperty(modelContext, "registerTool", ownBefore);
-        else delete modelContext.registerTool;
-      }
       delete modelContext[INSTALLED];
     } catch {
       // a context that now refuses: what could be undone was

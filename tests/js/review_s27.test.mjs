@@ -160,3 +160,77 @@ test("redeemErrorMessage returns a string for an error that throws when read", (
   ];
   for (const err of hostile) assert.equal(typeof redeemErrorMessage(err), "string");
 });
+
+// --- An older draft's provideContext({ tools }) -----------------------------------------------
+// A runtime that still has it (earlier WebMCP drafts and their polyfills; Chromium 156 and
+// @mcp-b/webmcp-polyfill 5.1.0 do not) registers a whole set of tools in one synchronous call,
+// past registerTool: the set's results reached the agent raw, and were at most reported (only
+// where the runtime lists tools and fires toolchange).
+
+/** An older draft's context: registerTool and provideContext, which replaces the set. */
+function olderDraftContext() {
+  const ctx = {
+    set: [],
+    registerTool: async () => {},
+    provideContext({ tools }) {
+      ctx.set = tools;
+    },
+    clearContext() {
+      ctx.set = [];
+    },
+  };
+  return ctx;
+}
+
+const keyTool = () => ({ ...apiKeyTool, execute: () => apiKeyRaw() });
+
+test("provideContext's tools are wrapped like registerTool's: checked, redacted, published with the agent schema", async () => {
+  const ctx = olderDraftContext();
+  const runtimeProvide = ctx.provideContext;
+  const seen = [];
+  const uninstall = await installRedaction({ modelContext: ctx, bridge: "none", onResult: (info) => seen.push(info.tool) });
+  try {
+    ctx.provideContext({ tools: [keyTool(), { name: "plain", description: "d", execute: () => ({ n: 1 }) }] });
+    assert.equal(ctx.set.length, 2);
+    const view = await ctx.set[0].execute({});
+    assert.ok(!JSON.stringify(view).includes(CANARY), JSON.stringify(view));
+    assert.deepEqual(ctx.set[0].outputSchema, uninstall.redactor.agentSchema(apiKeyTool));
+    assert.deepEqual(await ctx.set[1].execute({}), { n: 1 });
+    assert.deepEqual(seen, [apiKeyTool.name]);
+    // A bad schema throws, as registerTool rejects, and no set is provided.
+    const bad = { name: "bad", description: "d", outputSchema: { type: "object", properties: { s: { "x-sensitive": 5 } } }, execute: () => ({}) };
+    assert.throws(() => ctx.provideContext({ tools: [keyTool(), bad] }), (e) => coded(e) && e.code === "schema_invalid");
+    assert.equal(ctx.set.length, 2, "the earlier set stays");
+    // What is not a set of tools is the runtime's to judge, as given.
+    ctx.provideContext({ tools: [] });
+    assert.deepEqual(ctx.set, []);
+  } finally {
+    uninstall();
+  }
+  assert.equal(ctx.provideContext, runtimeProvide, "uninstall puts the runtime's provideContext back");
+});
+
+test("provideContext called while the module loads still gives the agent only redacted results", async () => {
+  const ctx = olderDraftContext();
+  const installing = installRedaction({ modelContext: ctx, bridge: "none" });
+  ctx.provideContext({ tools: [keyTool()] }); // before installRedaction has resolved
+  const uninstall = await installing;
+  try {
+    assert.equal(ctx.set[0].outputSchema, undefined, "published before the agent schema could be made: none");
+    const view = await ctx.set[0].execute({});
+    assert.ok(!JSON.stringify(view).includes(CANARY), JSON.stringify(view));
+    assert.ok(view.content.some((b) => b.type === "secret_reference"));
+  } finally {
+    uninstall();
+  }
+});
+
+test("a context without provideContext gets none, and registerTool's copy is unchanged", async () => {
+  const ctx = keepingContext();
+  const uninstall = await installRedaction({ modelContext: ctx, bridge: "none" });
+  try {
+    assert.equal("provideContext" in ctx, false);
+  } finally {
+    uninstall();
+  }
+});
