@@ -213,9 +213,16 @@ test("provideContext's tools are wrapped like registerTool's: checked, redacted,
 test("provideContext called while the module loads still gives the agent only redacted results", async () => {
   const ctx = olderDraftContext();
   const installing = installRedaction({ modelContext: ctx, bridge: "none" });
-  ctx.provideContext({ tools: [keyTool()] }); // before installRedaction has resolved
+  let badRan = false;
+  const bad = { name: "bad", description: "d", outputSchema: { type: "object", properties: { s: { "x-sensitive": 5 } } }, execute: () => { badRan = true; return { s: CANARY }; } };
+  ctx.provideContext({ tools: [keyTool(), bad] }); // before installRedaction has resolved
   const uninstall = await installing;
   try {
+    // The bad schema could not be compiled at provideContext: its call is denied, never run.
+    const refused = await ctx.set[1].execute({});
+    assert.equal(badRan, false);
+    assert.equal(refused.isError, true);
+    assert.ok(!JSON.stringify(refused).includes(CANARY));
     assert.equal(ctx.set[0].outputSchema, undefined, "published before the agent schema could be made: none");
     const view = await ctx.set[0].execute({});
     assert.ok(!JSON.stringify(view).includes(CANARY), JSON.stringify(view));
