@@ -80,9 +80,11 @@ function pretty(text) {
   return out;
 }
 
+// A UTF-8 byte order mark (Windows editors and PowerShell write one) is not part of the JSON:
+// RFC 8259 lets a parser ignore it, and JSON.parse and the core do not.
 function readText(path, what) {
   try {
-    return readFileSync(path, "utf8");
+    return readFileSync(path, "utf8").replace(/^\uFEFF/, "");
   } catch (err) {
     usage(`cannot read ${what} ${path === 0 ? "from stdin" : path}: ${/** @type {Error} */ (err).message}`);
   }
@@ -157,8 +159,10 @@ async function main(argv) {
   let tool;
   try {
     tool = JSON.parse(readText(values.tool, "the tool file"));
-  } catch (err) {
-    usage(`the tool file is not JSON: ${/** @type {Error} */ (err).message}`);
+  } catch {
+    // Not JSON.parse's message: it quotes a piece of the text, and a result file given as the
+    // tool by mistake would be printed to the terminal or the CI log.
+    usage("the tool file is not JSON (is it a tool definition?)");
   }
   const resultText = readText(values.result ?? 0, "the result file");
 

@@ -241,3 +241,44 @@ test("a context without provideContext gets none, and registerTool's copy is unc
     uninstall();
   }
 });
+
+// --- The CLI on files written by common editors, and on a file given as the wrong one ------------
+// A UTF-8 byte order mark (what Windows editors and PowerShell's Out-File write) made every
+// file unreadable: the tool file a usage error, the result withheld as invalid_json. And a tool
+// file that is not JSON was named in an error that quoted its text (JSON.parse's message holds
+// a snippet): given the result file by mistake, the CLI printed a piece of it to the terminal
+// or CI log.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const cli = (args) => spawnSync(process.execPath, ["bin/webmcp-redact.mjs", ...args], { cwd: ROOT, encoding: "utf8" });
+
+test("the CLI reads tool and result files that start with a byte order mark", () => {
+  const dir = mkdtempSync(join(tmpdir(), "webmcp-redact-s27-"));
+  const tool = join(dir, "tool.json");
+  const result = join(dir, "result.json");
+  writeFileSync(tool, `\uFEFF${JSON.stringify(apiKeyTool)}`);
+  writeFileSync(result, `\uFEFF${JSON.stringify(apiKeyRaw())}`);
+  const r = cli(["redact", "--tool", tool, "--result", result]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(!r.stdout.includes(CANARY));
+  assert.equal(JSON.parse(r.stdout).content[1].type, "secret_reference");
+  const lint = cli(["lint", tool]);
+  assert.equal(lint.status, 0, lint.stdout + lint.stderr);
+});
+
+test("a tool file that is not JSON is a usage error that quotes none of it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "webmcp-redact-s27-"));
+  const file = join(dir, "swapped.json");
+  for (const text of [`{"secret": ${CANARY}}`, `{"password":"${CANARY}",}`, `${CANARY}`]) {
+    writeFileSync(file, text);
+    const r = cli(["redact", "--tool", file, "--result", file]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /the tool file is not JSON/);
+    assert.ok(!r.stderr.includes("CANARY") && !r.stdout.includes("CANARY"), r.stderr);
+  }
+});
