@@ -99,3 +99,20 @@ test("webmcp-redact/inline under a CSP without 'wasm-unsafe-eval' fails with a c
   assert.match(out.agent, /was withheld: wasm_unavailable/);
   await page.close();
 });
+
+// The built-in consent dialog on the same strict page: built with DOM calls only, so Trusted
+// Types let it be shown, and it still asks (its styles may be refused; its function is not).
+test("the consent dialog asks, and declines on Escape, on a page that enforces Trusted Types", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html?csp=tt`);
+  await page.evaluate(async () => {
+    const { askInDialog } = await import("/js/confirm-dialog.js");
+    window.__answer = askInDialog({ tool: "post", reasons: [{ code: "irreversible", message: "it cannot be undone" }], args: { body: "hi" } });
+  });
+  const dialog = page.locator("dialog.webmcp-confirm[open]");
+  assert.equal(await dialog.count(), 1);
+  assert.match(await dialog.innerText(), /Let the agent call post\?/);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.evaluate(() => window.__answer), false);
+  await page.close();
+});
