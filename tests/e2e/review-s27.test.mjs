@@ -116,3 +116,59 @@ test("the consent dialog asks, and declines on Escape, on a page that enforces T
   assert.equal(await page.evaluate(() => window.__answer), false);
   await page.close();
 });
+
+// On the MCP-B polyfill a <form toolname> added after installRedaction is registered by the
+// polyfill through document.modelContext.registerTool, so it passes the patch: its call is
+// checked and its response redacted twice (by the respondWith wrapper, then by the wrapped
+// execute). The second pass must change nothing: the handles the page was told of are those
+// the agent holds, and Reveal shows the value.
+test("a polyfill form tool added after installation: checked, redacted once as seen by the agent, revealable", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  const out = await page.evaluate(async () => {
+    const r = {};
+    const { installRedaction } = await import("/js/index.js");
+    const told = [];
+    const warn = console.warn;
+    console.warn = () => {};
+    const uninstall = await installRedaction({ onResult: (info) => told.push(info) });
+    console.warn = warn;
+    const form = document.createElement("form");
+    form.setAttribute("toolname", "send_code");
+    form.setAttribute("tooldescription", "Sends a sign-in code");
+    form.setAttribute("toolautosubmit", "");
+    form.innerHTML = '<input name="to" type="text">';
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      e.respondWith(Promise.resolve({ content: [
+        { type: "text", text: "A code was sent." },
+        { type: "text", text: "Your code is CANARY-form-8812.", annotations: { audience: ["user"] } },
+      ] }));
+    });
+    document.body.append(form);
+    let tool;
+    for (let i = 0; i < 200 && !tool; i++) {
+      tool = (await document.modelContext.getTools()).find((t) => t.name === "send_code");
+      if (!tool) await new Promise((ok) => setTimeout(ok, 10));
+    }
+    r.found = Boolean(tool);
+    try {
+      r.agent = await document.modelContext.executeTool(tool, JSON.stringify({ to: "me" }));
+    } catch (e) {
+      r.agent = `threw ${e?.name}: ${e?.message}`;
+    }
+    r.told = told.map((t) => ({ tool: t.tool, handles: t.handles.map((h) => h.handle) }));
+    const handle = told[0]?.handles[0]?.handle;
+    r.revealed = handle ? uninstall.redactor.vault.reveal(handle)?.text : null;
+    uninstall();
+    return r;
+  });
+  assert.equal(out.found, true);
+  assert.equal(typeof out.agent, "string");
+  assert.ok(!out.agent.includes("CANARY"), out.agent);
+  assert.equal(out.told.length, 1, JSON.stringify(out.told));
+  const agentHandles = [...out.agent.matchAll(/"handle":"([0-9a-f]{32})"/g)].map((m) => m[1]);
+  assert.deepEqual(agentHandles, out.told[0].handles);
+  assert.equal(out.revealed, "Your code is CANARY-form-8812.");
+  await page.close();
+});
