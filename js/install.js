@@ -8,7 +8,7 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, toolName as nameOf } from "./redactor.js";
+import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, reportOf, toolName as nameOf, wrappedBy } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
@@ -285,6 +285,21 @@ export async function installRedactionWith(load, options = {}) {
   function runtimeCopy(tool, copy, s) {
     const name = nameOf(copy);
     const execute = copy.execute;
+    // A copy this page's own redactor made with wrapTool checks and redacts each call in the
+    // page session already: wrapped again, each call was checked twice (a question asked twice)
+    // and redacted twice, and the second pass, issuing no handle, never told onResult of the
+    // first's: the user could not reveal (found by review).
+    if (s?.redactor && wrappedBy(execute) === s.redactor) {
+      return {
+        ...copy,
+        async execute(/** @type {any} */ input, /** @type {any[]} */ ...more) {
+          const result = await Reflect.apply(execute, tool, [input, ...more]);
+          const report = reportOf(result);
+          if (report) tellPage(name, report);
+          return result;
+        },
+      };
+    }
     const def = definitionOf(copy);
     // The runtime (and an MCP client behind it) validates results against the outputSchema it
     // is given: the one that describes the redacted view, or none when no view carries

@@ -117,6 +117,23 @@ export function definitionOf(tool) {
 
 const sessions = new FinalizationRegistry((close) => close());
 
+// Not part of the public API: what installRedaction needs to know of a tool wrapTool made, when
+// the page registers that copy on the patched context (as README advises for tools it wraps
+// itself: `uninstall.redactor.wrapTool`). Each execute wrapTool made -> its redactor; each
+// result object such an execute returned -> its redaction report (resultId, handles).
+const WRAPPED = new WeakMap();
+const REPORTS = new WeakMap();
+
+/** The redactor whose wrapTool made `execute`, or undefined. */
+export function wrappedBy(execute) {
+  return typeof execute === "function" ? WRAPPED.get(execute) : undefined;
+}
+
+/** The report of a result a wrapTool execute returned (the object itself), or undefined. */
+export function reportOf(result) {
+  return result !== null && typeof result === "object" ? REPORTS.get(result) : undefined;
+}
+
 /**
  * Not part of the public API: installRedaction's way to check and ask in the one session (and
  * with the one question queue) wrapTool's calls use, so that a page has one set of labels.
@@ -516,9 +533,11 @@ class Redactor {
         const { session, ask } = redactor[PAGE_SESSION]();
         const run = (args) => original.call(tool, args, options);
         const report = await session.guard(def, input, run, ask);
+        if (report.result !== null && typeof report.result === "object") REPORTS.set(report.result, report);
         return report.result;
       },
     };
+    WRAPPED.set(wrapped.execute, this);
     // The runtime, and any MCP client behind it, validates results against the schema it is
     // given: give it the one that describes the redacted view, or none when no view carries
     // structuredContent.

@@ -282,3 +282,53 @@ test("a tool file that is not JSON is a usage error that quotes none of it", () 
     assert.ok(!r.stderr.includes("CANARY") && !r.stdout.includes("CANARY"), r.stderr);
   }
 });
+
+// --- A tool the page wrapped itself, registered on the patched context ---------------------------
+// README advises a page that wraps tools itself next to installRedaction to wrap them with
+// `uninstall.redactor.wrapTool`; registered on document.modelContext, such a copy was wrapped a
+// second time: each call was checked twice (the user asked the same question twice) and
+// redacted twice, and the second pass issued no handle, so onResult was never called: the page
+// could not offer the user a Reveal for any of its secrets.
+test("uninstall.redactor.wrapTool's copy registered on the patched context: asked once, onResult told, still redacted", async () => {
+  const ctx = keepingContext();
+  const told = [];
+  const asked = [];
+  const uninstall = await installRedaction({
+    modelContext: ctx,
+    bridge: "none",
+    onResult: (info) => told.push(info),
+    confirm: (req) => {
+      asked.push(req.tool);
+      return true;
+    },
+  });
+  try {
+    let ran = 0;
+    // Not read-only (MCP's defaults: destructive), so every call is confirmed first.
+    const tool = { ...apiKeyTool, description: "d", annotations: { readOnlyHint: false }, execute: () => (ran++, apiKeyRaw()) };
+    await ctx.registerTool(uninstall.redactor.wrapTool(tool));
+    const view = await ctx.given[0].execute({});
+    assert.ok(!JSON.stringify(view).includes(CANARY));
+    assert.deepEqual(asked, [apiKeyTool.name], "one question per call");
+    assert.equal(ran, 1);
+    assert.equal(told.length, 1, "onResult is told of the result's handles");
+    const stub = view.content.find((b) => b.type === "secret_reference");
+    assert.deepEqual(told[0].handles.map((h) => h.handle), [stub.handle]);
+    assert.equal(uninstall.redactor.vault.reveal(stub.handle), CANARY);
+    assert.deepEqual(ctx.given[0].outputSchema, uninstall.redactor.agentSchema(apiKeyTool));
+
+    // The copy's execute swapped by the page afterwards is no longer wrapTool's: wrapped as any.
+    const swapped = uninstall.redactor.wrapTool({ ...tool, name: "swapped" });
+    swapped.execute = () => apiKeyRaw();
+    await ctx.registerTool(swapped);
+    assert.ok(!JSON.stringify(await ctx.given[1].execute({})).includes(CANARY));
+    // Another redactor's copy is checked and redacted by the page as well.
+    const other = await createRedactor({ confirm: () => true });
+    await ctx.registerTool(other.wrapTool({ ...tool, name: "other" }));
+    asked.length = 0;
+    assert.ok(!JSON.stringify(await ctx.given[2].execute({})).includes(CANARY));
+    assert.deepEqual(asked, ["other"], "the page's own question is asked for another redactor's copy");
+  } finally {
+    uninstall();
+  }
+});
