@@ -125,6 +125,9 @@ export class WebmcpSecretElement extends Base {
   #value;
   #copy;
   #error;
+  // The text revealed, kept here: Copy copies it, never the DOM's text, which an agent driving
+  // the page can rewrite through the open shadow root (found by review).
+  #text = "";
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer;
   /** @type {AbortController | null} */
@@ -206,7 +209,8 @@ export class WebmcpSecretElement extends Base {
       const value = await redeem(this.handle, { signal: abort.signal, result: this.result });
       if (abort.signal.aborted) return;
       const code = document.createElement("code");
-      code.textContent = shownText(value);
+      this.#text = shownText(value);
+      code.textContent = this.#text;
       this.#value.replaceChildren(code);
       this.#copy.hidden = false;
       this.#reveal.textContent = "Hide";
@@ -233,6 +237,7 @@ export class WebmcpSecretElement extends Base {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#abort?.abort();
+    this.#text = "";
     if (!this.#value) return;
     this.#value.replaceChildren();
     this.#copy.hidden = true;
@@ -241,7 +246,8 @@ export class WebmcpSecretElement extends Base {
   }
 
   async #copyValue() {
-    const text = this.#value.textContent;
+    const text = this.#text;
+    if (text === "") return; // nothing revealed
     try {
       await navigator.clipboard.writeText(text);
       this.#error.textContent = "Copied.";

