@@ -97,7 +97,10 @@ async function buildVite() {
     root: project,
     configFile: false,
     logLevel: "silent",
-    build: { outDir, emptyOutDir: true, rollupOptions: { onwarn: (w) => warnings.push(String(w.message ?? w)) } },
+    // Vite 8's bundler (Rolldown) warns PLUGIN_TIMINGS when its plugins' JavaScript took a large
+    // share of the build: a measure of this machine's load, not of the package, which made this
+    // test fail on a busy machine. Every other warning still counts.
+    build: { outDir, emptyOutDir: true, rollupOptions: { onwarn: (w) => w.code === "PLUGIN_TIMINGS" || warnings.push(String(w.message ?? w)) } },
   });
   return { dir: outDir, warnings };
 }
