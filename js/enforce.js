@@ -41,18 +41,17 @@ export async function guardedCall(ops, tool, name, args, call, ask) {
   // differ between the reads (a getter that changes, a toJSON, an inherited or non-enumerable
   // property JSON skips but the tool reads), and the tool would get what was never checked.
   const json = argsText(args);
-  let verdict;
-  try {
-    verdict = json === undefined ? unserializable() : ops.check(tool, json);
-  } catch (/** @type {any} */ err) {
-    const message = `the call could not be checked (${err?.code ?? err?.name ?? "error"})`;
-    verdict = { decision: "deny", reasons: [{ code: "internal", decision: "deny", message, source: "" }] };
-  }
+  const verdict = json === undefined ? unserializable() : checked(ops, tool, json);
   const refs = Array.isArray(verdict.references) ? verdict.references : [];
   if (verdict.decision === "confirm") {
     const yes = await ask(() => request(ops, tool, name, json, verdict, refs));
     if (!yes) return refused(ops, name, verdict, "declined");
     ops.approve(name, refs);
+    // The answer can come long after the check (questions wait their turn): a value the
+    // arguments hold may have become a known secret meanwhile, and went out with the call
+    // (found by review). Checked again now; only a deny counts, the user having answered.
+    const now = checked(ops, tool, json);
+    if (now.decision === "deny") return refused(ops, name, now, "denied");
   } else if (verdict.decision !== "allow") {
     return refused(ops, name, verdict, "denied");
   }
@@ -76,6 +75,16 @@ export async function guardedCall(ops, tool, name, args, call, ask) {
     raw = { content: [{ type: "text", text: errorText(err) }], isError: true };
   }
   return ops.redact(tool, raw);
+}
+
+/** The session's check of the arguments' text; a check that fails denies. */
+function checked(ops, tool, json) {
+  try {
+    return ops.check(tool, json);
+  } catch (/** @type {any} */ err) {
+    const message = `the call could not be checked (${err?.code ?? err?.name ?? "error"})`;
+    return { decision: "deny", reasons: [{ code: "internal", decision: "deny", message, source: "" }] };
+  }
 }
 
 /** What the user is asked about: never a value the vault knows. */

@@ -332,3 +332,37 @@ test("uninstall.redactor.wrapTool's copy registered on the patched context: aske
     uninstall();
   }
 });
+
+// --- A question answered late ------------------------------------------------------------------
+// The check ran when the call came; the user's answer can come much later (questions wait their
+// turn). A value the arguments hold that became a known secret meanwhile (another tool's result
+// marked it) went out with the call, though a check at that moment denies it (secret_egress).
+test("a call the user allows is checked again before it runs: a value that became a secret meanwhile is denied", async () => {
+  const ctx = keepingContext();
+  let uninstall;
+  const value = "acct-77120-shared";
+  const uninstalling = installRedaction({
+    modelContext: ctx,
+    bridge: "none",
+    confirm: async () => {
+      // While the question is open, another tool's result marks the value the call carries.
+      uninstall.session.redact(apiKeyTool, { id: "key_9", secret: value });
+      return true;
+    },
+  });
+  uninstall = await uninstalling;
+  try {
+    let sent = null;
+    await ctx.registerTool({
+      name: "post_note",
+      description: "Posts a public note",
+      annotations: { readOnlyHint: false, openWorldHint: true },
+      execute: ({ text }) => ((sent = text), { content: [{ type: "text", text: "posted" }] }),
+    });
+    const out = await ctx.given[0].execute({ text: `note ${value}` });
+    assert.equal(sent, null, "the tool never ran");
+    assert.match(out.content[0].text, /was not made: the page's policy denied it \(.*secret_egress/);
+  } finally {
+    uninstall();
+  }
+});
