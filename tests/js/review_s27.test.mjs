@@ -366,3 +366,44 @@ test("a call the user allows is checked again before it runs: a value that becam
     uninstall();
   }
 });
+
+// --- Results as JS values (guard: nothing found) -------------------------------------------------
+// Whatever a tool returns is read once (JSON.stringify) and redacted from that one snapshot, or
+// withheld: never raw. Each shape below, through installRedaction in both formats.
+test("odd JS values as results are redacted from one snapshot or withheld, in both formats", async () => {
+  const sparse = [];
+  sparse[3] = { secret: CANARY };
+  const shapes = {
+    // Read once: a second read (which would answer an unmarked shape) never happens.
+    "toJSON answering differently": () => { let n = 0; return { toJSON: () => (n++ ? { note: CANARY } : { id: "a", secret: CANARY }) }; },
+    "getter changing between reads": () => { let n = 0; return { id: "a", get secret() { return n++ ? "safe" : CANARY; } }; },
+    "getter that throws": () => ({ id: "a", get secret() { throw new Error(CANARY); } }),
+    "Proxy answering at random": () => new Proxy({ id: "a", secret: CANARY }, { get: (t, k) => (Math.random() < 0.5 ? t[k] : CANARY) }),
+    "prototype carrying content": () => Object.assign(Object.create({ content: [{ type: "text", text: CANARY }] }), { id: "a", secret: CANARY }),
+    "Symbol keys": () => ({ id: "a", secret: CANARY, [Symbol("x")]: CANARY }),
+    BigInt: () => ({ id: "a", secret: CANARY, n: 10n }),
+    "typed array, Map, Set, Date": () => ({ id: "a", secret: CANARY, t: new Uint8Array([1]), m: new Map([["k", CANARY]]), s: new Set([CANARY]), d: new Date(0) }),
+    "sparse array and -0": () => ({ id: "a", secret: CANARY, a: sparse, z: -0 }),
+    "lone surrogates": () => ({ id: "a\uD800", secret: `${CANARY}\uDC00` }),
+    "JSON text of the result": () => JSON.stringify({ id: "a", secret: CANARY }),
+    "a string holding a CallToolResult": () => JSON.stringify({ content: [{ type: "text", text: "x" }], structuredContent: { id: "a", secret: CANARY } }),
+    "a thenable resolving to the result": () => ({ then: (ok) => ok({ id: "a", secret: CANARY }) }),
+  };
+  const leaks = [];
+  for (const bridge of ["none", "mcp"]) {
+    const ctx = keepingContext();
+    const uninstall = await installRedaction({ modelContext: ctx, bridge });
+    try {
+      let make;
+      await ctx.registerTool({ ...apiKeyTool, description: "d", annotations: { readOnlyHint: true, openWorldHint: false }, execute: () => make() });
+      for (const [what, shape] of Object.entries(shapes)) {
+        make = shape;
+        const view = JSON.stringify(await ctx.given[0].execute({}));
+        if (view.includes("CANARY")) leaks.push(`${bridge}: ${what}: ${view}`);
+      }
+    } finally {
+      uninstall();
+    }
+  }
+  assert.deepEqual(leaks, []);
+});
