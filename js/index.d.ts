@@ -477,9 +477,11 @@ export interface Redactor {
    */
   redactJson(tool: ToolDefinition, jsonText: string): RedactJsonResult;
   /**
-   * A copy of `tool` whose `execute` returns the redacted result. The fields the redactor reads
-   * (`name`, `title`, `outputSchema`, `annotations`, `_meta`) are read once, now: changing the
-   * tool object afterwards changes nothing. A thrown error becomes an
+   * A copy of `tool` whose `execute` returns the redacted result. The tool object is read once,
+   * now (its own enumerable properties, and `name`, `title`, `description`, `inputSchema`,
+   * `outputSchema`, `annotations`, `_meta` and `execute` when inherited): the copy and the
+   * redaction both come from that read, and changing the tool object afterwards changes
+   * nothing. A thrown error becomes an
    * `isError` result whose text is redacted too. Its `outputSchema` is
    * {@link Redactor.agentSchema} (absent when that is `null`). Each call is checked first, in
    * one session shared by every tool this redactor wrapped: `"allow"` runs, `"deny"` returns an
@@ -488,7 +490,8 @@ export interface Redactor {
    * just before the call (README "Secret use by reference"). The arguments are read once (one
    * `JSON.stringify`, `undefined` as `{}`), and the tool gets the `JSON.parse` of what was checked.
    * @throws {@link RedactionError} for a bad schema, at wrap time; also (code `schema_invalid`,
-   * pointer `/execute`) for a tool whose `execute` is not a function.
+   * pointer `/execute`) for a tool whose `execute` is not a function, or `schema_invalid` for
+   * a tool object that throws while it is read (a getter or a Proxy).
    * @example
    * ```js
    * await document.modelContext.registerTool(redactor.wrapTool(tool));
