@@ -674,6 +674,12 @@ fn literals(ast: &Ast) -> Option<Vec<Literal>> {
             (false, true) => Anchor::Suffix,
             (false, false) => Anchor::Contains,
         };
+        // Most general patterns have an item with no finite form (`[a-z]*`): found before
+        // any string is built (the products of the items before it were a sixth of
+        // compiling many such patterns).
+        if !items.iter().all(finite_shape) {
+            return None;
+        }
         let mut texts = vec![String::new()];
         for item in items {
             texts = product(&texts, &finite(item)?)?;
@@ -710,6 +716,18 @@ fn finite(ast: &Ast) -> Option<Vec<String>> {
             Some(all)
         }
         _ => None,
+    }
+}
+
+/// Could `finite` give strings for this tree? False exactly where its shape alone makes it
+/// `None` (an assertion, an unbounded or long repetition, a large class), whatever the counts.
+fn finite_shape(ast: &Ast) -> bool {
+    match ast {
+        Ast::Empty => true,
+        Ast::Set(set) => set_len(set) <= MAX_CLASS_LITERALS,
+        Ast::Concat(v) | Ast::Alt(v) => v.iter().all(finite_shape),
+        Ast::Repeat(a, 0, Some(1)) => finite_shape(a),
+        _ => false,
     }
 }
 
@@ -912,6 +930,42 @@ mod tests {
         for p in ["^a+$", "^[a-z]$", r"^\d", "a^b", "^(a$)", ".", "^a{2}$"] {
             assert_eq!(lit(p), None, "{p}");
         }
+    }
+
+    /// `finite_shape` is false only where `finite` is `None`, so checking it first changes no
+    /// literal form.
+    #[test]
+    fn the_finite_shape_check_agrees_with_finite() {
+        fn each(ast: &Ast, f: &mut dyn FnMut(&Ast)) {
+            f(ast);
+            match ast {
+                Ast::Concat(v) | Ast::Alt(v) => v.iter().for_each(|a| each(a, f)),
+                Ast::Repeat(a, ..) => each(a, f),
+                _ => {}
+            }
+        }
+        let patterns = [
+            "^k12[a-z]*$",
+            "^(?:id|key)s?$",
+            "^[Ss]ecret$",
+            "^a{2}$",
+            "^(a|b)?c$",
+            "x\\b",
+            "^[a-i]$",
+            "^[a-h]$",
+            "(?:ab|cd)(?:e|f)?",
+            "^a(?:b|c+)$",
+            ".",
+            "^(?:a|(?:b|[cd]?))$",
+            "^$",
+        ];
+        for p in patterns {
+            let ast = translate(p).unwrap().ast;
+            each(&ast, &mut |a| assert!(finite_shape(a) || finite(a).is_none(), "{p}: {a:?}"));
+        }
+        // A shape that passes can still be too many strings: `finite` decides those.
+        let ast = translate("[a-h][a-h][a-h][a-h][a-h]").unwrap().ast;
+        assert!(finite_shape(&ast) && finite(&ast).is_none());
     }
 
     #[test]
