@@ -168,6 +168,10 @@ impl PatternIndex {
 }
 
 /// A character trie; each state lists the patterns whose literal ends there.
+/// Empty, without its root until the first `insert`: a node's index has five tries, most of
+/// them never used, and allocating their roots was most of indexing a node with one pattern
+/// (many such nodes: `anyOf` branches each with its own `patternProperties`).
+#[derive(Default)]
 struct Trie {
     out: Vec<Vec<u32>>,
     next: TextMap<(u32, char), u32>,
@@ -175,18 +179,17 @@ struct Trie {
     children: Vec<Vec<(char, u32)>>,
 }
 
-impl Default for Trie {
-    fn default() -> Trie {
-        Trie { out: vec![Vec::new()], next: TextMap::default(), children: vec![Vec::new()] }
-    }
-}
-
 impl Trie {
+    /// Holds no literal (no text inserted is empty: those go to `always` or `exact`).
     fn is_empty(&self) -> bool {
-        self.out.len() == 1
+        self.out.len() <= 1
     }
 
     fn insert(&mut self, text: impl Iterator<Item = char>, pattern: u32) {
+        if self.out.is_empty() {
+            self.out.push(Vec::new());
+            self.children.push(Vec::new());
+        }
         let mut s = 0u32;
         for c in text {
             s = match self.next.get(&(s, c)) {
@@ -230,6 +233,9 @@ struct Automaton {
 
 impl Automaton {
     fn link(&mut self) {
+        if self.trie.is_empty() {
+            return; // never read (`PatternIndex::matches`)
+        }
         let n = self.trie.out.len();
         self.fail = vec![0; n];
         self.dict = vec![NONE; n];
@@ -307,6 +313,21 @@ mod tests {
             })
             .collect();
         (PatternIndex::new(&forms), programs, plain)
+    }
+
+    /// A node's index allocates only the tries its patterns use: one prefix pattern, one trie.
+    #[test]
+    fn unused_tries_hold_nothing() {
+        let (index, programs, _) = index(&["^o12_"]);
+        let tries = [&index.suffix, &index.contains.trie, &index.regex_prefix, &index.regex_suffix];
+        assert!(tries.iter().all(|t| t.out.capacity() == 0 && t.children.capacity() == 0));
+        assert!(index.contains.fail.is_empty() && !index.prefix.is_empty());
+        let mut out = Vec::new();
+        for (key, found) in [("o12_x", vec![0]), ("o1", vec![]), ("", vec![])] {
+            out.clear();
+            index.matches(key, &programs, &mut Budget::new(u64::MAX), &mut out).unwrap();
+            assert_eq!(out, found, "{key}");
+        }
     }
 
     /// Whatever the index uses, it finds exactly the patterns whose regex matches.
