@@ -436,6 +436,18 @@ fn point(c: u32) -> Vec<(u32, u32)> {
 /// `[^\ufffd]`, `[\ue000-\uffff]`): the pattern cannot be evaluated exactly. Every other set,
 /// `.`, `\W` and `[^a]` among them, holds all of them or none.
 fn exact(set: Vec<(u32, u32)>) -> Result<Vec<(u32, u32)>, String> {
+    // Most sets are one character of a literal: a scalar value other than U+FFFD is already
+    // normalized, and checking it as a set (a vector of its own) was half of parsing a pattern.
+    if let [(lo, hi)] = set[..] {
+        if lo == hi && lo != 0xFFFD && !(SURROGATES.0..=SURROGATES.1).contains(&lo) && lo <= 0x10FFFF {
+            return Ok(set);
+        }
+    }
+    exact_checked(set)
+}
+
+/// [`exact`] for any set.
+fn exact_checked(set: Vec<(u32, u32)>) -> Result<Vec<(u32, u32)>, String> {
     let fffd = set.iter().any(|&(lo, hi)| lo <= 0xFFFD && 0xFFFD <= hi);
     let some = set.iter().any(|&(lo, hi)| lo <= SURROGATES.1 && hi >= SURROGATES.0);
     // All of them: the ranges meeting the surrogates, sorted, leave no gap in them.
@@ -1004,6 +1016,14 @@ mod tests {
                     assert_eq!(times(texts.clone(), a), expected, "{p}: {a:?} after {n}");
                 });
             }
+        }
+    }
+
+    /// A one-point set is what checking it as any set gives.
+    #[test]
+    fn one_point_is_checked_like_any_set() {
+        for c in [0, 0x61, 0xD7FF, 0xD800, 0xDBFF, 0xDFFF, 0xE000, 0xFFFC, 0xFFFD, 0xFFFE, 0x10FFFF, 0x110000] {
+            assert_eq!(exact(vec![(c, c)]), exact_checked(vec![(c, c)]), "{c:x}");
         }
     }
 
