@@ -272,11 +272,11 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
     let (c, len) = match rest {
         [b'#', b'x' | b'X', hex @ ..] => {
             let n = hex.iter().take_while(|c| c.is_ascii_hexdigit()).count();
-            (char::from_u32(u32::from_str_radix(std::str::from_utf8(&hex[..n.min(8)]).ok()?, 16).ok()?)?, 2 + n)
+            (code_point(&hex[..n], 16)?, 2 + n)
         }
         [b'#', dec @ ..] => {
             let n = dec.iter().take_while(|c| c.is_ascii_digit()).count();
-            (char::from_u32(std::str::from_utf8(&dec[..n.min(9)]).ok()?.parse().ok()?)?, 1 + n)
+            (code_point(&dec[..n], 10)?, 1 + n)
         }
         _ => {
             const NAMES: [(&[u8], char); 9] = [
@@ -297,11 +297,25 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
             ));
         }
     };
-    // More digits than any code point has: not a character (a browser writes U+FFFD).
-    if len > 10 {
+    Some((c, 1 + len + usize::from(rest.get(len) == Some(&b';'))))
+}
+
+/// The character a numeric reference's digits name, as a browser reads them: leading zeros
+/// count for nothing however many there are (`&#0000000064;` is `@`; found by review s27,
+/// where ten digits or more read as no character, or as the first nine digits' one); more
+/// significant digits than any code point has are not a character (a browser writes U+FFFD).
+fn code_point(digits: &[u8], radix: u32) -> Option<char> {
+    let zeros = digits.iter().take_while(|&&d| d == b'0').count();
+    let significant = &digits[zeros..];
+    if digits.is_empty() || significant.len() > 8 {
         return None;
     }
-    Some((c, 1 + len + usize::from(rest.get(len) == Some(&b';'))))
+    let n = if significant.is_empty() {
+        0
+    } else {
+        u32::from_str_radix(std::str::from_utf8(significant).ok()?, radix).ok()?
+    };
+    char::from_u32(n)
 }
 
 /// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it). An
@@ -570,6 +584,23 @@ mod tests {
         assert!(unpercent("Jos%E9 %FF", false).is_none());
         // Only escapes kept as written: nothing reads otherwise, so there is no view to scan.
         assert!(unpercent("Jos%E9 %FF", true).is_none() && unpercent("%E2é", true).is_none());
+    }
+
+    /// A numeric reference reads as a browser reads it, leading zeros and all: before, ten
+    /// digits or more were no character, and the first nine of them were read as the number.
+    #[test]
+    fn numeric_references_with_any_number_of_leading_zeros() {
+        let text = |s: &str| unreference(s, false).map(|d| d.text);
+        for s in
+            ["p&#64;ss", "p&#0000000064;ss", "p&#00000000000000000064ss", "p&#x0000000040;ss", "p&#X000000000040ss"]
+        {
+            assert_eq!(text(s).as_deref(), Some("p@ss"), "{s}");
+        }
+        assert_eq!(text("&#x1F600;&#00000000128512;").as_deref(), Some("😀😀"));
+        // Past any code point, a surrogate, or no digits at all: not a character, kept as written.
+        for s in ["&#1114112;", "&#x000110000;", "&#123456789;", "&#xD800;", "&#;", "&#x;"] {
+            assert_eq!(text(s), None, "{s}");
+        }
     }
 
     #[test]
