@@ -503,16 +503,23 @@ impl Needles {
                 found(m, &mut work);
             }
             // Decoded text may be escaped in turn: a JWT's JSON (`\u00e4`, `\/`), a URL's
-            // query. One decoding deep, so that a run costs a bounded number of scans.
-            let Ok(decoded) = std::str::from_utf8(view.bytes) else { return };
-            unescape::for_each_view_once(decoded, &self.meter, &mut |inner, origin| {
-                for (a, b, label) in
-                    self.long_matches_near(inner.as_bytes(), origin.escapes(), &mut work).into_iter().flatten()
-                {
-                    let (start, end) = origin.span(a, b);
-                    found((start, end, label), &mut work);
-                }
-            });
+            // query. One decoding deep, so that a run costs a bounded number of scans. Each
+            // stretch of UTF-8 is read on its own: a run is decoded from characters that are not
+            // part of the encoded text too (`/api/eyJ…`, read from `api/`), and what they decode
+            // to is rarely UTF-8 (found by review s27: such a run's escapes were never read).
+            let mut at = 0;
+            for chunk in view.bytes.utf8_chunks() {
+                let decoded = chunk.valid();
+                unescape::for_each_view_once(decoded, &self.meter, &mut |inner, origin| {
+                    for (a, b, label) in
+                        self.long_matches_near(inner.as_bytes(), origin.escapes(), &mut work).into_iter().flatten()
+                    {
+                        let (start, end) = origin.span(a, b);
+                        found((at + start, at + end, label), &mut work);
+                    }
+                });
+                at += decoded.len() + chunk.invalid().len();
+            }
         });
         settle();
         self.work.set(work);
@@ -1712,6 +1719,28 @@ mod tests {
             // The characters that carry `\u0051z7LmSecretValue`, bytes 6 to 27 of the JSON.
             let at = text.find(&jwt_part).unwrap();
             assert_eq!((groups[0].0 - at, groups[0].1 - at), (8, 36), "{text}");
+        }
+    }
+
+    /// Base64 of escaped text glued after base64 characters (a URL path, `/api/<jwt payload>`)
+    /// is decoded from them too, so the decoded bytes start with what they make, rarely UTF-8:
+    /// the escapes after them must still be read.
+    #[test]
+    fn escaped_text_in_base64_glued_to_base64_characters() {
+        let n = needles(&[("Qz7\"LmSecretValue", "token")]);
+        let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for escaped in [
+            r#"{"a":"Qz7\"LmSecretValue"}"#,
+            r"Qz7\u0022LmSecretValue",
+            "Qz7%22LmSecretValue",
+            "Qz7&quot;LmSecretValue",
+        ] {
+            let encoded = super::forms::base64(escaped.as_bytes(), alphabet, false);
+            for glue in ["", "a", "ab/", "api/v1/", "x/y/z/w"] {
+                let text = format!("https://x.test/{glue}{encoded}");
+                let groups = n.find(&text, false);
+                assert_eq!(groups.len(), 1, "{text}");
+            }
         }
     }
 
