@@ -304,18 +304,42 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
 }
 
 /// What the JSON a string holds adds: an object's or array's leaves, or a string's text (a
-/// value stringified once more); nothing for prose.
+/// value stringified once more); for prose, the leaves of each JSON object or array written in
+/// it, as rule 5 finds them (`token: {"key":"…"}`, also stringified once more between quotes).
+/// Found by review s27: a sensitive tool's text `Key: {"apiKey":"…"}`, withheld whole, was
+/// known only whole, so a later result echoing its JSON reached the agent.
 fn strings_inside(s: &str, keys: bool, depth: usize, out: &mut Vec<String>) {
-    if depth >= crate::policy::claims::MAX_EMBEDDED || !s.trim_start().starts_with(['{', '[', '"']) {
+    use crate::json::{embedded_spans, parse_embedded, quoted_spans};
+    if depth >= crate::policy::claims::MAX_EMBEDDED {
         return;
     }
-    match crate::json::parse_embedded(s, &crate::Limits::default()) {
-        Ok(Some(inner @ (Value::Object(_) | Value::Array(_)))) => leaves(&inner, keys, depth + 1, out),
-        Ok(Some(Value::String(inner))) if inner.chars().count() >= super::MIN_LEN => {
-            strings_inside(&inner, keys, depth + 1, out);
-            out.push(inner);
+    let parse = |text: &str| parse_embedded(text, &crate::Limits::default());
+    if s.trim_start().starts_with(['{', '[', '"']) {
+        match parse(s) {
+            Ok(Some(inner @ (Value::Object(_) | Value::Array(_)))) => return leaves(&inner, keys, depth + 1, out),
+            Ok(Some(Value::String(inner))) => {
+                if inner.chars().count() >= super::MIN_LEN {
+                    strings_inside(&inner, keys, depth + 1, out);
+                    out.push(inner);
+                }
+                return;
+            }
+            _ => {}
         }
-        _ => {}
+    }
+    if !s.contains(['{', '[']) {
+        return;
+    }
+    let spans = embedded_spans(s);
+    for &(start, end) in &spans {
+        if let Ok(Some(inner @ (Value::Object(_) | Value::Array(_)))) = parse(&s[start..end]) {
+            leaves(&inner, keys, depth + 1, out);
+        }
+    }
+    for (start, end) in quoted_spans(s, &spans) {
+        if let Ok(Some(Value::String(inner))) = parse(&s[start..end]) {
+            strings_inside(&inner, keys, depth + 1, out);
+        }
     }
 }
 
@@ -569,6 +593,24 @@ mod tests {
         let short = json!({ "cvv": "737", "age": 42, "name": "ann" });
         assert_eq!(secret_strings(&short, false), Vec::<String>::new(), "short leaves of a larger value");
         assert_eq!(secret_strings(&json!("737"), false), ["737"], "a short value taken itself");
+    }
+
+    /// Prose holding JSON: the text is known whole, and with the leaves of each JSON object or
+    /// array in it (also of one stringified again between quotes); prose alone adds nothing.
+    #[test]
+    fn json_written_in_a_taken_text_is_known_with_its_leaves() {
+        let known = |s: &str| {
+            let mut k = secret_strings(&json!(s), false);
+            k.sort();
+            k
+        };
+        let t = r#"Key: {"apiKey":"sk_live_abc","n":[4111111111111111]} ok"#;
+        assert_eq!(known(t), ["4111111111111111", t, "sk_live_abc"]);
+        let t = r#"said "{"apiKey":"sk_live_abc"}" then [see {"k":"tok-xyz"}]"#;
+        assert_eq!(known(t), [t, "sk_live_abc", "tok-xyz"]);
+        for t in ["plain words [not json] {nor this}", r#"a "quoted string" b"#, r#"{"k":"ann"} short"#] {
+            assert_eq!(known(t), [t], "{t}");
+        }
     }
 
     #[test]
