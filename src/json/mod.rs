@@ -95,6 +95,13 @@ pub fn parse_embedded(text: &str, limits: &Limits) -> Result<Option<Value>, Erro
     }
     let max_depth = check_size(text, limits)?;
     if let (Some(at), _) = too_deep(text, max_depth) {
+        // Past the limit the parser cannot tell JSON from prose; the reading of `prose.rs`,
+        // which has none, can. Text it does not read as one JSON value is prose, as it is
+        // within the limit (found by review s27: `[[[…` 129 deep, then words, was withheld);
+        // JSON inside it is read on its own and held to the limit there.
+        if !is_one_value(text) {
+            return Ok(None);
+        }
         return Err(depth_error(text, at, max_depth));
     }
     match parse_unchecked(text) {
@@ -122,6 +129,15 @@ fn parse_unchecked(text: &str) -> Result<Value, Error> {
     value.map_err(|e| {
         Error::new(ErrorCode::InvalidJson, "", format!("not valid JSON (line {}, column {})", e.line(), e.column()))
     })
+}
+
+/// Is `text` one JSON object or array, with nothing but JSON whitespace around it, as the
+/// grammar reads it at any depth?
+fn is_one_value(text: &str) -> bool {
+    let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let start = text.len() - text.trim_start_matches(ws).len();
+    let end = text.trim_end_matches(ws).len();
+    embedded_spans(text).contains(&(start, end))
 }
 
 /// One scan for both depth checks: the byte offsets of the first container nested deeper than
@@ -362,6 +378,61 @@ mod tests {
 
     fn limits(depth: usize) -> Limits {
         Limits { max_depth: depth, ..Limits::default() }
+    }
+
+    /// Past the depth limit, text that is not one JSON value is prose; JSON is an error.
+    #[test]
+    fn deep_text_is_prose_unless_it_is_one_json_value() {
+        let (open, close) = ("[".repeat(200), "]".repeat(200));
+        for prose in [format!("{open} words"), format!("{open}1{close} tail"), format!("{}x", "{".repeat(200))] {
+            assert_eq!(parse_embedded(&prose, &Limits::default()).unwrap(), None, "{prose}");
+        }
+        for json in [format!("{open}1{close}"), format!(" \n{open}{close}\t")] {
+            assert_eq!(parse_embedded(&json, &Limits::default()).unwrap_err().code, ErrorCode::DepthLimit);
+        }
+    }
+
+    /// `is_one_value` reads JSON as the parser does: on every text of a few JSON-ish pieces
+    /// (fixed seed), within the limit, they agree on whether it is one object or array.
+    #[test]
+    fn is_one_value_agrees_with_the_parser() {
+        let pieces = ["{", "}", "[", "]", "\"", "\"a\"", ":", ",", " ", "1", "-0.5e3", "01", "tru", "true", "null", "\\", "\\u00e9", "\\ud800", "\n", "\u{7f}", "x", "\u{1}"];
+        let mut seed: u64 = 0x5eed_0027;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        // A small random JSON text, written with odd whitespace.
+        fn value(next: &mut dyn FnMut(usize) -> usize, depth: usize) -> String {
+            let scalars = ["1", "-0.5e3", "\"a\"", "\"\\u00e9\\ud800\"", "true", "null", "[]", "{}"];
+            match if depth > 3 { 0 } else { next(3) } {
+                0 => scalars[next(scalars.len())].to_string(),
+                1 => format!("[{}]", (0..next(3)).map(|_| value(next, depth + 1)).collect::<Vec<_>>().join(" ,")),
+                _ => format!("{{{}}}", (0..next(3)).map(|i| format!("\"k{i}\" :{}", value(next, depth + 1))).collect::<Vec<_>>().join(",")),
+            }
+        }
+        let mut agreed_json = 0;
+        for case in 0..60_000 {
+            let mut t: String = (0..1 + next(12)).map(|_| pieces[next(pieces.len())]).collect();
+            if case % 2 == 0 {
+                t = format!("[{}]", value(&mut next, 0));
+                if case % 4 == 0 {
+                    // One piece put in at a random place, or one byte taken out.
+                    let at = (0..=next(t.len() + 1)).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0).min(t.len());
+                    if next(2) == 0 {
+                        t.insert_str(at, pieces[next(pieces.len())]);
+                    } else if at < t.len() && t.is_char_boundary(at + 1) {
+                        t.remove(at);
+                    }
+                }
+            }
+            // A repeated key is an error of its own: the text is JSON all the same.
+            let lenient = serde_json::from_str::<Value>(&text::without_lone_surrogates(&t));
+            let parsed = matches!(lenient, Ok(Value::Object(_) | Value::Array(_)));
+            assert_eq!(is_one_value(&t), parsed, "{t:?}");
+            agreed_json += usize::from(parsed);
+        }
+        assert!(agreed_json > 15_000, "too few JSON texts generated: {agreed_json}");
     }
 
     #[test]
