@@ -219,6 +219,16 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Findings) {
                 ),
             );
         }
+        for pointer in near_miss::marks_under_not(schema, "/outputSchema") {
+            add(
+                Severity::Error,
+                "mark_under_not",
+                pointer,
+                "a mark inside \"not\" marks nothing (JSON Schema keeps no annotation from \"not\"), so these values \
+                 reach the agent; put \"x-sensitive\" on the schema of the values it is meant for"
+                    .into(),
+            );
+        }
         unmarked_secret_names(schema, "/outputSchema", &mut |pointer, key| {
             add(
                 Severity::Warning,
@@ -446,6 +456,23 @@ mod tests {
         assert!(f.message.contains("\"x-sensitve\" is not a JSON Schema keyword"), "{}", f.message);
         // Saying "not sensitive" under another spelling loses nothing.
         assert_eq!(codes(json!({ "name": "t", "outputSchema": { "sensitive": false } })), []);
+    }
+
+    /// A mark inside `not` marks nothing: lint says so, wherever the `not` is, and not for a
+    /// mark beside it.
+    #[test]
+    fn a_mark_inside_not_is_an_error() {
+        let c = codes(json!({ "name": "t", "outputSchema": { "properties": {
+            "s": { "not": { "type": "number", "x-sensitive": true } },
+            "t": { "anyOf": [{ "not": { "items": { "x-sensitive": "credentials" } } }] },
+            "u": { "x-sensitive": true, "not": { "type": "null", "x-sensitive": false } } } } }));
+        assert_eq!(
+            c,
+            [
+                ("mark_under_not", "/outputSchema/properties/s/not/x-sensitive".to_string()),
+                ("mark_under_not", "/outputSchema/properties/t/anyOf/0/not/items/x-sensitive".to_string())
+            ]
+        );
     }
 
     #[test]

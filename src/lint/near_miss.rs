@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use crate::json::child;
-use crate::schema::{is_schema_keyword, keyword, MARK};
+use crate::schema::{is_mark, is_schema_keyword, keyword, MARK};
 
 /// Words that mean "do not show this" as a schema keyword; compared after normalising.
 const SYNONYMS: &[&str] = &["secret", "redact", "redacted", "confidential", "private", "pii", "masked"];
@@ -45,6 +45,29 @@ pub(super) fn near_misses(schema: &Value, at: &str) -> Vec<(String, String)> {
             }
         }
         stack.extend(below.into_iter().rev());
+    }
+    out
+}
+
+/// Every mark under a `not` in `schema`, as a pointer: JSON Schema keeps no annotation from
+/// `not` (its subschema describes what the value is not), and neither does the compiler, so
+/// such a mark marks nothing and the values it was meant for reach the agent (found by review
+/// s27: `"s": { "not": { "type": "number", "x-sensitive": true } }` left `s` shown).
+pub(super) fn marks_under_not(schema: &Value, at: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![(schema, at.to_string(), false)];
+    while let Some((node, pointer, negated)) = stack.pop() {
+        let Value::Object(obj) = node else { continue };
+        if negated && obj.get(MARK).is_some_and(is_mark) {
+            out.push(child(&pointer, MARK));
+        }
+        for (key, value) in obj {
+            let Some(k) = keyword(key) else { continue };
+            let here = child(&pointer, key);
+            let below = negated || key == "not";
+            let members = k.kind.members(value).unwrap_or_default();
+            stack.extend(members.into_iter().rev().map(|m| (m.value, here.clone() + &m.at.suffix(), below)));
+        }
     }
     out
 }
