@@ -23,6 +23,15 @@ fn b64(bytes: &[u8]) -> String {
     out
 }
 
+/// Does the agent view (JSON text) show `needle`, as written or JSON-escaped once (a string of
+/// the view) or twice (the text block that writes a structured value as JSON)?
+fn shows(view: &str, needle: &str) -> bool {
+    let once = serde_json::to_string(needle).unwrap();
+    let once = &once[1..once.len() - 1];
+    let twice = serde_json::to_string(once).unwrap();
+    view.contains(needle) || view.contains(once) || view.contains(&twice[1..twice.len() - 1])
+}
+
 /// Both engines, both formats: the canary never reaches the agent, a second pass changes
 /// nothing, and the engines agree byte for byte. Returns what went wrong.
 fn both_engines(def: &Value, raw: &str, canary: &str) -> Vec<String> {
@@ -37,7 +46,7 @@ fn both_engines(def: &Value, raw: &str, canary: &str) -> Vec<String> {
             let options = Options { format, engine, ..Options::default() };
             let mut known = KnownSecrets::default();
             let o = redact_with(&t, raw, &options, &mut Counter(0), &mut known);
-            if o.agent_json.contains(canary) {
+            if shows(&o.agent_json, canary) {
                 bad.push(format!("{format:?} {engine:?} leaked: {raw} -> {}", o.agent_json));
             }
             if !o.withheld {
@@ -308,7 +317,7 @@ fn k1_encodings_of_a_known_value_in_later_results() {
                 ),
             ] {
                 for view in later_views(json!(secret), &later) {
-                    if view.contains(f.as_str()) || view.contains(secret) {
+                    if shows(&view, f) || shows(&view, secret) {
                         bad.push(format!("{secret} form {i} in {where_}: {f} -> {view}"));
                     }
                 }
@@ -419,13 +428,14 @@ fn k3_what_a_withheld_result_held_is_known_later() {
 }
 
 /// A marked value and, in another member of the same value, its echo: the streaming engine and
-/// the DOM engine must both take the echo out, alike, in both formats, stable on a second pass.
-fn echo_in_the_same_value(secret: &str, echo: &str) -> Vec<String> {
+/// the DOM engine must both take `canary` out of it, alike, in both formats, stable on a second
+/// pass.
+fn echo_in_the_same_value(secret: &str, echo: &str, canary: &str) -> Vec<String> {
     let def = marks(
         json!({ "type": "object", "properties": { "s": { "x-sensitive": true }, "note": { "type": "string" } } }),
     );
     let raw = json!({ "s": secret, "note": echo }).to_string();
-    both_engines(&def, &raw, echo)
+    both_engines(&def, &raw, canary)
 }
 
 /// Base64 of text that escapes the value (a JWT's JSON payload, a query, HTML), glued after
@@ -446,9 +456,9 @@ fn k2_base64_of_escaped_text_glued_to_base64_characters() {
         let encoded = b64(p.as_bytes());
         for glue in ["https://x.test/", "https://x.test/api/v1/", "id:ab", "Zm9v"] {
             let echo = format!("{glue}{encoded}");
-            bad.extend(echo_in_the_same_value(secret, &echo));
+            bad.extend(echo_in_the_same_value(secret, &echo, &encoded));
             for view in later_views(json!(secret), &text_result(&format!("see {echo} ok"))) {
-                if view.contains(&encoded) {
+                if shows(&view, &encoded) {
                     bad.push(format!("later: {echo} -> {view}"));
                 }
             }
@@ -469,7 +479,7 @@ fn k2b_numeric_references_with_leading_zeros() {
     ];
     let mut bad = Vec::new();
     for echo in echoes {
-        bad.extend(echo_in_the_same_value(secret, echo));
+        bad.extend(echo_in_the_same_value(secret, echo, echo));
         for view in later_views(json!(secret), &text_result(echo)) {
             if view.contains("Canary") {
                 bad.push(format!("later: {echo} -> {view}"));
@@ -496,7 +506,137 @@ fn k3b_json_in_the_prose_of_a_taken_text_is_known() {
         bad.extend(later_known(hint, &text_result(text), &["sk_live_K3b_one"]));
         let claim = json!({ "content": [{ "type": "text", "text": text }], "_meta": { "sensitiveHint": true } });
         bad.extend(later_known(PLAIN, &claim, &["sk_live_K3b_one"]));
-        bad.extend(echo_in_the_same_value(text, "sk_live_K3b_one"));
+        bad.extend(echo_in_the_same_value(text, "sk_live_K3b_one", "sk_live_K3b_one"));
     }
     assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// Prose that starts like JSON but cannot be JSON, however many brackets it leaves open, is
+/// prose: before, a text starting with `[` or `{` with more than 128 brackets open was withheld
+/// (`depth_limit`), though no JSON parser could read it. JSON nested past the limit, as a
+/// whole text or inside prose, still fails the result.
+#[test]
+fn k4_deep_brackets_that_are_no_json_are_prose() {
+    let def = marks(json!({ "type": "object", "properties": { "s": { "x-sensitive": true } } }));
+    let deep = |open: &str, n: usize| open.repeat(n);
+    let valid_deep = format!("{}1{}", deep("[", 200), deep("]", 200));
+    for text in [
+        format!("{} note {{\"s\":\"CANARY_K4\"}} and more", deep("[", 200)),
+        format!("{}{{\"s\":\"CANARY_K4\"}}", deep("{", 300)),
+        format!("{} ok", deep("[{", 150)),
+        format!("[see: {} {{\"s\":\"CANARY_K4\"}}", deep("(", 10)) + &deep("[", 140),
+        format!("{}\"{{\"s\":\"CANARY_K4\"}}\"", deep("[x ", 200)),
+    ] {
+        for format in FORMATS {
+            let o = run_with(def.clone(), &text_result(&text).to_string(), format, &[]);
+            assert!(!o.withheld, "{format:?}: {text}: {}", o.agent_json);
+            assert!(!o.agent_json.contains("CANARY_K4"), "{format:?}: {}", o.agent_json);
+            assert_idempotent(&def, &o, format);
+        }
+        let raw = json!({ "content": [{ "type": "text", "text": text }], "structuredContent": { "s": "x" } });
+        closed(&def, &raw, "CANARY_K4");
+    }
+    // JSON past the limit still fails closed: whole, in prose, after deep prose, in a string.
+    for text in [
+        valid_deep.clone(),
+        format!("see {valid_deep} ok"),
+        format!("{} {valid_deep}", deep("[", 150)),
+        format!("{}{valid_deep}", deep("{", 150)),
+        serde_json::to_string(&valid_deep).unwrap(),
+    ] {
+        for format in FORMATS {
+            let o = run_with(def.clone(), &text_result(&text).to_string(), format, &[]);
+            assert!(o.withheld, "{format:?}: {text}: {}", o.agent_json);
+        }
+    }
+}
+
+/// One encoder a value meets on its way into a text.
+fn encode(step: usize, s: &str) -> String {
+    match step {
+        0 => pct(s, "-_.~", true, false),
+        1 => pct(s, "-_.~", false, true),
+        2 => {
+            let quoted = serde_json::to_string(s).unwrap();
+            quoted[1..quoted.len() - 1].replace('/', "\\/")
+        }
+        3 => s
+            .chars()
+            .map(|c| match c {
+                c if c.is_ascii_alphanumeric() => c.to_string(),
+                c => c.encode_utf16(&mut [0; 2]).iter().map(|u| format!("\\u{u:04x}")).collect(),
+            })
+            .collect(),
+        4 => html_num(s, 0),
+        5 => html_num(s, 4),
+        6 => s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;"),
+        7 => s
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c.to_string() } else { format!("&#x{:X};", c as u32) })
+            .collect(),
+        _ => unreachable!(),
+    }
+}
+
+/// A fixed-seed random search over the angle that found most (class 11, encodings): a random
+/// value with characters every encoder changes, through a random chain of the encodings README
+/// rule 5 promises (one or two escapes; or base64, standard or URL-safe, padded or not, of the
+/// value escaped at most once, then escaped once more as JSON or a URL does), glued to random
+/// text or base64 characters, echoed beside the marked value (both engines, both formats,
+/// stable on a second pass) and in a later result. Nothing of it may reach the agent.
+#[test]
+fn k5_random_encoding_chains() {
+    let chars = [
+        'a', 'Z', '7', '/', '+', ' ', '=', '&', '"', '<', '\'', '%', '\\', 'é', 'ß', '€', '😀', '-', '_', '.', '~', '?',
+    ];
+    let glues =
+        ["", " ", "x=", "https://x.test/", "https://x.test/api/v1/", "ab/", "Zm9v", "token:", "\"", "data:;base64,"];
+    let mut seed: u64 = 0x2700_cafe;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    let mut bad = Vec::new();
+    for case in 0..1500 {
+        let secret: String =
+            format!("K5{case}Q") + &(0..6 + next(8)).map(|_| chars[next(chars.len())]).collect::<String>();
+        let mut t = secret.clone();
+        let mut chain = Vec::new();
+        if next(2) == 0 {
+            for _ in 0..1 + next(2) {
+                let step = next(8);
+                chain.push(step);
+                t = encode(step, &t);
+            }
+        } else {
+            if next(2) == 0 {
+                let step = next(8);
+                chain.push(step);
+                t = encode(step, &t);
+            }
+            let encoded = b64(t.as_bytes());
+            t = match next(3) {
+                0 => encoded,
+                1 => encoded.trim_end_matches('=').to_string(),
+                _ => encoded.trim_end_matches('=').replace('+', "-").replace('/', "_"),
+            };
+            chain.push(99);
+            match next(3) {
+                0 => (t, chain) = (t.replace('/', "\\/"), [chain, vec![2]].concat()),
+                1 => (t, chain) = (pct(&t, "", false, false), [chain, vec![0]].concat()),
+                _ => {}
+            }
+        }
+        let echo = format!("{}{t}{}", glues[next(glues.len())], [" ok", "", "&y=1", "\""][next(4)]);
+        let found = |view: &str| shows(view, &t) || shows(view, &secret);
+        for b in echo_in_the_same_value(&secret, &echo, &t) {
+            bad.push(format!("{secret:?} {chain:?}: {b}"));
+        }
+        for view in later_views(json!(secret), &text_result(&echo)) {
+            if found(&view) {
+                bad.push(format!("{secret:?} {chain:?} later: {echo} -> {view}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} {bad:#?}", bad.len());
 }
