@@ -396,7 +396,10 @@ mod tests {
     /// (fixed seed), within the limit, they agree on whether it is one object or array.
     #[test]
     fn is_one_value_agrees_with_the_parser() {
-        let pieces = ["{", "}", "[", "]", "\"", "\"a\"", ":", ",", " ", "1", "-0.5e3", "01", "tru", "true", "null", "\\", "\\u00e9", "\\ud800", "\n", "\u{7f}", "x", "\u{1}"];
+        let pieces = [
+            "{", "}", "[", "]", "\"", "\"a\"", ":", ",", " ", "1", "-0.5e3", "01", "tru", "true", "null", "\\",
+            "\\u00e9", "\\ud800", "\n", "\u{7f}", "x", "\u{1}",
+        ];
         let mut seed: u64 = 0x5eed_0027;
         let mut next = |n: usize| {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -408,7 +411,10 @@ mod tests {
             match if depth > 3 { 0 } else { next(3) } {
                 0 => scalars[next(scalars.len())].to_string(),
                 1 => format!("[{}]", (0..next(3)).map(|_| value(next, depth + 1)).collect::<Vec<_>>().join(" ,")),
-                _ => format!("{{{}}}", (0..next(3)).map(|i| format!("\"k{i}\" :{}", value(next, depth + 1))).collect::<Vec<_>>().join(",")),
+                _ => format!(
+                    "{{{}}}",
+                    (0..next(3)).map(|i| format!("\"k{i}\" :{}", value(next, depth + 1))).collect::<Vec<_>>().join(",")
+                ),
             }
         }
         let mut agreed_json = 0;
