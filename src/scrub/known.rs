@@ -310,26 +310,11 @@ pub fn secret_strings(value: &Value, keys: bool) -> Vec<String> {
 /// known only whole, so a later result echoing its JSON reached the agent.
 fn strings_inside(s: &str, keys: bool, depth: usize, out: &mut Vec<String>) {
     use crate::json::{embedded_spans, parse_embedded, quoted_spans};
-    if depth >= crate::policy::claims::MAX_EMBEDDED {
+    if depth >= crate::policy::claims::MAX_EMBEDDED || !s.contains(['{', '[', '"']) {
         return;
     }
     let parse = |text: &str| parse_embedded(text, &crate::Limits::default());
-    if s.trim_start().starts_with(['{', '[', '"']) {
-        match parse(s) {
-            Ok(Some(inner @ (Value::Object(_) | Value::Array(_)))) => return leaves(&inner, keys, depth + 1, out),
-            Ok(Some(Value::String(inner))) => {
-                if inner.chars().count() >= super::MIN_LEN {
-                    strings_inside(&inner, keys, depth + 1, out);
-                    out.push(inner);
-                }
-                return;
-            }
-            _ => {}
-        }
-    }
-    if !s.contains(['{', '[']) {
-        return;
-    }
+    // A whole JSON object or array is one span; a whole JSON string, one quoted span.
     let spans = embedded_spans(s);
     for &(start, end) in &spans {
         if let Ok(Some(inner @ (Value::Object(_) | Value::Array(_)))) = parse(&s[start..end]) {
@@ -339,6 +324,10 @@ fn strings_inside(s: &str, keys: bool, depth: usize, out: &mut Vec<String>) {
     for (start, end) in quoted_spans(s, &spans) {
         if let Ok(Some(Value::String(inner))) = parse(&s[start..end]) {
             strings_inside(&inner, keys, depth + 1, out);
+            // A value stringified once more is known whole too (not a quote in prose).
+            if s.trim() == &s[start..end] && inner.chars().count() >= super::MIN_LEN {
+                out.push(inner);
+            }
         }
     }
 }
