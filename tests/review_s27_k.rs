@@ -282,7 +282,7 @@ fn k1_encodings_of_a_known_value_in_later_results() {
             b.clone(),
             b.trim_end_matches('=').replace('+', "-").replace('/', "_"),
             b.as_bytes().chunks(4).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join("\r\n"),
-            b.as_bytes().chunks(8).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join("\n "),
+            b.as_bytes().chunks(8).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join("\n"),
             b.as_bytes().chunks(5).map(|c| std::str::from_utf8(c).unwrap()).collect::<Vec<_>>().join("\n"),
             b64(json_inner.as_bytes()),
             b64(html.as_bytes()),
@@ -294,13 +294,25 @@ fn k1_encodings_of_a_known_value_in_later_results() {
             format!("data:text/plain,{}", pct(secret, "", true, false)),
             format!("x={}", pct(&html, "", false, true)),
             format!("{}", pct(json_inner, "", true, false)),
-            json_inner
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c.to_string() } else { format!("\\u{:04x}", c as u32) })
+            secret
+                .encode_utf16()
+                .map(|u| {
+                    if u < 128 && (u as u8).is_ascii_alphanumeric() {
+                        (u as u8 as char).to_string()
+                    } else {
+                        format!("\\u{u:04x}")
+                    }
+                })
                 .collect(),
-            json_inner
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c.to_string() } else { format!("\\u{:04X}", c as u32) })
+            secret
+                .encode_utf16()
+                .map(|u| {
+                    if u < 128 && (u as u8).is_ascii_alphanumeric() {
+                        (u as u8 as char).to_string()
+                    } else {
+                        format!("\\u{u:04X}")
+                    }
+                })
                 .collect(),
             secret.encode_utf16().map(|u| format!("\\u{u:04x}")).collect(),
         ];
