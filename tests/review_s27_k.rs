@@ -652,3 +652,37 @@ fn k5_random_encoding_chains() {
     }
     assert!(bad.is_empty(), "{} {bad:#?}", bad.len());
 }
+
+/// Near-miss shapes of a result that claims to be sensitive (a block with a non-string `type`,
+/// an item that is no block, a non-object `structuredContent`, a `content` that is no array,
+/// claim words in other spellings): each is still withheld on its claim, in both formats.
+/// Found nothing; kept as a guard. (A result nested as an object inside a plain value,
+/// `{"result":{…}}`, is not read for claims: see `tests/repro_s27_k/README.md`.)
+#[test]
+fn k6_near_miss_shapes_keep_their_claims() {
+    let text = json!({ "type": "text", "text": "CANARY_K6" });
+    let claim = json!({ "sensitiveHint": true });
+    let mut bad = Vec::new();
+    for raw in [
+        json!({ "content": [text, { "type": null }], "_meta": claim }),
+        json!({ "content": [text, "x"], "_meta": claim }),
+        json!({ "content": [text], "_meta": claim, "structuredContent": "x" }),
+        json!({ "content": text, "_meta": claim }),
+        json!({ "content": [{ "type": "text", "text": "CANARY_K6", "annotations": claim }, { "type": 5 }] }),
+        json!({ "content": [text], "_meta": { "SensitiveHint": "HIGH" } }),
+        json!({ "content": [text], "_meta": { "sensitiveHint": "High " } }),
+        json!({ "content": [text], "_meta": { "sensitiveHint": ["high"] } }),
+        json!({ "content": [text], "_meta": { "sensitiveHint": 1 } }),
+        json!({ "content": [text], "_meta": { "sensitiveHint": "true" } }),
+        json!({ "content": [text], "_meta": { "annotations": claim } }),
+        json!({ "content": [text], "annotations": claim }),
+    ] {
+        for format in FORMATS {
+            let o = run_with(json!({ "name": "p" }), &raw.to_string(), format, &[]);
+            if shows(&o.agent_json, "CANARY_K6") {
+                bad.push(format!("{format:?}: {raw} -> {}", o.agent_json));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}
