@@ -90,6 +90,12 @@ impl Word for Class {
     }
 }
 
+/// An unknown word: where it stands, and its problem's index in `Reader::problems`.
+struct Unknown {
+    problem: usize,
+    pointer: String,
+}
+
 impl Reader {
     fn container(&mut self, obj: &Map<String, Value>, base: &str) {
         for (key, value) in obj {
@@ -251,8 +257,8 @@ impl Reader {
     }
 
     /// A word or a list of words; each unknown one is a problem. Returns where the unknown
-    /// ones stand.
-    fn words<T: Word>(&mut self, value: &Value, at: &str, mut add: impl FnMut(&mut Self, Claim<T>)) -> Vec<String> {
+    /// ones stand, each with its problem.
+    fn words<T: Word>(&mut self, value: &Value, at: &str, mut add: impl FnMut(&mut Self, Claim<T>)) -> Vec<Unknown> {
         let list: Vec<(String, &Value)> = match value {
             Value::Array(items) => items.iter().enumerate().map(|(i, v)| (format!("{at}/{i}"), v)).collect(),
             v => vec![(at.to_string(), v)],
@@ -268,7 +274,7 @@ impl Reader {
                 }
                 None => {
                     self.problem(&pointer, format!("unknown {} {v}", T::WHAT));
-                    unknown.push(pointer);
+                    unknown.push(Unknown { problem: self.problems.len() - 1, pointer });
                 }
             }
         }
@@ -298,10 +304,10 @@ impl Reader {
     /// A word in a place that names the output's sensitivity, which this library does not know
     /// (a typo such as `Credential`, a newer word): it could name the highest level, so it
     /// counts as high, as an unknown `sensitiveHint` word does. Fails closed.
-    fn unknown_sensitivity(&mut self, unknown: Vec<String>) {
-        for source in unknown {
-            self.counted(&source, "high");
-            self.levels.push(Claim { value: Level::High, source });
+    fn unknown_sensitivity(&mut self, unknown: Vec<Unknown>) {
+        for Unknown { problem, pointer } in unknown {
+            self.counted(problem, "high");
+            self.levels.push(Claim { value: Level::High, source: pointer });
         }
     }
 
@@ -311,18 +317,20 @@ impl Reader {
     /// `UntrustedPublic`), as an unknown sensitivity counts as high: an unknown word never
     /// makes a known one look safe beside it (found by review: `Destination: ["Internal",
     /// "Elsewhere"]` kept a credentials sink exempt from `secret_egress`). Lint still flags it.
-    fn count_as_riskiest<T: Word>(&mut self, unknown: Vec<String>, mut add: impl FnMut(&mut Self, Claim<T>)) {
-        for source in unknown {
-            self.counted(&source, T::riskiest().word());
-            add(self, Claim { value: T::riskiest(), source });
+    fn count_as_riskiest<T: Word>(&mut self, unknown: Vec<Unknown>, mut add: impl FnMut(&mut Self, Claim<T>)) {
+        for Unknown { problem, pointer } in unknown {
+            self.counted(problem, T::riskiest().word());
+            add(self, Claim { value: T::riskiest(), source: pointer });
         }
     }
 
-    /// Says in the problem at `source` what its unknown word counts as.
-    fn counted(&mut self, source: &str, word: &str) {
-        if let Some(p) = self.problems.iter_mut().rev().find(|p| p.pointer == source) {
-            p.detail.push_str(&format!(" (counted as {word})"));
-        }
+    /// Says in problem `i` what its unknown word counts as. By its index: looking it up by
+    /// pointer from the end of the list was quadratic in a list of unknown words, which a
+    /// result's `_meta` chooses (40,000 of them, 350 KB, took 2.7 s per result).
+    fn counted(&mut self, i: usize, word: &str) {
+        #[cfg(test)]
+        tests::LOOKED.with(|n| n.set(n.get() + 1));
+        self.problems[i].detail.push_str(&format!(" (counted as {word})"));
     }
 
     fn problem(&mut self, at: &str, detail: impl Into<String>) {
@@ -366,6 +374,36 @@ fn riskiest<T: Ord + Copy>(claims: Vec<Claim<T>>) -> Option<Fact<T>> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    thread_local! {
+        /// Problems looked at to say what an unknown word counts as: the work of `counted`.
+        pub(super) static LOOKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// `n` unknown words in a list, in each place whose unknown words count as something (a
+    /// result's `_meta` is read the same way, so its tool chooses them): saying what each counts
+    /// as looked the problem up from the end of the list, n²/2 looks in all (40,000 words, 350
+    /// KB, took 2.7 s per result). Now one look each.
+    #[test]
+    fn what_unknown_words_count_as_costs_one_look_each() {
+        let n = 2_000;
+        let words: Vec<Value> = (0..n).map(|i| json!(format!("w{i}"))).collect();
+        let places = [
+            json!({ "_meta": { "mcp.dev/resultSensitivity": words } }),
+            json!({ "_meta": { "mcp.dev/effect": words } }),
+            json!({ "annotations": { "returnMetadata": { "Sensitivity": words, "Source": words } } }),
+            json!({ "annotations": { "inputMetadata": { "Destination": words, "Outcomes": words } } }),
+        ];
+        for tool in places {
+            LOOKED.with(|l| l.set(0));
+            let m = read(&tool);
+            let looked = LOOKED.with(|l| l.get());
+            let counted = m.problems.iter().filter(|p| p.detail.contains("(counted as")).count();
+            assert_eq!(counted % n, 0, "{tool}");
+            assert!(counted >= n, "every unknown word says what it counts as");
+            assert!(looked <= counted, "{looked} looks for {counted} words");
+        }
+    }
 
     #[test]
     fn levels_from_every_source_highest_wins() {
