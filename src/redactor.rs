@@ -74,24 +74,22 @@ impl Redactor {
         self.heap = Some(live);
     }
 
-    /// Compiles a tool definition (JSON text), or finds it compiled already.
+    /// Compiles a tool definition (JSON text), or finds it compiled already. A definition that
+    /// fails to compile is remembered with its error like one that compiles: compiling depends
+    /// on the text and this redactor's fixed configuration alone, so it would fail the same way
+    /// again, and a page that calls a broken 1 MB tool in a loop paid its compile every call.
     pub fn compile(&mut self, tool_json: &str) -> Result<Rc<CompiledTool>, Error> {
-        if let Some(tool) = self.tools.get(tool_json) {
-            return Ok(tool);
+        if let Some(compiled) = self.tools.get(tool_json) {
+            return compiled;
         }
         let before = self.heap.map(|live| live());
-        let tool = CompiledTool::compile_with(tool_json, &self.config.limits, &self.config.policy).map_err(|e| {
-            if e.tool.is_empty() {
-                e.for_tool(&tool_name(tool_json))
-            } else {
-                e
-            }
-        })?;
-        let tool = Rc::new(tool);
+        let compiled = CompiledTool::compile_with(tool_json, &self.config.limits, &self.config.policy)
+            .map(Rc::new)
+            .map_err(|e| if e.tool.is_empty() { e.for_tool(&tool_name(tool_json)) } else { e });
         // What compiling left live (the tool, and its key once cached), at least the key's bytes.
         let held = before.zip(self.heap).map_or(0, |(before, live)| live().saturating_sub(before));
-        self.tools.insert(tool_json, tool.clone(), held.max(tool_json.len()));
-        Ok(tool)
+        self.tools.insert(tool_json, compiled.clone(), held.max(tool_json.len()));
+        compiled
     }
 
     /// Redacts one raw result (JSON text). Never fails: a bad tool or result gives the withheld
@@ -242,17 +240,20 @@ fn tool_name(tool_json: &str) -> String {
     top_level_string(tool_json, "name").unwrap_or_default()
 }
 
-/// Compiled tools by the JSON text of their definition, least recently used first out, each
-/// with the bytes it is counted for.
+/// A compiled tool, or why its definition does not compile.
+type Compiled = Result<Rc<CompiledTool>, Error>;
+
+/// Compiled tools (and failures) by the JSON text of their definition, least recently used
+/// first out, each with the bytes it is counted for.
 #[derive(Default)]
 struct ToolCache {
-    entries: TextMap<String, (Rc<CompiledTool>, u64, usize)>,
+    entries: TextMap<String, (Compiled, u64, usize)>,
     clock: u64,
     bytes: usize,
 }
 
 impl ToolCache {
-    fn get(&mut self, key: &str) -> Option<Rc<CompiledTool>> {
+    fn get(&mut self, key: &str) -> Option<Compiled> {
         self.clock += 1;
         let (tool, used, _) = self.entries.get_mut(key)?;
         *used = self.clock;
@@ -260,7 +261,7 @@ impl ToolCache {
     }
 
     /// A tool larger than the whole budget is compiled but not kept.
-    fn insert(&mut self, key: &str, tool: Rc<CompiledTool>, size: usize) {
+    fn insert(&mut self, key: &str, tool: Compiled, size: usize) {
         if size > TOOL_CACHE_BYTES {
             return;
         }

@@ -1,0 +1,113 @@
+//! Review s27 (helper M): bounded cost. Work is counted, never timed: bytes allocated (a
+//! counting allocator, per thread), compiles (the heap meter the redactor reads around each
+//! one), or the work counters of the code itself.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use serde_json::{json, Value};
+use webmcp_redact::HandleSource;
+use webmcp_redact::{Config, Redactor};
+
+/// Counts the bytes each thread allocates (a `realloc` counts its new size).
+struct Counting;
+
+thread_local! {
+    static ALLOCATED: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count(bytes: usize) {
+    let _ = ALLOCATED.try_with(|a| a.set(a.get() + bytes as u64));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Bytes this thread allocates while `f` runs, and what it returns.
+fn allocated<T>(f: impl FnOnce() -> T) -> (u64, T) {
+    let before = ALLOCATED.with(Cell::get);
+    let out = f();
+    (ALLOCATED.with(Cell::get) - before, out)
+}
+
+struct Counter(u64);
+impl HandleSource for Counter {
+    fn fill(&mut self, b: &mut [u8; 16]) {
+        self.0 += 1;
+        b[..8].copy_from_slice(&self.0.to_be_bytes());
+    }
+}
+
+fn redactor() -> Redactor {
+    Redactor::new(Config::default(), Box::new(Counter(0)))
+}
+
+thread_local! {
+    /// Reads of the heap meter: the redactor reads it before each compile, and after one
+    /// whose outcome it keeps.
+    static METER_READS: Cell<usize> = const { Cell::new(0) };
+}
+
+fn meter() -> usize {
+    METER_READS.with(|n| n.set(n.get() + 1));
+    0
+}
+
+/// A tool with `n` plain properties and, last, a mark that is not one: it fails to compile,
+/// after the whole schema is read.
+fn failing_tool(n: usize) -> String {
+    let mut props = serde_json::Map::new();
+    for i in 0..n {
+        props.insert(format!("p{i}"), json!({ "type": "string" }));
+    }
+    props.insert("bad".into(), json!({ "x-sensitive": 5 }));
+    json!({ "name": "broken", "outputSchema": { "type": "object", "properties": props } }).to_string()
+}
+
+/// A tool whose schema fails to compile was compiled again on every call (160 to 250 ms per
+/// call per MB of schema). The failure is remembered like a success: one compile, and every
+/// call (redact, check, agentSchema, describe) still fails closed with the same code.
+#[test]
+fn a_tool_that_fails_to_compile_is_compiled_once() {
+    let tool = failing_tool(2000);
+    let mut r = redactor();
+    r.set_heap_meter(meter);
+    METER_READS.with(|n| n.set(0));
+    let first = r.compile(&tool).err().expect("fails");
+    assert_eq!((first.code.as_str(), first.tool.as_str()), ("schema_invalid", "broken"));
+    for _ in 0..20 {
+        let out = r.redact(&tool, r#"{"content":[],"structuredContent":{"bad":"hunter2"}}"#, None);
+        assert!(!out.agent_json.contains("hunter2"), "{}", out.agent_json);
+        assert!(out.agent_json.contains("withheld: schema_invalid"), "{}", out.agent_json);
+        assert_eq!(r.check(&tool, "{}", None).err().expect("fails"), first);
+        assert_eq!(r.agent_schema(&tool).err().expect("fails"), first);
+        assert_eq!(r.describe(&tool).err().expect("fails"), first);
+        assert_eq!(r.compile(&tool).err().expect("fails"), first);
+    }
+    assert!(METER_READS.with(Cell::get) <= 2, "compiled once: {}", METER_READS.with(Cell::get));
+    // A definition too large or too deep to read is remembered the same way.
+    let deep = format!(r#"{{"name":"deep","outputSchema":{}{}}}"#, "[".repeat(600), "]".repeat(600));
+    METER_READS.with(|n| n.set(0));
+    for _ in 0..5 {
+        assert_eq!(r.compile(&deep).err().expect("fails").code.as_str(), "depth_limit");
+    }
+    assert!(METER_READS.with(Cell::get) <= 2, "compiled once: {}", METER_READS.with(Cell::get));
+}
