@@ -6,6 +6,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use serde_json::{json, Value};
+use webmcp_redact::lint::MAX_FINDINGS_BYTES;
 use webmcp_redact::HandleSource;
 use webmcp_redact::{Config, Redactor};
 
@@ -110,4 +111,45 @@ fn a_tool_that_fails_to_compile_is_compiled_once() {
         assert_eq!(r.compile(&deep).err().expect("fails").code.as_str(), "depth_limit");
     }
     assert!(METER_READS.with(Cell::get) <= 2, "compiled once: {}", METER_READS.with(Cell::get));
+}
+
+/// `depth` nested objects, each under one property named `password` plus `width` letters
+/// (a secret-looking name, unmarked), each with a near-miss mark: two findings per level, and
+/// every pointer below a level repeats its long name.
+fn deep_secret_names(depth: usize, width: usize) -> Value {
+    let key = format!("password{}", "x".repeat(width));
+    let mut schema = json!({ "type": "string" });
+    for _ in 0..depth {
+        schema = json!({ "type": "object", "properties": { key.clone(): schema }, "x-sensitiv": true });
+    }
+    json!({ "name": "t", "outputSchema": schema })
+}
+
+/// The same, with nothing to report: every name is marked, and no mark is misspelt.
+fn deep_marked_names(depth: usize, width: usize) -> Value {
+    let key = format!("password{}", "x".repeat(width));
+    let mut schema = json!({ "type": "string", "x-sensitive": true });
+    for _ in 0..depth {
+        schema = json!({ "type": "object", "properties": { key.clone(): schema } });
+    }
+    json!({ "name": "t", "outputSchema": schema })
+}
+
+/// Lint built a pointer for every node it walked, each repeating every key above it, and
+/// kept walking (building findings it threw away) after its findings cap: a deep schema of
+/// long names allocated about its depth times its size. It now builds a pointer only for a
+/// finding it reports, and stops at the cap.
+#[test]
+fn lint_builds_pointers_only_for_what_it_reports() {
+    for (depth, width) in [(60, 16_000), (60, 4000), (30, 32_000)] {
+        for doc in [deep_secret_names(depth, width), deep_marked_names(depth, width)] {
+            let input = doc.to_string().len() as u64;
+            let (bytes, found) = allocated(|| webmcp_redact::lint::lint(&doc));
+            assert!(found.iter().any(|f| f.code == "findings_limit"), "the cap is reached");
+            // The schema compiled, read and walked, and the findings up to the cap (each
+            // pointer built by doubling a buffer: twice its length).
+            let cap = MAX_FINDINGS_BYTES as u64;
+            assert!(bytes <= 8 * input + 4 * cap, "{depth}x{width}: {input} B in, {bytes} B allocated");
+        }
+    }
 }

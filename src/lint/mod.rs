@@ -2,14 +2,15 @@
 //! has a severity, a stable code, the tool's name and a JSON Pointer into the input file.
 
 mod near_miss;
+mod trail;
 
 use serde_json::{json, Value};
 
 use crate::error::SchemaFault;
-use crate::json::child;
 use crate::model::{Hint, Level, Outcomes, ToolModel};
 use crate::schema::is_mark;
 use crate::{CompiledTool, ErrorCode, Limits};
+use trail::{Step, Trail};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
@@ -72,8 +73,9 @@ struct Findings {
 
 impl Findings {
     /// Keeps `f` if it fits in what is left, and nothing once one did not (the list stays a
-    /// prefix of the whole).
-    fn push(&mut self, f: Finding) {
+    /// prefix of the whole). False once the list is cut: whoever is finding more can stop, as
+    /// nothing it finds will be kept.
+    fn push(&mut self, f: Finding) -> bool {
         let size = 64 + f.pointer.len() + f.message.len() + f.tool.len();
         match self.room.checked_sub(size) {
             Some(room) if !self.cut => {
@@ -82,6 +84,7 @@ impl Findings {
             }
             _ => self.cut = true,
         }
+        !self.cut
     }
 }
 
@@ -97,9 +100,15 @@ fn lint_into(doc: &Value, out: &mut Findings) {
         v if is_tool(v) => {
             return lint_tool(v, "", out);
         }
-        v => return out.push(not_a_tool(v, String::new())),
+        v => {
+            out.push(not_a_tool(v, String::new()));
+            return;
+        }
     };
     for (i, tool) in tools.into_iter().enumerate() {
+        if out.cut {
+            return;
+        }
         let at = format!("{base}/{i}");
         if is_tool(tool) {
             lint_tool(tool, &at, out);
@@ -160,9 +169,12 @@ fn not_a_tool(v: &Value, pointer: String) -> Finding {
 }
 
 fn lint_tool(tool: &Value, at: &str, out: &mut Findings) {
+    if out.cut {
+        return;
+    }
     let name = tool.get("name").and_then(Value::as_str).unwrap_or("").to_string();
     let mut add = |severity, code, pointer: String, message: String| {
-        out.push(Finding { severity, code, tool: name.clone(), pointer: format!("{at}{pointer}"), message });
+        out.push(Finding { severity, code, tool: name.clone(), pointer: format!("{at}{pointer}"), message })
     };
     if let Err(e) = CompiledTool::from_value(tool, &Limits::default()) {
         let code = match (e.code, e.fault) {
@@ -208,7 +220,7 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Findings) {
         );
     }
     if let Some(schema) = tool.get("outputSchema") {
-        for (pointer, key) in near_miss::near_misses(schema, "/outputSchema") {
+        near_miss::near_misses(schema, "/outputSchema", &mut |pointer, key| {
             add(
                 Severity::Error,
                 "near_miss_x_sensitive",
@@ -217,9 +229,9 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Findings) {
                     "\"{key}\" is not a JSON Schema keyword, so it marks nothing and these values reach the agent; \
                      write \"x-sensitive\": true (or a class name such as \"credentials\")"
                 ),
-            );
-        }
-        for pointer in near_miss::marks_under_not(schema, "/outputSchema") {
+            )
+        });
+        near_miss::marks_under_not(schema, "/outputSchema", &mut |pointer| {
             add(
                 Severity::Error,
                 "mark_under_not",
@@ -227,15 +239,15 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Findings) {
                 "a mark inside \"not\" marks nothing (JSON Schema keeps no annotation from \"not\"), so these values \
                  reach the agent; put \"x-sensitive\" on the schema of the values it is meant for"
                     .into(),
-            );
-        }
+            )
+        });
         unmarked_secret_names(schema, "/outputSchema", &mut |pointer, key| {
             add(
                 Severity::Warning,
                 "unmarked_secret_name",
                 pointer,
                 format!("property \"{key}\" looks secret but is not marked \"x-sensitive\""),
-            );
+            )
         });
     }
     let destructive = model.hint(Hint::Destructive) == Some(true)
@@ -262,7 +274,7 @@ fn lint_tool(tool: &Value, at: &str, out: &mut Findings) {
 }
 
 /// The same fact said two ways that disagree.
-fn disagreements(model: &ToolModel, add: &mut impl FnMut(Severity, &'static str, String, String)) {
+fn disagreements(model: &ToolModel, add: &mut impl FnMut(Severity, &'static str, String, String) -> bool) {
     if let Some(f) = &model.output_level {
         let none = f.claims.iter().find(|c| c.value == Level::None);
         let some = f.claims.iter().find(|c| c.value >= Level::Medium);
@@ -290,28 +302,33 @@ fn disagreements(model: &ToolModel, add: &mut impl FnMut(Severity, &'static str,
 }
 
 /// Walks every `properties` map of the schema (iteratively), reporting secret-looking names
-/// that no mark covers.
-fn unmarked_secret_names(schema: &Value, at: &str, report: &mut impl FnMut(String, String)) {
-    let mut stack = vec![(schema, at.to_string(), false)];
-    while let Some((node, pointer, covered)) = stack.pop() {
+/// that no mark covers, until `report` says to stop (the findings cap).
+fn unmarked_secret_names(schema: &Value, at: &str, report: &mut impl FnMut(String, &str) -> bool) {
+    let mut trail = Trail::new(at);
+    let mut stack = vec![(schema, Trail::ROOT, false)];
+    while let Some((node, place, covered)) = stack.pop() {
         let Value::Object(obj) = node else { continue };
         let covered = covered || obj.get("x-sensitive").is_some_and(is_mark);
         for (key, value) in obj {
-            let here = child(&pointer, key);
             match (key.as_str(), value) {
                 ("properties", Value::Object(props)) => {
+                    let here = trail.push(place, Step::Key(key));
                     for (name, sub) in props {
+                        let there = trail.push(here, Step::Key(name));
                         let marked = covered || sub.get("x-sensitive").is_some_and(is_mark);
-                        if !marked && looks_secret(name) {
-                            report(child(&here, name), name.clone());
+                        if !marked && looks_secret(name) && !report(trail.pointer(there), name) {
+                            return;
                         }
-                        stack.push((sub, child(&here, name), covered));
+                        stack.push((sub, there, covered));
                     }
                 }
                 ("enum" | "const" | "examples" | "default", _) => {}
-                (_, Value::Object(_)) => stack.push((value, here, covered)),
+                (_, Value::Object(_)) => stack.push((value, trail.push(place, Step::Key(key)), covered)),
                 (_, Value::Array(items)) => {
-                    stack.extend(items.iter().enumerate().map(|(i, v)| (v, format!("{here}/{i}"), covered)))
+                    let here = trail.push(place, Step::Key(key));
+                    for (i, v) in items.iter().enumerate() {
+                        stack.push((v, trail.push(here, Step::Index(i)), covered));
+                    }
                 }
                 _ => {}
             }
@@ -458,23 +475,6 @@ mod tests {
         assert_eq!(codes(json!({ "name": "t", "outputSchema": { "sensitive": false } })), []);
     }
 
-    /// A mark inside `not` marks nothing: lint says so, wherever the `not` is, and not for a
-    /// mark beside it.
-    #[test]
-    fn a_mark_inside_not_is_an_error() {
-        let c = codes(json!({ "name": "t", "outputSchema": { "properties": {
-            "s": { "not": { "type": "number", "x-sensitive": true } },
-            "t": { "anyOf": [{ "not": { "items": { "x-sensitive": "credentials" } } }] },
-            "u": { "x-sensitive": true, "not": { "type": "null", "x-sensitive": false } } } } }));
-        assert_eq!(
-            c,
-            [
-                ("mark_under_not", "/outputSchema/properties/s/not/x-sensitive".to_string()),
-                ("mark_under_not", "/outputSchema/properties/t/anyOf/0/not/items/x-sensitive".to_string())
-            ]
-        );
-    }
-
     #[test]
     fn files_with_many_tools_point_into_the_list() {
         let c =
@@ -507,5 +507,20 @@ mod tests {
         ] {
             assert!(bad.contains(&("unknown_value", want.clone())), "{want} in {bad:?}");
         }
+    }
+
+    #[test]
+    fn a_mark_inside_not_is_an_error() {
+        let c = codes(json!({ "name": "t", "outputSchema": { "properties": {
+            "s": { "not": { "type": "number", "x-sensitive": true } },
+            "t": { "anyOf": [{ "not": { "items": { "x-sensitive": "credentials" } } }] },
+            "u": { "x-sensitive": true, "not": { "type": "null", "x-sensitive": false } } } } }));
+        assert_eq!(
+            c,
+            [
+                ("mark_under_not", "/outputSchema/properties/s/not/x-sensitive".to_string()),
+                ("mark_under_not", "/outputSchema/properties/t/anyOf/0/not/items/x-sensitive".to_string())
+            ]
+        );
     }
 }

@@ -14,62 +14,88 @@
 
 use serde_json::Value;
 
-use crate::json::child;
-use crate::schema::{is_mark, is_schema_keyword, keyword, MARK};
+use super::trail::{Step, Trail};
+use crate::schema::{is_mark, is_schema_keyword, keyword, At, MARK};
 
 /// Words that mean "do not show this" as a schema keyword; compared after normalising.
 const SYNONYMS: &[&str] = &["secret", "redact", "redacted", "confidential", "private", "pii", "masked"];
 
-/// Every near-miss keyword in `schema`, as (pointer, keyword), each schema's before those of
-/// the subschemas in it.
-pub(super) fn near_misses(schema: &Value, at: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![(schema, at.to_string())];
-    while let Some((node, pointer)) = stack.pop() {
+/// Reports every near-miss keyword in `schema` as (pointer, keyword), each schema's before
+/// those of the subschemas in it, until `report` says to stop (the findings cap).
+pub(super) fn near_misses(schema: &Value, at: &str, report: &mut impl FnMut(String, &str) -> bool) {
+    let mut trail = Trail::new(at);
+    let mut stack = vec![(schema, Trail::ROOT)];
+    while let Some((node, place)) = stack.pop() {
         let Value::Object(obj) = node else { continue };
         let mut below = Vec::new();
         for (key, value) in obj {
-            let here = child(&pointer, key);
             match keyword(key) {
                 // Where the compiler finds subschemas (a keyword of the wrong shape is the
                 // compiler's error, reported as such): map keys there are names, not keywords.
-                Some(k) => below.extend(
-                    k.kind
-                        .members(value)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|m| (m.value, here.clone() + &m.at.suffix())),
-                ),
-                None if *value != Value::Bool(false) && is_near_miss(key) => out.push((here, key.clone())),
+                Some(k) => {
+                    let members = k.kind.members(value).unwrap_or_default();
+                    if members.is_empty() {
+                        continue;
+                    }
+                    let here = trail.push(place, Step::Key(key));
+                    for m in members {
+                        let at = match m.at {
+                            At::Whole => here,
+                            At::Index(i) => trail.push(here, Step::Index(i)),
+                            At::Key(name) => trail.push(here, Step::Key(name)),
+                        };
+                        below.push((m.value, at));
+                    }
+                }
+                None if *value != Value::Bool(false) && is_near_miss(key) => {
+                    let here = trail.push(place, Step::Key(key));
+                    if !report(trail.pointer(here), key) {
+                        return;
+                    }
+                }
                 None => {}
             }
         }
         stack.extend(below.into_iter().rev());
     }
-    out
 }
 
-/// Every mark under a `not` in `schema`, as a pointer: JSON Schema keeps no annotation from
-/// `not` (its subschema describes what the value is not), and neither does the compiler, so
-/// such a mark marks nothing and the values it was meant for reach the agent (found by review
-/// s27: `"s": { "not": { "type": "number", "x-sensitive": true } }` left `s` shown).
-pub(super) fn marks_under_not(schema: &Value, at: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut stack = vec![(schema, at.to_string(), false)];
-    while let Some((node, pointer, negated)) = stack.pop() {
+/// Reports every mark under a `not` in `schema` as a pointer, until `report` says to stop (the
+/// findings cap). JSON Schema keeps no annotation from `not` (its subschema describes what the
+/// value is not), and neither does the compiler, so such a mark marks nothing and the values it
+/// was meant for reach the agent (found by review s27: `"s": { "not": { "type": "number",
+/// "x-sensitive": true } }` left `s` shown).
+pub(super) fn marks_under_not(schema: &Value, at: &str, report: &mut impl FnMut(String) -> bool) {
+    let mut trail = Trail::new(at);
+    let mut stack = vec![(schema, Trail::ROOT, false)];
+    while let Some((node, place, negated)) = stack.pop() {
         let Value::Object(obj) = node else { continue };
         if negated && obj.get(MARK).is_some_and(is_mark) {
-            out.push(child(&pointer, MARK));
+            let mark = trail.push(place, Step::Key(MARK));
+            if !report(trail.pointer(mark)) {
+                return;
+            }
         }
+        let mut below = Vec::new();
         for (key, value) in obj {
             let Some(k) = keyword(key) else { continue };
-            let here = child(&pointer, key);
-            let below = negated || key == "not";
             let members = k.kind.members(value).unwrap_or_default();
-            stack.extend(members.into_iter().rev().map(|m| (m.value, here.clone() + &m.at.suffix(), below)));
+            if members.is_empty() {
+                continue;
+            }
+            let here = trail.push(place, Step::Key(key));
+            let under = negated || key == "not";
+            for m in members {
+                let at = match m.at {
+                    At::Whole => here,
+                    At::Index(i) => trail.push(here, Step::Index(i)),
+                    At::Key(name) => trail.push(here, Step::Key(name)),
+                };
+                below.push((m.value, at, under));
+            }
         }
+        stack.extend(below.into_iter().rev());
     }
-    out
 }
 
 /// Would a person read `key` as `x-sensitive`, while JSON Schema does not?
@@ -198,8 +224,11 @@ mod tests {
             "anyOf": [{ "sensitive": false }],
             "x-vendor": { "x-secret": true }
         });
-        let found = near_misses(&schema, "/outputSchema");
-        let pointers: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+        let mut pointers = Vec::new();
+        near_misses(&schema, "/outputSchema", &mut |p, _| {
+            pointers.push(p);
+            true
+        });
         assert_eq!(
             pointers,
             [
@@ -209,5 +238,16 @@ mod tests {
                 "/outputSchema/$defs/d/x-sensitive-data",
             ]
         );
+    }
+
+    #[test]
+    fn the_walk_stops_when_told() {
+        let schema = json!({ "x-sensitve": true, "properties": { "a": { "x_sensitive": true } } });
+        let mut seen = 0;
+        near_misses(&schema, "", &mut |_, _| {
+            seen += 1;
+            false
+        });
+        assert_eq!(seen, 1);
     }
 }
