@@ -16,6 +16,8 @@
 #[cfg(any(test, fuzzing))]
 use std::fmt::Write;
 
+use crate::hash::TextSet;
+
 /// Largest program one pattern may compile to: NFA states plus class ranges (see [`Ast::size`]).
 /// Each key a regex is run on costs at most this much work per character.
 pub(crate) const MAX_PATTERN_SIZE: usize = 10_000;
@@ -68,7 +70,7 @@ pub(crate) struct Literal {
 
 /// Translates one ECMA-262 pattern, or says why it cannot be evaluated exactly.
 pub(crate) fn translate(pattern: &str) -> Result<Translated, String> {
-    let mut p = Parser { chars: pattern.chars().collect(), pos: 0, depth: 0, names: Vec::new() };
+    let mut p = Parser { chars: pattern.chars().collect(), pos: 0, depth: 0, names: TextSet::default() };
     let ast = p.disjunction()?;
     if p.pos < p.chars.len() {
         return Err("unmatched `)`".into());
@@ -113,7 +115,7 @@ struct Parser {
     chars: Vec<char>,
     pos: usize,
     depth: usize,
-    names: Vec<String>,
+    names: TextSet<String>,
 }
 
 /// What one class atom stands for.
@@ -286,10 +288,13 @@ impl Parser {
                 _ => return Err("a group name must be an ASCII identifier".into()),
             }
         }
+        #[cfg(test)]
+        tests::LOOKED.with(|c| c.set(c.get() + 1));
+        // A set: a list searched per name was quadratic (40,000 groups, 430 KB, took 2.6 s).
         if name.is_empty() || self.names.contains(&name) {
             return Err(format!("the group name `{name}` is empty or used twice"));
         }
-        self.names.push(name);
+        self.names.insert(name);
         Ok(())
     }
 
@@ -770,6 +775,26 @@ mod tests {
     use super::*;
     use crate::schema::apply::Budget;
     use regex_lite::Regex;
+
+    thread_local! {
+        /// Group names looked at to tell whether a name is used twice.
+        pub(super) static LOOKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A pattern of `n` named groups: each name was compared with every one before it, n²/2
+    /// looks (40,000 groups, 430 KB, took 2.6 s to compile). Now one each; a name used twice
+    /// is still refused.
+    #[test]
+    fn named_groups_cost_one_look_each() {
+        let n = 3000;
+        let pattern: String = (0..n).map(|i| format!("(?<g{i}>a)")).collect();
+        LOOKED.with(|l| l.set(0));
+        let _ = translate(&pattern);
+        let looked = LOOKED.with(|l| l.get());
+        assert!(looked <= n, "{looked} looks for {n} names");
+        assert!(refused("(?<g1>a)(?<g2>b)(?<g1>c)").contains("used twice"));
+        re("(?<g1>a)(?<g2>b)").is_match("ab");
+    }
 
     /// Our matcher and regex-lite on the translated source, which must agree on every key.
     struct Both(Regex, crate::schema::regex::Regex, String);
