@@ -65,9 +65,14 @@ import { gzipSync } from "node:zlib";
 // With the rest of review s26 (K: rule 5 reads every JSON value that parses in prose, and the
 // values the schema can take inside JSON it cannot, 2.2 / 1.2 KiB; P: faster detection and
 // automaton building, the notice written once, memo tables filled on a second ask, 1.3 / 0.8
-// KiB): 573.2 KiB raw, 254.4 KiB gzip, so the budget went up by 5 / 3 KiB.
-const BUDGET_RAW = 575 * 1024;
-const BUDGET_GZIP = 256 * 1024;
+// KiB): 573.2 KiB raw, 254.4 KiB gzip, so the budget went up by 5 / 3 KiB. Review s27 (K:
+// numeric references with leading zeros, base64 of escaped text glued to base64, the JSON in a
+// taken text's prose known, deep brackets that are no JSON read as prose, 0.9 / 0.4 KiB; M:
+// failed compiles cached, lint's pointers spelled only for findings, four quadratic look-ups
+// hashed, 0.7 / 0.2 KiB; P: literal patterns built in place, tries allocated on first use, 0.5
+// / 0.3 KiB): 576.0 KiB raw, 255.6 KiB gzip, so the budget went up by 4 / 2 KiB.
+const BUDGET_RAW = 579 * 1024;
+const BUDGET_GZIP = 258 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
