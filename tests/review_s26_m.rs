@@ -1,19 +1,10 @@
 //! Review s26 (helper M): bounded cost of the surfaces the adversarial families did not cover.
 //! Work is counted, never timed: each test doubles its input and checks what grows.
 
-use serde_json::{json, Value};
-use webmcp_redact::lint::{lint, lint_within, Finding, MAX_FINDINGS_BYTES};
+mod common;
 
-/// `depth` nested objects, each under one property named `password` plus `width` letters, each
-/// with a near-miss mark: two findings per level, each pointer holding every key above it.
-fn deep_secret_names(depth: usize, width: usize) -> Value {
-    let key = format!("password{}", "x".repeat(width));
-    let mut schema = json!({ "type": "string" });
-    for _ in 0..depth {
-        schema = json!({ "type": "object", "properties": { key.clone(): schema }, "x-sensitiv": true });
-    }
-    json!({ "name": "t", "outputSchema": schema })
-}
+use common::deep_secret_names;
+use webmcp_redact::lint::{lint, lint_within, Finding, MAX_FINDINGS_BYTES};
 
 fn bytes(findings: &[Finding]) -> usize {
     findings.iter().map(|f| f.to_json().to_string().len()).sum()

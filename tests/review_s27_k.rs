@@ -228,6 +228,18 @@ fn pct(s: &str, keep: &str, lower: bool, plus: bool) -> String {
     o
 }
 
+/// `s` with every UTF-16 unit but an ASCII letter or digit written as `\uXXXX`, in lower- or
+/// upper-case hex.
+fn u_escaped(s: &str, upper: bool) -> String {
+    s.encode_utf16()
+        .map(|u| match u {
+            _ if u < 128 && (u as u8).is_ascii_alphanumeric() => (u as u8 as char).to_string(),
+            _ if upper => format!("\\u{u:04X}"),
+            _ => format!("\\u{u:04x}"),
+        })
+        .collect()
+}
+
 fn html_num(s: &str, form: usize) -> String {
     s.chars()
         .map(|c| {
@@ -294,26 +306,8 @@ fn k1_encodings_of_a_known_value_in_later_results() {
             format!("data:text/plain,{}", pct(secret, "", true, false)),
             format!("x={}", pct(&html, "", false, true)),
             format!("{}", pct(json_inner, "", true, false)),
-            secret
-                .encode_utf16()
-                .map(|u| {
-                    if u < 128 && (u as u8).is_ascii_alphanumeric() {
-                        (u as u8 as char).to_string()
-                    } else {
-                        format!("\\u{u:04x}")
-                    }
-                })
-                .collect(),
-            secret
-                .encode_utf16()
-                .map(|u| {
-                    if u < 128 && (u as u8).is_ascii_alphanumeric() {
-                        (u as u8 as char).to_string()
-                    } else {
-                        format!("\\u{u:04X}")
-                    }
-                })
-                .collect(),
+            u_escaped(secret, false),
+            u_escaped(secret, true),
             secret.encode_utf16().map(|u| format!("\\u{u:04x}")).collect(),
         ];
         forms.push(format!("https://x.test/?q={}&r=1", forms[1]));

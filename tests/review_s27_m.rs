@@ -8,9 +8,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+mod common;
+
+use common::deep_secret_names;
 use serde_json::{json, Value};
 use webmcp_redact::lint::MAX_FINDINGS_BYTES;
-use webmcp_redact::HandleSource;
 use webmcp_redact::{Config, Redactor};
 
 /// Counts the bytes each thread allocates (a `realloc` counts its new size).
@@ -52,16 +54,8 @@ fn allocated<T>(f: impl FnOnce() -> T) -> (u64, T) {
     (ALLOCATED.with(Cell::get) - before, out)
 }
 
-struct Counter(u64);
-impl HandleSource for Counter {
-    fn fill(&mut self, b: &mut [u8; 16]) {
-        self.0 += 1;
-        b[..8].copy_from_slice(&self.0.to_be_bytes());
-    }
-}
-
 fn redactor() -> Redactor {
-    Redactor::new(Config::default(), Box::new(Counter(0)))
+    common::redactor(Config::default().format)
 }
 
 thread_local! {
@@ -114,18 +108,6 @@ fn a_tool_that_fails_to_compile_is_compiled_once() {
         assert_eq!(r.compile(&deep).err().expect("fails").code.as_str(), "depth_limit");
     }
     assert!(METER_READS.with(Cell::get) <= 2, "compiled once: {}", METER_READS.with(Cell::get));
-}
-
-/// `depth` nested objects, each under one property named `password` plus `width` letters
-/// (a secret-looking name, unmarked), each with a near-miss mark: two findings per level, and
-/// every pointer below a level repeats its long name.
-fn deep_secret_names(depth: usize, width: usize) -> Value {
-    let key = format!("password{}", "x".repeat(width));
-    let mut schema = json!({ "type": "string" });
-    for _ in 0..depth {
-        schema = json!({ "type": "object", "properties": { key.clone(): schema }, "x-sensitiv": true });
-    }
-    json!({ "name": "t", "outputSchema": schema })
 }
 
 /// The same, with nothing to report: every name is marked, and no mark is misspelt.

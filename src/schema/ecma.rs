@@ -984,18 +984,20 @@ mod tests {
         }
     }
 
+    /// Calls `f` on `ast` and every node below it.
+    fn each_node(ast: &Ast, f: &mut dyn FnMut(&Ast)) {
+        f(ast);
+        match ast {
+            Ast::Concat(v) | Ast::Alt(v) => v.iter().for_each(|a| each_node(a, f)),
+            Ast::Repeat(a, ..) => each_node(a, f),
+            _ => {}
+        }
+    }
+
     /// `finite_shape` is false only where `finite` is `None`, so checking it first changes no
     /// literal form.
     #[test]
     fn the_finite_shape_check_agrees_with_finite() {
-        fn each(ast: &Ast, f: &mut dyn FnMut(&Ast)) {
-            f(ast);
-            match ast {
-                Ast::Concat(v) | Ast::Alt(v) => v.iter().for_each(|a| each(a, f)),
-                Ast::Repeat(a, ..) => each(a, f),
-                _ => {}
-            }
-        }
         let patterns = [
             "^k12[a-z]*$",
             "^(?:id|key)s?$",
@@ -1013,7 +1015,7 @@ mod tests {
         ];
         for p in patterns {
             let ast = translate(p).unwrap().ast;
-            each(&ast, &mut |a| assert!(finite_shape(a) || finite(a).is_none(), "{p}: {a:?}"));
+            each_node(&ast, &mut |a| assert!(finite_shape(a) || finite(a).is_none(), "{p}: {a:?}"));
         }
         // A shape that passes can still be too many strings: `finite` decides those.
         let ast = translate("[a-h][a-h][a-h][a-h][a-h]").unwrap().ast;
@@ -1024,19 +1026,11 @@ mod tests {
     /// of texts up to the limit and past it.
     #[test]
     fn times_is_the_product_with_the_finite_strings() {
-        fn each(ast: &Ast, f: &mut dyn FnMut(&Ast)) {
-            f(ast);
-            match ast {
-                Ast::Concat(v) | Ast::Alt(v) => v.iter().for_each(|a| each(a, f)),
-                Ast::Repeat(a, ..) => each(a, f),
-                _ => {}
-            }
-        }
         for p in ["^o12_$", "k\\u{1F600}x", "^(?:id|key)s?$", "^[Ss]ecret$", "a[bc]d", "\\.", "x{2}", "(?:)", "é"] {
             let ast = translate(p).unwrap().ast;
             for n in [0, 1, 2, 63, 64, 65] {
                 let texts: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
-                each(&ast, &mut |a| {
+                each_node(&ast, &mut |a| {
                     let expected = finite(a).and_then(|f| product(&texts, &f));
                     assert_eq!(times(texts.clone(), a), expected, "{p}: {a:?} after {n}");
                 });

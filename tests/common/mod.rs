@@ -115,3 +115,14 @@ pub fn later_views(secret: Value, later: &Value) -> Vec<String> {
 pub fn text_result(text: &str) -> Value {
     json!({ "content": [{ "type": "text", "text": text }] })
 }
+
+/// `depth` nested objects, each under one property named `password` plus `width` letters, each
+/// with a near-miss mark: two findings per level, each pointer holding every key above it.
+pub fn deep_secret_names(depth: usize, width: usize) -> Value {
+    let key = format!("password{}", "x".repeat(width));
+    let mut schema = json!({ "type": "string" });
+    for _ in 0..depth {
+        schema = json!({ "type": "object", "properties": { key.clone(): schema }, "x-sensitiv": true });
+    }
+    json!({ "name": "t", "outputSchema": schema })
+}
