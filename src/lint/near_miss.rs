@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use super::trail::{Step, Trail};
-use crate::schema::{is_mark, is_schema_keyword, keyword, At, MARK};
+use crate::schema::{is_mark, is_schema_keyword, keyword, MARK};
 
 /// Words that mean "do not show this" as a schema keyword; compared after normalising.
 const SYNONYMS: &[&str] = &["secret", "redact", "redacted", "confidential", "private", "pii", "masked"];
@@ -32,21 +32,7 @@ pub(super) fn near_misses(schema: &Value, at: &str, report: &mut impl FnMut(Stri
             match keyword(key) {
                 // Where the compiler finds subschemas (a keyword of the wrong shape is the
                 // compiler's error, reported as such): map keys there are names, not keywords.
-                Some(k) => {
-                    let members = k.kind.members(value).unwrap_or_default();
-                    if members.is_empty() {
-                        continue;
-                    }
-                    let here = trail.push(place, Step::Key(key));
-                    for m in members {
-                        let at = match m.at {
-                            At::Whole => here,
-                            At::Index(i) => trail.push(here, Step::Index(i)),
-                            At::Key(name) => trail.push(here, Step::Key(name)),
-                        };
-                        below.push((m.value, at));
-                    }
-                }
+                Some(k) => below.extend(trail.members(place, key, k.kind.members(value).unwrap_or_default())),
                 None if *value != Value::Bool(false) && is_near_miss(key) => {
                     let here = trail.push(place, Step::Key(key));
                     if !report(trail.pointer(here), key) {
@@ -79,20 +65,9 @@ pub(super) fn marks_under_not(schema: &Value, at: &str, report: &mut impl FnMut(
         let mut below = Vec::new();
         for (key, value) in obj {
             let Some(k) = keyword(key) else { continue };
-            let members = k.kind.members(value).unwrap_or_default();
-            if members.is_empty() {
-                continue;
-            }
-            let here = trail.push(place, Step::Key(key));
             let under = negated || key == "not";
-            for m in members {
-                let at = match m.at {
-                    At::Whole => here,
-                    At::Index(i) => trail.push(here, Step::Index(i)),
-                    At::Key(name) => trail.push(here, Step::Key(name)),
-                };
-                below.push((m.value, at, under));
-            }
+            let members = trail.members(place, key, k.kind.members(value).unwrap_or_default());
+            below.extend(members.into_iter().map(|(m, at)| (m, at, under)));
         }
         stack.extend(below.into_iter().rev());
     }

@@ -5,7 +5,10 @@
 
 use std::fmt::Write;
 
+use serde_json::Value;
+
 use crate::json::push_token;
+use crate::schema::{At, Member};
 
 /// One step down from a node.
 #[derive(Clone, Copy)]
@@ -32,6 +35,21 @@ impl<'v> Trail<'v> {
     pub fn push(&mut self, parent: usize, step: Step<'v>) -> usize {
         self.links.push((parent, step));
         self.links.len() - 1
+    }
+
+    /// The subschemas a keyword `key` of the schema at `place` holds, each with its node; the
+    /// keyword's own node is added only when it holds some.
+    pub fn members(&mut self, place: usize, key: &'v str, members: Vec<Member<'v>>) -> Vec<(&'v Value, usize)> {
+        if members.is_empty() {
+            return Vec::new();
+        }
+        let here = self.push(place, Step::Key(key));
+        let node = |m: &Member<'v>, trail: &mut Self| match m.at {
+            At::Whole => here,
+            At::Index(i) => trail.push(here, Step::Index(i)),
+            At::Key(name) => trail.push(here, Step::Key(name)),
+        };
+        members.iter().map(|m| (m.value, node(m, self))).collect()
     }
 
     /// `node`'s JSON Pointer, spelled out.

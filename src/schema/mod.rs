@@ -39,7 +39,7 @@ pub(crate) use agent::agent_schema;
 pub(crate) use apply::{AppliedId, Eval, Exhausted, SetId};
 pub(crate) use compile::compile;
 #[cfg(feature = "lint")]
-pub(crate) use keywords::{is_mark, is_schema_keyword, keyword, At, MARK};
+pub(crate) use keywords::{is_mark, is_schema_keyword, keyword, At, Member, MARK};
 
 use serde_json::Value;
 
