@@ -28,6 +28,34 @@ const STYLE = `
 
 let ids = 0;
 
+/** @type {WeakMap<Document, CSSStyleSheet>} each document's constructed copy of STYLE */
+const sheets = new WeakMap();
+
+/**
+ * The dialog's styles, adopted by the document where it can (a page whose CSP `style-src` has
+ * no 'unsafe-inline' refuses an inline <style>, not a constructed sheet: the dialog was shown
+ * unstyled there, found by review). Adopted again on each question, as the page may have
+ * replaced its adopted sheets. Returns the <style> element to put in the dialog, or null.
+ */
+function adoptStyle(doc) {
+  try {
+    const Sheet = doc.defaultView?.CSSStyleSheet;
+    let sheet = sheets.get(doc);
+    if (!sheet) {
+      sheet = new Sheet();
+      sheet.replaceSync(STYLE);
+      sheets.set(doc, sheet);
+    }
+    const adopted = [...doc.adoptedStyleSheets];
+    if (!adopted.includes(sheet)) doc.adoptedStyleSheets = [...adopted, sheet];
+    return null;
+  } catch {
+    const style = doc.createElement("style");
+    style.textContent = STYLE;
+    return style;
+  }
+}
+
 /** Asks in a modal dialog; resolves true only when the user presses Allow. */
 export function askInDialog(req) {
   const doc = globalThis.document;
@@ -40,17 +68,18 @@ export function askInDialog(req) {
     // Taken out of the document (a page that renders its body again, an agent's remove()) or
     // its `open` attribute removed, the dialog is gone but fires no close event, and the question
     // would hold every later one in the queue for good, as a close() did (found by review): a
-    // decline too.
+    // decline too. So is any change inside it once shown: an agent driving the page rewrote
+    // the arguments (or the tool's name, a reason, a label, a class or style attribute) the
+    // user read, and the user's Allow approved what they did not see (found by review).
     const Observer = globalThis.MutationObserver;
-    const removal = typeof Observer === "function" ? new Observer(() => {
-      if (!dialog.isConnected || !dialog.open) done(false);
+    const watch = typeof Observer === "function" ? new Observer((records) => {
+      if (!dialog.isConnected || !dialog.open || records.some((r) => dialog.contains(r.target))) done(false);
     }) : null;
-    removal?.observe(doc, { childList: true, subtree: true });
-    removal?.observe(dialog, { attributes: true, attributeFilter: ["open"] });
+    watch?.observe(doc, { childList: true, subtree: true });
     const done = (answer) => {
       if (answered) return;
       answered = true;
-      removal?.disconnect();
+      watch?.disconnect();
       dialog.remove();
       if (returnTo && typeof returnTo.focus === "function" && returnTo.isConnected) returnTo.focus();
       resolve(answer);
@@ -72,6 +101,8 @@ export function askInDialog(req) {
     dialog.addEventListener("close", () => done(false));
     dialog.addEventListener("keydown", (e) => trapTab(dialog, e));
     dialog.showModal();
+    // After showModal, whose own `open` is no change of the page's.
+    watch?.observe(dialog, { attributes: true, childList: true, characterData: true, subtree: true });
     deny.focus(); // the safe answer
   });
 }
@@ -107,13 +138,13 @@ function build(doc, req) {
     "aria-describedby": `webmcp-confirm-why-${n}`,
     "data-tool": String(req.tool),
   });
-  const style = el("style", STYLE);
+  const style = adoptStyle(doc);
   const title = el("h2", `Let the agent call ${req.tool}?`, { id: `webmcp-confirm-title-${n}` });
   const why = el("p", "The page's safety rules ask you first, because:", { id: `webmcp-confirm-why-${n}` });
   const reasons = el("ul", undefined, { class: "reasons" });
   // Labels come from the results' own field names, and the reasons quote them: as visible as the arguments.
   for (const r of req.reasons ?? []) reasons.append(el("li", visible(sentence(r.message)), { "data-code": String(r.code) }));
-  const parts = [style, title];
+  const parts = style ? [style, title] : [title];
   if (req.destination) {
     const place = PLACES[String(req.destination).toLowerCase()] ?? String(req.destination);
     parts.push(el("p", `Its input goes to ${place}.`, { class: "destination" }));
