@@ -52,6 +52,16 @@ function bridgeOf(modelContext, given) {
   }
 }
 
+/** The AbortSignal of registerTool's options, read once; none if it cannot be read. */
+function signalOf(options) {
+  try {
+    const signal = options !== null && typeof options === "object" ? options.signal : undefined;
+    return signal !== null && typeof signal === "object" && typeof signal.addEventListener === "function" ? signal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function findModelContext(given) {
   if (given !== undefined) return given;
   const doc = /** @type {any} */ (globalThis.document);
@@ -268,8 +278,9 @@ export async function installRedactionWith(load, options = {}) {
     // never the tool itself: a getter, or an execute set after registration, would otherwise
     // give the runtime a function that runs unchecked.
     if (typeof copy.execute !== "function") return Reflect.apply(original, this, [copy, ...args]);
+    const signal = signalOf(args[0]);
     const wrapped = runtimeCopy(tool, copy, await getSession());
-    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]));
+    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]), signal);
   }
 
   /**
@@ -360,16 +371,26 @@ export async function installRedactionWith(load, options = {}) {
    * it, unless it was registered here before: refused as a duplicate of a tool the runtime got
    * past the patch (before installation, say), the name hid that raw tool from the report
    * (found by review).
+   * Unregistered by its `signal` (the spec's way), the name is free again: counted still, a
+   * tool of that name the runtime later got past the patch went unreported (found by review).
    * @param {string} name
    * @param {() => unknown} register the runtime's registerTool call
+   * @param {AbortSignal} [signal] the registration's, if it has one
    */
-  function registerWrapped(name, register) {
+  function registerWrapped(name, register, signal) {
     const before = registered.has(name);
     const refused = () => {
       if (before) return;
       registered.delete(name);
       recheck();
     };
+    try {
+      // No recheck on abort: the runtime may list the tool until its own abort listener (after
+      // this one) removes it; a tool registered past the patch later fires its toolchange.
+      signal?.addEventListener("abort", () => registered.delete(name), { once: true });
+    } catch {
+      // a signal that cannot be followed: the name stays counted, as before
+    }
     registered.add(name);
     let out;
     try {

@@ -1,0 +1,87 @@
+// Review s28 of the JS layer (helper L): each test states a promise a careless page, a hostile
+// script or a supported set-up broke before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { installRedaction } from "webmcp-redact";
+import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+// --- A name freed by its AbortSignal -----------------------------------------------------------
+
+/**
+ * A runtime as the spec and the polyfill have it: `registerTool(tool, { signal })`, unregistered
+ * by aborting the signal, listing its tools and firing "toolchange" on each change.
+ */
+function signalContext() {
+  const ctx = new EventTarget();
+  const tools = new Map();
+  const changed = () => ctx.dispatchEvent(new Event("toolchange"));
+  ctx.registerTool = async (tool, options) => {
+    if (tools.has(tool.name)) throw new Error(`duplicate ${tool.name}`);
+    tools.set(tool.name, tool);
+    options?.signal?.addEventListener("abort", () => {
+      if (tools.get(tool.name) === tool) tools.delete(tool.name);
+      changed();
+    }, { once: true });
+    changed();
+  };
+  ctx.getTools = async () => [...tools.keys()].map((name) => ({ name }));
+  return ctx;
+}
+
+// A name registered through the patch stayed counted as protected for good: once its signal
+// unregistered it, a tool of the same name the runtime got past the patch (a registerTool a
+// script took before installation) was never reported, its results raw.
+test("a name unregistered by its signal and registered again past the patch is reported", async () => {
+  const ctx = signalContext();
+  const takenBefore = ctx.registerTool;
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (m) => warnings.push(String(m));
+  try {
+    const uninstall = await installRedaction({ modelContext: ctx });
+    const controller = new AbortController();
+    await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() }, { signal: controller.signal });
+    const kept = new AbortController();
+    await ctx.registerTool({ name: "kept", description: "x", execute: async () => ({}) }, { signal: kept.signal });
+    await settle();
+    assert.deepEqual(uninstall.unprotectedTools, [], "nothing unprotected yet");
+    controller.abort();
+    await settle();
+    await takenBefore({ name: apiKeyTool.name, description: "x", execute: async () => ({ secret: CANARY }) });
+    await settle();
+    await settle();
+    const seen = uninstall.unprotectedTools;
+    uninstall();
+    assert.deepEqual(seen, [apiKeyTool.name]);
+    assert.ok(warnings.some((w) => w.includes(apiKeyTool.name)), warnings.join("\n"));
+  } finally {
+    console.warn = warn;
+  }
+});
+
+// Registered through the patch again after its signal freed it: protected, so not reported (and
+// an abort of the old registration must not free the new one's name).
+test("a name unregistered by its signal and registered through the patch again stays protected", async () => {
+  const ctx = signalContext();
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const uninstall = await installRedaction({ modelContext: ctx });
+    const first = new AbortController();
+    await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() }, { signal: first.signal });
+    first.abort();
+    await settle();
+    const second = new AbortController();
+    await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() }, { signal: second.signal });
+    first.abort(); // no effect: already aborted
+    await settle();
+    await settle();
+    const seen = uninstall.unprotectedTools;
+    uninstall();
+    assert.deepEqual(seen, []);
+  } finally {
+    console.warn = warn;
+  }
+});
