@@ -14,13 +14,14 @@ const PLACES = {
 };
 
 const STYLE = `
-.webmcp-confirm { max-width: 34rem; padding: 1.25rem; border: 2px solid #444; border-radius: 8px; font: 15px/1.45 system-ui, sans-serif; color: #111; background: #fff; }
+:host { all: initial !important; }
+.webmcp-confirm { max-width: 544px; padding: 20px; border: 2px solid #444; border-radius: 8px; font: 15px/1.45 system-ui, sans-serif; color: #111; background: #fff; }
 .webmcp-confirm::backdrop { background: rgb(0 0 0 / 45%); }
-.webmcp-confirm h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
-.webmcp-confirm ul { padding-left: 1.2rem; }
-.webmcp-confirm pre { max-height: 10rem; overflow: auto; color: #111; background: #f4f4f4; border: 1px solid #ccc; padding: .5rem; white-space: pre-wrap; word-break: break-all; font: 13px/1.4 ui-monospace, monospace; }
-.webmcp-confirm .buttons { display: flex; gap: .75rem; justify-content: flex-end; margin-top: 1rem; }
-.webmcp-confirm button { font: inherit; padding: .4rem 1rem; border-radius: 6px; border: 2px solid #1f2937; cursor: pointer; }
+.webmcp-confirm h2 { font-size: 18.4px; margin: 0 0 8px; }
+.webmcp-confirm ul { padding-left: 19.2px; }
+.webmcp-confirm pre { max-height: 160px; overflow: auto; color: #111; background: #f4f4f4; border: 1px solid #ccc; padding: 8px; white-space: pre-wrap; word-break: break-all; font: 13px/1.4 ui-monospace, monospace; }
+.webmcp-confirm .buttons { display: flex; gap: 12px; justify-content: flex-end; margin-top: 16px; }
+.webmcp-confirm button { font: inherit; padding: 6.4px 16px; border-radius: 6px; border: 2px solid #1f2937; cursor: pointer; }
 .webmcp-confirm button.deny { color: #111; background: #fff; }
 .webmcp-confirm button.allow { color: #fff; background: #1f2937; }
 .webmcp-confirm button:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
@@ -28,32 +29,53 @@ const STYLE = `
 
 let ids = 0;
 
-/** @type {WeakMap<Document, CSSStyleSheet>} each document's constructed copy of STYLE */
-const sheets = new WeakMap();
+/** @type {CSSStyleSheet | null} */
+let sheet = null;
 
 /**
- * The dialog's styles, adopted by the document where it can (a page whose CSP `style-src` has
- * no 'unsafe-inline' refuses an inline <style>, not a constructed sheet: the dialog was shown
- * unstyled there, found by review). Adopted again on each question, as the page may have
- * replaced its adopted sheets. Returns the <style> element to put in the dialog, or null.
+ * Puts the dialog in the page: inside the (open) shadow root of a host element appended to the
+ * body. The page's stylesheets reach neither into a shadow tree nor, past `:host`'s important
+ * reset, its host: from the page's CSS, an agent driving the page hid or restyled the question
+ * or its arguments while the user's click on Allow still counted (found by review). Its styles
+ * are a constructed sheet (a page whose CSP `style-src` has no 'unsafe-inline' refuses an inline
+ * <style>, not a constructed sheet: the dialog was shown unstyled there, found by review), else
+ * a <style>. Where there is no shadow DOM (a stand-in document), the dialog goes in the body.
+ * Returns what to watch (the shadow root, or the dialog) and what to remove when done.
  */
-function adoptStyle(doc) {
+function mount(doc, dialog) {
+  const host = doc.createElement("div");
+  /** @type {any} */
+  let root = null;
   try {
-    const Sheet = doc.defaultView?.CSSStyleSheet;
-    let sheet = sheets.get(doc);
-    if (!sheet) {
-      sheet = new Sheet();
-      sheet.replaceSync(STYLE);
-      sheets.set(doc, sheet);
-    }
-    const adopted = [...doc.adoptedStyleSheets];
-    if (!adopted.includes(sheet)) doc.adoptedStyleSheets = [...adopted, sheet];
-    return null;
+    root = typeof host.attachShadow === "function" ? host.attachShadow({ mode: "open" }) : null;
   } catch {
-    const style = doc.createElement("style");
-    style.textContent = STYLE;
-    return style;
+    root = null;
   }
+  if (!root) {
+    dialog.append(styleElement(doc));
+    doc.body.append(dialog);
+    return { watched: dialog, top: dialog };
+  }
+  host.className = "webmcp-confirm-host";
+  try {
+    if (!sheet) {
+      const fresh = new (doc.defaultView ?? globalThis).CSSStyleSheet();
+      fresh.replaceSync(STYLE);
+      sheet = fresh;
+    }
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    root.append(styleElement(doc));
+  }
+  root.append(dialog);
+  doc.body.append(host);
+  return { watched: root, top: host };
+}
+
+function styleElement(doc) {
+  const style = doc.createElement("style");
+  style.textContent = STYLE;
+  return style;
 }
 
 /** Asks in a modal dialog; resolves true only when the user presses Allow. */
@@ -62,25 +84,27 @@ export function askInDialog(req) {
   if (!doc?.body || typeof doc.createElement("dialog").showModal !== "function") return Promise.resolve(false);
   const returnTo = /** @type {HTMLElement | null} */ (doc.activeElement);
   const { dialog, allow, deny } = build(doc, req);
-  doc.body.append(dialog);
+  const { watched, top } = mount(doc, dialog);
   return new Promise((resolve) => {
     let answered = false;
     // Taken out of the document (a page that renders its body again, an agent's remove()) or
     // its `open` attribute removed, the dialog is gone but fires no close event, and the question
     // would hold every later one in the queue for good, as a close() did (found by review): a
-    // decline too. So is any change inside it once shown: an agent driving the page rewrote
-    // the arguments (or the tool's name, a reason, a label, a class or style attribute) the
-    // user read, and the user's Allow approved what they did not see (found by review).
+    // decline too. So is any change inside it once shown (or to its host): an agent driving the
+    // page rewrote the arguments (or the tool's name, a reason, a label, a class or style
+    // attribute) the user read, and the user's Allow approved what they did not see (found by
+    // review).
     const Observer = globalThis.MutationObserver;
+    const ours = (/** @type {Node} */ node) => node === top || node === watched || watched.contains(node);
     const watch = typeof Observer === "function" ? new Observer((records) => {
-      if (!dialog.isConnected || !dialog.open || records.some((r) => dialog.contains(r.target))) done(false);
+      if (!dialog.isConnected || !dialog.open || records.some((r) => ours(r.target))) done(false);
     }) : null;
     watch?.observe(doc, { childList: true, subtree: true });
     const done = (answer) => {
       if (answered) return;
       answered = true;
       watch?.disconnect();
-      dialog.remove();
+      top.remove();
       if (returnTo && typeof returnTo.focus === "function" && returnTo.isConnected) returnTo.focus();
       resolve(answer);
     };
@@ -102,7 +126,8 @@ export function askInDialog(req) {
     dialog.addEventListener("keydown", (e) => trapTab(dialog, e));
     dialog.showModal();
     // After showModal, whose own `open` is no change of the page's.
-    watch?.observe(dialog, { attributes: true, childList: true, characterData: true, subtree: true });
+    watch?.observe(watched, { attributes: true, childList: true, characterData: true, subtree: true });
+    if (top !== dialog) watch?.observe(top, { attributes: true });
     deny.focus(); // the safe answer
   });
 }
@@ -114,7 +139,9 @@ function trapTab(dialog, e) {
   if (!items.length) return;
   const first = items[0];
   const last = items[items.length - 1];
-  const at = dialog.ownerDocument.activeElement;
+  // Inside a shadow root the document's active element is the host: ask the root.
+  const root = typeof dialog.getRootNode === "function" ? dialog.getRootNode() : null;
+  const at = root?.activeElement ?? dialog.ownerDocument.activeElement;
   if (e.shiftKey && (at === first || !dialog.contains(at))) {
     e.preventDefault();
     last.focus();
@@ -138,13 +165,12 @@ function build(doc, req) {
     "aria-describedby": `webmcp-confirm-why-${n}`,
     "data-tool": String(req.tool),
   });
-  const style = adoptStyle(doc);
   const title = el("h2", `Let the agent call ${req.tool}?`, { id: `webmcp-confirm-title-${n}` });
   const why = el("p", "The page's safety rules ask you first, because:", { id: `webmcp-confirm-why-${n}` });
   const reasons = el("ul", undefined, { class: "reasons" });
   // Labels come from the results' own field names, and the reasons quote them: as visible as the arguments.
   for (const r of req.reasons ?? []) reasons.append(el("li", visible(sentence(r.message)), { "data-code": String(r.code) }));
-  const parts = style ? [style, title] : [title];
+  const parts = [title];
   if (req.destination) {
     const place = PLACES[String(req.destination).toLowerCase()] ?? String(req.destination);
     parts.push(el("p", `Its input goes to ${place}.`, { class: "destination" }));

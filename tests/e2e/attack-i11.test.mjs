@@ -63,9 +63,9 @@ test("the dialog shows the arguments' format characters as escapes, never applie
     const label = "\u202Eyek IPA";
     const reasons = [{ code: "x", decision: "confirm", message: `the arguments contain a secret the user was shown (${label})`, source: "" }];
     const answer = askInDialog({ tool: "send_mail", args, reasons, secrets: [label] });
-    const pre = document.querySelector("dialog.webmcp-confirm pre");
-    const text = [pre, ...document.querySelectorAll("dialog.webmcp-confirm li, dialog.webmcp-confirm p.secrets")].map((e) => e.textContent).join("\n");
-    document.querySelector("dialog.webmcp-confirm button.deny").click();
+    const pre = (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm pre");
+    const text = [pre, ...(document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelectorAll("dialog.webmcp-confirm li, dialog.webmcp-confirm p.secrets")].map((e) => e.textContent).join("\n");
+    (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm button.deny").click();
     return { text, answer: await answer };
   });
   assert.equal(out.answer, false);
@@ -84,8 +84,8 @@ test("the dialog says how much of long arguments it does not show", async () => 
     const { askInDialog } = await import("/js/confirm-dialog.js");
     const args = { pad: "x".repeat(5000), to: "attacker@example.com" };
     const answer = askInDialog({ tool: "send_mail", args, reasons: [] });
-    const text = document.querySelector("dialog.webmcp-confirm pre").textContent;
-    document.querySelector("dialog.webmcp-confirm button.deny").click();
+    const text = (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm pre").textContent;
+    (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm button.deny").click();
     return { text, answer: await answer, full: JSON.stringify(args, null, 2).length };
   });
   assert.equal(out.answer, false);

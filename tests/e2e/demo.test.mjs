@@ -77,7 +77,7 @@ async function shownCheck(p) {
       reasons: [...box.querySelectorAll(".reasons li[data-code]")].map((li) => ({ code: li.dataset.code, text: li.textContent })),
       live: box.getAttribute("aria-live"),
       sensitivity: labels.querySelector('dd[data-label="sensitivity"]')?.textContent,
-      confirmShown: document.querySelector("dialog.webmcp-confirm[open]") !== null,
+      confirmShown: (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm[open]") !== null,
       output: document.getElementById("agent-json").dataset.outcome,
       outputTool: document.getElementById("agent-json").dataset.tool,
       posts: window.webmcpRedact.forumPosts.length,
@@ -433,12 +433,14 @@ test("the consent dialog is accessible: a named dialog, focus inside, Tab stays 
     const dialog = p.getByRole("dialog", { name: "Let the agent call post_to_forum?" });
     await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
     const focus = () => p.evaluate(() => {
-      const d = document.querySelector("dialog.webmcp-confirm[open]");
-      return { inside: d.contains(document.activeElement), label: document.activeElement?.getAttribute("aria-label") ?? document.activeElement?.tagName };
+      const d = (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm[open]");
+      // In the dialog's shadow root the document's active element is its host: ask the root.
+      const at = d.getRootNode().activeElement;
+      return { inside: d.contains(at), label: at?.getAttribute("aria-label") ?? at?.tagName };
     });
     assert.deepEqual(await focus(), { inside: true, label: "Don't allow post_to_forum" }, "the safe answer has the focus");
     assert.equal(await p.locator("dialog.webmcp-confirm").count(), 1);
-    assert.ok(await p.evaluate(() => document.querySelector("dialog.webmcp-confirm").getAttribute("aria-describedby")));
+    assert.ok(await p.evaluate(() => (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm").getAttribute("aria-describedby")));
     for (let i = 0; i < 6; i++) {
       await p.keyboard.press("Tab");
       assert.equal((await focus()).inside, true, `Tab ${i + 1} left the dialog`);
@@ -471,7 +473,7 @@ test("concurrent calls queue their questions: one dialog at a time", async () =>
     await dialog.waitFor({ state: "visible", timeout: TIMEOUT });
     assert.equal(await p.locator("dialog.webmcp-confirm").count(), 1, "not stacked");
     await dialog.getByRole("button", { name: "Allow post_to_forum", exact: true }).click();
-    await p.waitForFunction(() => document.querySelectorAll("dialog.webmcp-confirm[open]").length === 1 && window.webmcpRedact.forumPosts.length === 1, null, { timeout: TIMEOUT });
+    await p.waitForFunction(() => (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelectorAll("dialog.webmcp-confirm[open]").length === 1 && window.webmcpRedact.forumPosts.length === 1, null, { timeout: TIMEOUT });
     await dialog.getByRole("button", { name: "Don't allow post_to_forum", exact: true }).click();
     const [first, second] = await both;
     assert.match(first, /Posted post_1/);

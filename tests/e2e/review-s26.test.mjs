@@ -68,17 +68,17 @@ test("the consent dialog taken out of the document (or its open attribute remove
     const within = (p) => Promise.race([p.then((a) => `answered ${a}`), new Promise((ok) => setTimeout(() => ok("pending"), 1000))]);
     const r = {};
     let answer = askInDialog({ tool: "t", reasons: [] });
-    document.querySelector("dialog.webmcp-confirm").remove();
+    (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm").remove();
     r.removed = await within(answer);
     answer = askInDialog({ tool: "t", reasons: [] });
     document.body.replaceChildren(); // a page rendering its body again
     r.rerendered = await within(answer);
     answer = askInDialog({ tool: "t", reasons: [] });
-    document.querySelector("dialog.webmcp-confirm").removeAttribute("open"); // hidden, not closed
+    (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm").removeAttribute("open"); // hidden, not closed
     r.openRemoved = await within(answer);
     answer = askInDialog({ tool: "t", reasons: [] });
-    r.next = Boolean(document.querySelector("dialog.webmcp-confirm[open]"));
-    document.querySelector("dialog.webmcp-confirm button.deny").click();
+    r.next = Boolean((document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm[open]"));
+    (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector("dialog.webmcp-confirm button.deny").click();
     r.declined = await within(answer);
     return r;
   });

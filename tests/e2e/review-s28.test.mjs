@@ -6,9 +6,14 @@ import { browserForFile } from "./helpers.mjs";
 
 const env = browserForFile({});
 
-/** Opens the built-in dialog on `page` (a question about `post`); its answer is window.__answer. */
+/**
+ * Opens the built-in dialog on `page` (a question about `post`); its answer is window.__answer,
+ * and `window.__q(selector)` queries inside the dialog's shadow root.
+ */
 async function ask(page) {
   await page.evaluate(async () => {
+    // (Or in the document, where an older dialog lived: so that these tests can fail on it.)
+    window.__q = (sel) => (document.querySelector(".webmcp-confirm-host")?.shadowRoot ?? document).querySelector(sel);
     const { askInDialog } = await import("/js/confirm-dialog.js");
     window.__answer = askInDialog({ tool: "post", reasons: [{ code: "irreversible", message: "it cannot be undone" }], args: { body: "CANARY-s28-exfil to evil.example" } });
   });
@@ -25,17 +30,13 @@ test("the consent dialog is styled on a page whose style-src refuses inline styl
   await page.goto(`${env.a.url}__test/blank.html?csp=tt`);
   await ask(page);
   const style = await page.evaluate(() => {
-    const d = document.querySelector("dialog.webmcp-confirm[open]");
+    const d = __q("dialog.webmcp-confirm[open]");
     const allow = d.querySelector("button.allow");
-    return { radius: getComputedStyle(d).borderTopLeftRadius, allowBackground: getComputedStyle(allow).backgroundColor, styles: d.querySelectorAll("style").length };
+    return { radius: getComputedStyle(d).borderTopLeftRadius, allowBackground: getComputedStyle(allow).backgroundColor, styles: d.getRootNode().querySelectorAll("style").length };
   });
   assert.deepEqual(style, { radius: "8px", allowBackground: "rgb(31, 41, 55)", styles: 0 });
-  // Asked twice on one page, the sheet is adopted once.
   await page.keyboard.press("Escape");
   assert.equal(await page.evaluate(() => window.__answer), false);
-  await ask(page);
-  assert.equal(await page.evaluate(() => document.adoptedStyleSheets.length), 1);
-  await page.keyboard.press("Escape");
   assert.deepEqual(violations, []);
   await page.close();
 });
@@ -47,15 +48,17 @@ test("the consent dialog is styled on a page whose style-src refuses inline styl
 test("a dialog changed after it was shown declines, whatever the change; an untouched one still asks", async () => {
   const changes = {
     none: () => {},
-    argsText: () => { document.querySelector("dialog.webmcp-confirm pre").textContent = '{ "body": "hi" }'; },
-    argsTextNode: () => { document.querySelector("dialog.webmcp-confirm pre").firstChild.data = '{ "body": "hi" }'; },
-    title: () => { document.querySelector("dialog.webmcp-confirm h2").textContent = "Let the agent call read_inbox?"; },
-    reasonRemoved: () => { document.querySelector("dialog.webmcp-confirm li").remove(); },
-    nodeAdded: () => { document.querySelector("dialog.webmcp-confirm ul").append(document.createElement("li")); },
-    styleAttribute: () => { document.querySelector("dialog.webmcp-confirm pre").setAttribute("style", "color: transparent"); },
-    inlineStyle: () => { document.querySelector("dialog.webmcp-confirm pre").style.fontSize = "0"; },
-    classOfDialog: () => { document.querySelector("dialog.webmcp-confirm").classList.add("x"); },
-    allowLabel: () => { document.querySelector("dialog.webmcp-confirm button.allow").textContent = "Don't allow"; },
+    argsText: () => { __q("dialog.webmcp-confirm pre").textContent = '{ "body": "hi" }'; },
+    argsTextNode: () => { __q("dialog.webmcp-confirm pre").firstChild.data = '{ "body": "hi" }'; },
+    title: () => { __q("dialog.webmcp-confirm h2").textContent = "Let the agent call read_inbox?"; },
+    reasonRemoved: () => { __q("dialog.webmcp-confirm li").remove(); },
+    nodeAdded: () => { __q("dialog.webmcp-confirm ul").append(document.createElement("li")); },
+    styleAttribute: () => { __q("dialog.webmcp-confirm pre").setAttribute("style", "color: transparent"); },
+    inlineStyle: () => { __q("dialog.webmcp-confirm pre").style.fontSize = "0"; },
+    classOfDialog: () => { __q("dialog.webmcp-confirm").classList.add("x"); },
+    hostStyle: () => { document.querySelector(".webmcp-confirm-host").style.display = "none"; },
+    besideDialog: () => { __q("dialog.webmcp-confirm").getRootNode().append(document.createElement("p")); },
+    allowLabel: () => { __q("dialog.webmcp-confirm button.allow").textContent = "Don't allow"; },
   };
   const page = await env.page();
   await page.goto(`${env.a.url}__test/blank.html`);
@@ -64,11 +67,46 @@ test("a dialog changed after it was shown declines, whatever the change; an unto
     await ask(page);
     await page.evaluate(`(${change})()`);
     // The user's own click (trusted), where Allow is, if the dialog is still there.
+    // (Playwright's locators see into open shadow roots.)
     const allow = page.locator("dialog.webmcp-confirm[open] button.allow");
     if (await allow.count()) await allow.click();
     answers[name] = await page.evaluate(() => window.__answer);
     assert.equal(await page.locator("dialog.webmcp-confirm").count(), 0, `${name}: the dialog is gone`);
   }
-  assert.deepEqual(answers, { none: true, argsText: false, argsTextNode: false, title: false, reasonRemoved: false, nodeAdded: false, styleAttribute: false, inlineStyle: false, classOfDialog: false, allowLabel: false });
+  assert.deepEqual(answers, { none: true, argsText: false, argsTextNode: false, title: false, reasonRemoved: false, nodeAdded: false, styleAttribute: false, inlineStyle: false, classOfDialog: false, hostStyle: false, besideDialog: false, allowLabel: false });
+  await page.close();
+});
+
+// The dialog lived in the page's light DOM, so the page's own stylesheets (an agent driving the
+// page adds one before it calls) could hide the arguments, the question or the whole dialog
+// while the user's click on Allow still counted: `visibility: hidden` on the arguments, or
+// `opacity: 0` on the dialog with a lookalike behind it. In its shadow root, with `:host` reset,
+// no page rule applies to what the user reads.
+test("the page's stylesheets cannot hide or restyle what the dialog shows", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  await page.evaluate(() => {
+    const style = document.createElement("style");
+    style.textContent = `
+      .webmcp-confirm pre, .webmcp-confirm h2, pre, h2 { visibility: hidden !important; color: transparent !important; font-size: 0 !important; }
+      dialog, .webmcp-confirm, .webmcp-confirm-host, div { opacity: 0 !important; visibility: hidden !important; }
+      body > * { color: transparent !important; visibility: hidden !important; font-size: 0 !important; }
+      html { font-size: 0 !important; }`;
+    document.head.append(style);
+  });
+  await ask(page);
+  const seen = await page.evaluate(() => {
+    const d = __q("dialog.webmcp-confirm[open]");
+    const host = document.querySelector(".webmcp-confirm-host") ?? d;
+    const css = (el) => { const c = getComputedStyle(el); return { visibility: c.visibility, opacity: c.opacity, color: c.color, fontSize: c.fontSize }; };
+    return { host: css(host), dialog: css(d), pre: css(__q("pre")), title: css(__q("h2")) };
+  });
+  const shown = (fontSize) => ({ visibility: "visible", opacity: "1", color: "rgb(17, 17, 17)", fontSize });
+  assert.equal(seen.host.visibility, "visible");
+  assert.equal(seen.host.opacity, "1");
+  // (Sizes in px, not rem: the page's root font size reaches into a shadow tree.)
+  assert.deepEqual({ dialog: seen.dialog, pre: seen.pre, title: seen.title }, { dialog: shown("15px"), pre: shown("13px"), title: shown("18.4px") });
+  await page.locator("dialog.webmcp-confirm[open] button.allow").click();
+  assert.equal(await page.evaluate(() => window.__answer), true, "the user's Allow still answers");
   await page.close();
 });
