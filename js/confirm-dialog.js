@@ -14,7 +14,7 @@ const PLACES = {
 };
 
 const STYLE = `
-:host { all: initial !important; }
+:host { all: initial !important; direction: ltr !important; unicode-bidi: isolate !important; }
 .webmcp-confirm { max-width: 544px; padding: 20px; border: 2px solid #444; border-radius: 8px; font: 15px/1.45 system-ui, sans-serif; color: #111; background: #fff; }
 .webmcp-confirm::backdrop { background: rgb(0 0 0 / 45%); }
 .webmcp-confirm h2 { font-size: 18.4px; margin: 0 0 8px; }
@@ -96,14 +96,26 @@ export function askInDialog(req) {
     // review).
     const Observer = globalThis.MutationObserver;
     const ours = (/** @type {Node} */ node) => node === top || node === watched || watched.contains(node);
-    const watch = typeof Observer === "function" ? new Observer((records) => {
+    const judge = (/** @type {MutationRecord[]} */ records) => {
       if (!dialog.isConnected || !dialog.open || records.some((r) => ours(r.target))) done(false);
-    }) : null;
+    };
+    const watch = typeof Observer === "function" ? new Observer(judge) : null;
     watch?.observe(doc, { childList: true, subtree: true });
+    // Allow is enabled only while the browser sees it whole (see followVisibility); its own
+    // `disabled` is no change of the page's: what is pending is judged first, then dropped.
+    const visibility = followVisibility(allow, (visible) => {
+      if (answered) return;
+      judge(watch?.takeRecords() ?? []);
+      if (answered) return;
+      allow.disabled = !visible;
+      watch?.takeRecords();
+    });
+    if (visibility) allow.disabled = true; // until the browser has seen it
     const done = (answer) => {
       if (answered) return;
       answered = true;
       watch?.disconnect();
+      visibility?.stop();
       top.remove();
       if (returnTo && typeof returnTo.focus === "function" && returnTo.isConnected) returnTo.focus();
       resolve(answer);
@@ -130,6 +142,33 @@ export function askInDialog(req) {
     if (top !== dialog) watch?.observe(top, { attributes: true });
     deny.focus(); // the safe answer
   });
+}
+
+/**
+ * Calls `onChange(visible)` each time the browser's view of `el` changes, where it can tell
+ * (IntersectionObserver v2, `trackVisibility`: Chromium): visible means on screen, not covered
+ * by anything (an element laid over it, even one that lets clicks through), with an opacity of
+ * 1 and no filter or transform that could hide it, for at least 100 ms. A click on Allow made
+ * through a covering lookalike, on a dialog made transparent, or the instant it appeared under
+ * the user's pointer, approved a call the user never saw (found by review). Returns null where
+ * the browser cannot tell (Allow is then enabled as before).
+ * @param {Element} el
+ * @param {(visible: boolean) => void} onChange
+ */
+function followVisibility(el, onChange) {
+  const IO = /** @type {any} */ (globalThis).IntersectionObserver;
+  if (typeof IO !== "function") return null;
+  try {
+    const io = new IO((/** @type {any[]} */ entries) => onChange(entries[entries.length - 1].isVisible === true), { trackVisibility: true, delay: 100 });
+    if (io.trackVisibility !== true) {
+      io.disconnect();
+      return null;
+    }
+    io.observe(el);
+    return { stop: () => io.disconnect() };
+  } catch {
+    return null;
+  }
 }
 
 /** Tab from the last control goes to the first, Shift+Tab from the first to the last. */

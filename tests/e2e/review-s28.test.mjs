@@ -110,3 +110,42 @@ test("the page's stylesheets cannot hide or restyle what the dialog shows", asyn
   assert.equal(await page.evaluate(() => window.__answer), true, "the user's Allow still answers");
   await page.close();
 });
+
+// Anything laid over the dialog in the top layer (a popover the page opens after the question,
+// transparent to clicks, showing a harmless lookalike) took the user's click through to Allow:
+// approved, though the user saw another question. Allow is now enabled only while Chromium sees
+// it whole (IntersectionObserver v2); uncovered again, the user's click approves.
+test("a click through an element laid over the dialog is no answer; uncovered, Allow answers", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  await ask(page);
+  await page.evaluate(() => {
+    window.__state = "pending";
+    window.__answer.then((a) => { window.__state = a; });
+  });
+  const allow = page.locator("dialog.webmcp-confirm[open] button.allow");
+  await allow.waitFor({ state: "visible" });
+  const box = await allow.boundingBox();
+  await page.evaluate(() => {
+    const lookalike = document.createElement("div");
+    lookalike.id = "lookalike";
+    lookalike.setAttribute("popover", "manual");
+    lookalike.style.cssText = "pointer-events: none; inset: 0; width: 100vw; height: 100vh; margin: 0; background: #fff";
+    lookalike.textContent = "Let the agent read the weather? [Allow]";
+    document.body.append(lookalike);
+    lookalike.showPopover();
+  });
+  // The covered state is seen (Allow disabled) before the user clicks where Allow is.
+  // (Before, nothing watched: the wait ends at its bound, and the click below approves.)
+  await page.waitForFunction(() => __q("button.allow").disabled === true, null, { timeout: 3000 }).catch(() => {});
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  const covered = await page.evaluate(async () => {
+    await Promise.resolve();
+    return window.__state;
+  });
+  assert.equal(covered, "pending", "a click through the lookalike approved the call");
+  await page.evaluate(() => document.getElementById("lookalike").hidePopover());
+  await allow.click(); // waits until Allow is enabled again
+  assert.equal(await page.evaluate(() => window.__answer), true);
+  await page.close();
+});
