@@ -91,7 +91,7 @@ test("the page's stylesheets cannot hide or restyle what the dialog shows", asyn
       .webmcp-confirm pre, .webmcp-confirm h2, pre, h2 { visibility: hidden !important; color: transparent !important; font-size: 0 !important; }
       dialog, .webmcp-confirm, .webmcp-confirm-host, div { opacity: 0 !important; visibility: hidden !important; }
       body > * { color: transparent !important; visibility: hidden !important; font-size: 0 !important; }
-      html { font-size: 0 !important; }`;
+      html { font-size: 0 !important; direction: rtl !important; }`;
     document.head.append(style);
   });
   await ask(page);
@@ -99,11 +99,13 @@ test("the page's stylesheets cannot hide or restyle what the dialog shows", asyn
     const d = __q("dialog.webmcp-confirm[open]");
     const host = document.querySelector(".webmcp-confirm-host") ?? d;
     const css = (el) => { const c = getComputedStyle(el); return { visibility: c.visibility, opacity: c.opacity, color: c.color, fontSize: c.fontSize }; };
-    return { host: css(host), dialog: css(d), pre: css(__q("pre")), title: css(__q("h2")) };
+    const x = (sel) => __q(sel).getBoundingClientRect().x;
+    return { host: css(host), dialog: css(d), pre: css(__q("pre")), title: css(__q("h2")), allowRight: x("button.allow") > x("button.deny") };
   });
   const shown = (fontSize) => ({ visibility: "visible", opacity: "1", color: "rgb(17, 17, 17)", fontSize });
   assert.equal(seen.host.visibility, "visible");
   assert.equal(seen.host.opacity, "1");
+  assert.equal(seen.allowRight, true, "an rtl page swapped Allow and Don't allow");
   // (Sizes in px, not rem: the page's root font size reaches into a shadow tree.)
   assert.deepEqual({ dialog: seen.dialog, pre: seen.pre, title: seen.title }, { dialog: shown("15px"), pre: shown("13px"), title: shown("18.4px") });
   await page.locator("dialog.webmcp-confirm[open] button.allow").click();
