@@ -85,3 +85,56 @@ test("a name unregistered by its signal and registered through the patch again s
     console.warn = warn;
   }
 });
+
+// The class: any order of registrations through the patch, past it, duplicates the runtime
+// refuses and aborts. After each step, every name the runtime now holds a raw tool under is
+// reported, and a name never registered past the patch is not. Seeded, so a failure replays.
+test("random registrations, aborts and raw registrations: every raw tool the runtime holds is reported, no other", async () => {
+  let seed = 0x5eed28;
+  const rnd = (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 16) % n; // the high bits: the low bits of this LCG have short periods
+  };
+  const names = ["a", "b", "c"];
+  const warn = console.warn;
+  console.warn = () => {};
+  let steps = 0;
+  try {
+    for (let run = 0; run < 60; run++) {
+      const ctx = signalContext();
+      const takenBefore = ctx.registerTool;
+      const uninstall = await installRedaction({ modelContext: ctx });
+      const live = new Map(); // name -> { raw, controller }
+      const everRaw = new Set();
+      for (let step = 0; step < 12; step++, steps++) {
+        const name = names[rnd(names.length)];
+        const op = rnd(3);
+        const controller = new AbortController();
+        if (op === 0) {
+          const ok = await ctx.registerTool({ name, description: "x", execute: async () => ({}) }, { signal: controller.signal }).then(() => true, () => false);
+          if (ok) live.set(name, { raw: false, controller });
+        } else if (op === 1) {
+          const ok = await takenBefore({ name, description: "x", execute: async () => ({}) }, { signal: controller.signal }).then(() => true, () => false);
+          if (ok) {
+            live.set(name, { raw: true, controller });
+            everRaw.add(name);
+          }
+        } else if (live.has(name)) {
+          live.get(name).controller.abort();
+          live.delete(name);
+        }
+        await settle();
+        await settle();
+        const seen = new Set(uninstall.unprotectedTools ?? []);
+        const rawNow = [...live].filter(([, t]) => t.raw).map(([n]) => n);
+        const missed = rawNow.filter((n) => !seen.has(n));
+        const extra = [...seen].filter((n) => !everRaw.has(n));
+        assert.deepEqual({ missed, extra }, { missed: [], extra: [] }, `run ${run}, step ${step}`);
+      }
+      uninstall();
+    }
+  } finally {
+    console.warn = warn;
+  }
+  assert.equal(steps, 720);
+});
