@@ -151,3 +151,35 @@ test("a click through an element laid over the dialog is no answer; uncovered, A
   assert.equal(await page.evaluate(() => window.__answer), true);
   await page.close();
 });
+
+// The fix of js/install.js's signal handling, on the real MCP-B polyfill: a name freed by its
+// AbortSignal and registered again past the patch (a registerTool a script took before
+// installation) is reported; before, the name stayed counted as protected for good.
+test("on the polyfill, a name freed by its signal and registered past the patch is reported", async () => {
+  const page = await env.page();
+  await page.goto(`${env.a.url}__test/blank.html`);
+  const out = await page.evaluate(async () => {
+    const ctx = document.modelContext;
+    const takenBefore = ctx.registerTool.bind(ctx);
+    const { installRedaction } = await import("/js/index.js");
+    const warn = console.warn;
+    console.warn = () => {};
+    const uninstall = await installRedaction();
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    const tool = { name: "get_key", description: "d", inputSchema: { type: "object", properties: {} }, outputSchema: { type: "object", properties: { key: { type: "string", "x-sensitive": true } } } };
+    const controller = new AbortController();
+    await ctx.registerTool({ ...tool, execute: async () => ({ key: "CANARY-s28-signal" }) }, { signal: controller.signal });
+    await settle();
+    const before = uninstall.unprotectedTools;
+    controller.abort();
+    await settle();
+    await takenBefore({ ...tool, execute: async () => ({ key: "CANARY-s28-signal" }) });
+    await settle();
+    const after = uninstall.unprotectedTools;
+    console.warn = warn;
+    uninstall();
+    return { before, after };
+  });
+  assert.deepEqual(out, { before: [], after: ["get_key"] });
+  await page.close();
+});
