@@ -379,18 +379,24 @@ export async function installRedactionWith(load, options = {}) {
    */
   function registerWrapped(name, register, signal) {
     const before = registered.has(name);
+    // No recheck on abort: the runtime may list the tool until its own abort listener (after
+    // this one) removes it; a tool registered past the patch later fires its toolchange.
+    const freed = () => registered.delete(name);
+    const follow = (/** @type {boolean} */ on) => {
+      try {
+        if (on) signal?.addEventListener("abort", freed, { once: true });
+        else signal?.removeEventListener("abort", freed);
+      } catch {
+        // a signal that cannot be followed: the name stays counted, as before
+      }
+    };
     const refused = () => {
+      follow(false); // a refused registration's signal frees nothing (the name may be another's)
       if (before) return;
       registered.delete(name);
       recheck();
     };
-    try {
-      // No recheck on abort: the runtime may list the tool until its own abort listener (after
-      // this one) removes it; a tool registered past the patch later fires its toolchange.
-      signal?.addEventListener("abort", () => registered.delete(name), { once: true });
-    } catch {
-      // a signal that cannot be followed: the name stays counted, as before
-    }
+    follow(true);
     registered.add(name);
     let out;
     try {

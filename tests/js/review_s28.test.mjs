@@ -87,8 +87,9 @@ test("a name unregistered by its signal and registered through the patch again s
 });
 
 // The class: any order of registrations through the patch, past it, duplicates the runtime
-// refuses and aborts. After each step, every name the runtime now holds a raw tool under is
-// reported, and a name never registered past the patch is not. Seeded, so a failure replays.
+// refuses and aborts (of live registrations and of refused ones). After each step, every name
+// the runtime now holds a raw tool under is reported, and a name never registered past the
+// patch is not. Seeded, so a failure replays.
 test("random registrations, aborts and raw registrations: every raw tool the runtime holds is reported, no other", async () => {
   let seed = 0x5eed28;
   const rnd = (n) => {
@@ -106,10 +107,12 @@ test("random registrations, aborts and raw registrations: every raw tool the run
       const uninstall = await installRedaction({ modelContext: ctx });
       const live = new Map(); // name -> { raw, controller }
       const everRaw = new Set();
+      const signals = []; // every registration's controller, accepted or refused as a duplicate
       for (let step = 0; step < 12; step++, steps++) {
         const name = names[rnd(names.length)];
         const op = rnd(3);
         const controller = new AbortController();
+        if (op !== 2) signals.push(controller);
         if (op === 0) {
           const ok = await ctx.registerTool({ name, description: "x", execute: async () => ({}) }, { signal: controller.signal }).then(() => true, () => false);
           if (ok) live.set(name, { raw: false, controller });
@@ -119,9 +122,11 @@ test("random registrations, aborts and raw registrations: every raw tool the run
             live.set(name, { raw: true, controller });
             everRaw.add(name);
           }
-        } else if (live.has(name)) {
-          live.get(name).controller.abort();
-          live.delete(name);
+        } else if (signals.length) {
+          // Any registration's signal: a live one unregisters its tool; a refused one, nothing.
+          const aborted = signals[rnd(signals.length)];
+          aborted.abort();
+          for (const [n, t] of live) if (t.controller === aborted) live.delete(n);
         }
         await settle();
         await settle();
