@@ -198,8 +198,11 @@ function build(doc, req) {
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
     return e;
   };
+  // Not for the browser's page translation: translating its text rewrites it while it is shown,
+  // which declines the question, so a user with automatic translation could never answer.
   const dialog = el("dialog", undefined, {
-    class: "webmcp-confirm",
+    class: "webmcp-confirm notranslate",
+    translate: "no",
     "aria-labelledby": `webmcp-confirm-title-${n}`,
     "aria-describedby": `webmcp-confirm-why-${n}`,
     "data-tool": String(req.tool),

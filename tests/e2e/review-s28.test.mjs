@@ -73,6 +73,10 @@ test("a dialog changed after it was shown declines, whatever the change; an unto
     answers[name] = await page.evaluate(() => window.__answer);
     assert.equal(await page.locator("dialog.webmcp-confirm").count(), 0, `${name}: the dialog is gone`);
   }
+  // Automatic page translation would rewrite it too, so it opts out of translation.
+  await ask(page);
+  assert.equal(await page.evaluate(() => __q("dialog.webmcp-confirm").getAttribute("translate")), "no");
+  await page.keyboard.press("Escape");
   assert.deepEqual(answers, { none: true, argsText: false, argsTextNode: false, title: false, reasonRemoved: false, nodeAdded: false, styleAttribute: false, inlineStyle: false, classOfDialog: false, hostStyle: false, besideDialog: false, allowLabel: false });
   await page.close();
 });
