@@ -23,50 +23,6 @@ fn b64(bytes: &[u8]) -> String {
     out
 }
 
-/// Does the agent view (JSON text) show `needle`, as written or JSON-escaped once (a string of
-/// the view) or twice (the text block that writes a structured value as JSON)?
-fn shows(view: &str, needle: &str) -> bool {
-    let once = serde_json::to_string(needle).unwrap();
-    let once = &once[1..once.len() - 1];
-    let twice = serde_json::to_string(once).unwrap();
-    view.contains(needle) || view.contains(once) || view.contains(&twice[1..twice.len() - 1])
-}
-
-/// Both engines, both formats: the canary never reaches the agent, a second pass changes
-/// nothing, and the engines agree byte for byte. Returns what went wrong.
-fn both_engines(def: &Value, raw: &str, canary: &str) -> Vec<String> {
-    use webmcp_redact::{redact_with, Engine, KnownSecrets, Options};
-    let Ok(t) = webmcp_redact::CompiledTool::from_value(def, &webmcp_redact::Limits::default()) else {
-        return Vec::new(); // a schema that does not compile fails every call closed
-    };
-    let mut bad = Vec::new();
-    for format in FORMATS {
-        let mut views = Vec::new();
-        for engine in [Engine::Streaming, Engine::Dom] {
-            let options = Options { format, engine, ..Options::default() };
-            let mut known = KnownSecrets::default();
-            let o = redact_with(&t, raw, &options, &mut Counter(0), &mut known);
-            if shows(&o.agent_json, canary) {
-                bad.push(format!("{format:?} {engine:?} leaked: {raw} -> {}", o.agent_json));
-            }
-            if !o.withheld {
-                let again = redact_with(&t, &o.agent_json, &options, &mut Counter(0), &mut known);
-                if again.agent_json != o.agent_json {
-                    bad.push(format!(
-                        "{format:?} {engine:?} rule 10: {raw} -> {} -> {}",
-                        o.agent_json, again.agent_json
-                    ));
-                }
-            }
-            views.push(o.agent_json);
-        }
-        if views[0] != views[1] {
-            bad.push(format!("{format:?}: the engines differ on {raw}: {} / {}", views[0], views[1]));
-        }
-    }
-    bad
-}
-
 fn marks(schema: Value) -> Value {
     json!({ "name": "t", "outputSchema": schema })
 }
