@@ -63,38 +63,67 @@ impl Reader<'_, '_> {
     /// text it is written in (a pointer cannot go inside a string).
     fn result(&mut self, raw: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
         self.holder(raw);
-        let Some(Value::Array(blocks)) = raw.get("content") else { return Ok(()) };
-        for (i, block) in blocks.iter().enumerate() {
-            self.holder(block);
-            let resource = block.get("resource");
-            if let Some(r) = resource {
-                self.holder(r);
+        if let Some(Value::Array(blocks)) = raw.get("content") {
+            for (i, block) in blocks.iter().enumerate() {
+                self.holder(block);
+                let resource = block.get("resource");
+                if let Some(r) = resource {
+                    self.holder(r);
+                }
+                let texts = [(block.get("text"), "text"), (resource.and_then(|r| r.get("text")), "resource/text")];
+                for (text, field) in texts {
+                    let Some(text) = text.and_then(Value::as_str) else { continue };
+                    let here = at.map_or_else(|| format!("/content/{i}/{field}"), str::to_string);
+                    self.embedded(text, depth, &here)?;
+                }
             }
-            let texts = [(block.get("text"), "text"), (resource.and_then(|r| r.get("text")), "resource/text")];
-            for (text, field) in texts {
-                let Some(text) = text.and_then(Value::as_str) else { continue };
-                let here = at.map_or_else(|| format!("/content/{i}/{field}"), str::to_string);
-                self.embedded(text, depth, &here)?;
+        }
+        self.below(raw, depth, at)
+    }
+
+    /// What `v` holds at any depth: a result nested as a value (a JSON-RPC response's
+    /// `result`, an array of results, one written as text inside either) makes its claims, and
+    /// so does any `_meta` (MCP's own member: tool data does not name it by chance). Found by
+    /// review: a bridge that handed over `{"result": {…, "_meta": {"sensitiveHint": true}}}`
+    /// let its text through raw. `annotations` is read only where a result could stand (an
+    /// object with `content` or `structuredContent`, and its blocks): a list of tool
+    /// definitions, each with its own `annotations`, is data about tools, not a claim.
+    fn below(&mut self, v: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Object(o) => Box::new(o.values()),
+            Value::Array(a) => Box::new(a.iter()),
+            _ => return Ok(()),
+        };
+        for child in children {
+            match child {
+                Value::Object(o) if o.contains_key("content") || o.contains_key("structuredContent") => {
+                    self.result(child, depth, at)?;
+                }
+                Value::Object(_) => {
+                    self.meta_of(child);
+                    self.below(child, depth, at)?;
+                }
+                Value::Array(_) => self.below(child, depth, at)?,
+                _ => {}
             }
         }
         Ok(())
     }
 
-    /// JSON text that may be a result: an object is read as one, and so is each object written
-    /// inside prose (`Result: {...}`, a code fence), which rule 5 walks as the result it is
-    /// (found by review: a bridge that prefixed the result it relayed hid its claims).
+    /// JSON text that may be a result: an object or an array (of results) is read as one, and
+    /// so is each written inside prose (`Result: {...}`, a code fence), which rule 5 walks as
+    /// the result it is (found by review: a bridge that prefixed the result it relayed hid its
+    /// claims; an array of results written as text hid them too).
     fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
         let head = text.trim_start();
-        if (head.starts_with('{') && self.object(text, depth, at)?)
+        if (head.starts_with(['{', '[']) && self.object(text, depth, at)?)
             || (head.starts_with('"') && self.quoted(text, depth, at)?)
         {
             return Ok(());
         }
         let spans = embedded_spans(text);
         for &(start, end) in &spans {
-            if text[start..].starts_with('{') {
-                self.object(&text[start..end], depth, at)?;
-            }
+            self.object(&text[start..end], depth, at)?;
         }
         for (start, end) in quoted_spans(text, &spans) {
             self.quoted(&text[start..end], depth, at)?;
@@ -107,13 +136,14 @@ impl Reader<'_, '_> {
     /// string). Found by review: its claims went unread.
     fn quoted(&mut self, text: &str, depth: usize, at: &str) -> Result<bool, Error> {
         let Ok(Some(Value::String(inner))) = (self.read_text)(text) else { return Ok(false) };
-        if inner.contains('{') {
+        if inner.contains(['{', '[']) {
             self.embedded(&inner, depth + 1, at)?;
         }
         Ok(true)
     }
 
-    /// Text that starts as a JSON object: read as a result when it is one (true).
+    /// Text that starts as a JSON object or array: read as a result, or as values that may
+    /// hold results, when it is one (true).
     fn object(&mut self, text: &str, depth: usize, at: &str) -> Result<bool, Error> {
         if depth >= MAX_EMBEDDED {
             return Err(nested_too_deep(at));
@@ -123,6 +153,7 @@ impl Reader<'_, '_> {
             e
         })? {
             Some(inner @ Value::Object(_)) => self.result(&inner, depth + 1, Some(at)).map(|()| true),
+            Some(inner @ Value::Array(_)) => self.below(&inner, depth + 1, Some(at)).map(|()| true),
             _ => Ok(false),
         }
     }
@@ -130,17 +161,20 @@ impl Reader<'_, '_> {
     /// The places of one object that holds annotations: `_meta`, `annotations` and
     /// `_meta.annotations` (in any spelling, as every key inside a place is read).
     fn holder(&mut self, v: &Value) {
-        let meta = v.get("_meta").and_then(Value::as_object);
-        if let Some(meta) = meta {
-            self.place(meta);
-            for (k, inner) in meta {
-                if let (Value::Object(a), "annotations") = (inner, norm(k).as_str()) {
-                    self.place(a);
-                }
-            }
-        }
+        self.meta_of(v);
         if let Some(a) = v.get("annotations").and_then(Value::as_object) {
             self.place(a);
+        }
+    }
+
+    /// `_meta` and `_meta.annotations` of `v`.
+    fn meta_of(&mut self, v: &Value) {
+        let Some(meta) = v.get("_meta").and_then(Value::as_object) else { return };
+        self.place(meta);
+        for (k, inner) in meta {
+            if let (Value::Object(a), "annotations") = (inner, norm(k).as_str()) {
+                self.place(a);
+            }
         }
     }
 

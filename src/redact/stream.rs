@@ -10,7 +10,9 @@
 //!
 //! It covers what most results are, and declines the rest, leaving them to the DOM engine
 //! before anything has changed: a CallToolResult or anything that may be one (a `content`,
-//! `structuredContent`, `_meta` or `annotations` member at the top), text that is not JSON or breaks a limit,
+//! `structuredContent`, `_meta` or `annotations` member at the top; below it, a `_meta` or
+//! `annotations` object or a `content` array, through which a nested result makes claims),
+//! text that is not JSON or breaks a limit,
 //! repeated keys, a root that is not an object or array or is taken whole, `dependentSchemas`,
 //! `contentSchema`, secret property names, and a credential the detectors find. A result that
 //! runs out of work (`limits.maxWork`) is withheld as the DOM engine withholds it: what was
@@ -254,6 +256,9 @@ impl Scanner<'_, '_> {
             return None;
         }
         let at = scan::skip_ws(self.b, colon + 1);
+        if nested_claims(key, self.b.get(at)) {
+            return None; // a result nested as a value, or a `_meta`: it may make claims
+        }
         let top = self.stack.last()?;
         let (parent, emitted, pointer_len) = (top.plan, top.emitted, top.pointer_len);
         let plan = self.child_plan(parent, pointer_len, Child::Key(key), at)?;
@@ -589,3 +594,9 @@ fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
     }
     false
 }
+/// A member below the top through which a nested result could make claims (`claims::of_result`
+/// reads them): a `_meta` or `annotations` object, or a `content` array of blocks.
+fn nested_claims(key: &str, value: Option<&u8>) -> bool {
+    matches!((key, value), ("_meta" | "annotations", Some(b'{')) | ("content", Some(b'[')))
+}
+

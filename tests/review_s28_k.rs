@@ -1,0 +1,106 @@
+//! Review s28, helper K: a seventh adversarial round against the Rust core. Each test states a
+//! leak (or a broken promise) that must stay closed; each generated family prints its count
+//! and seed.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+/// A fixed-seed xorshift: its high bits, so that small ranges are not periodic.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        ((self.next() >> 32) as usize) % n
+    }
+    fn canary(&mut self) -> String {
+        format!("Cz{:08x}Qx", self.next() >> 32)
+    }
+}
+
+const SEED: u64 = 0x5eed_0028_c0de_000b;
+
+fn marks(schema: Value) -> Value {
+    json!({ "name": "t", "outputSchema": schema })
+}
+
+/// Where a result that claims sensitivity for itself can stand inside another value.
+fn claimed(canary: &str, rng: &mut Rng) -> Value {
+    let claim = match rng.below(6) {
+        0 => json!({ "sensitiveHint": true }),
+        1 => json!({ "annotations": { "sensitiveHint": "high" } }),
+        2 => json!({ "io.modelcontextprotocol/trust-annotations": { "sensitive": true } }),
+        3 => json!({ "mcp.dev/resultSensitivity": "restricted" }),
+        4 => json!({ "returnMetadata": { "Sensitivity": "Credentials" } }),
+        _ => json!({ "sensitive_hint": 1 }),
+    };
+    let text = json!({ "type": "text", "text": canary });
+    match rng.below(4) {
+        0 => json!({ "content": [text], "_meta": claim }),
+        1 => json!({ "content": [{ "type": "text", "text": canary, "_meta": claim }] }),
+        // `annotations` is itself a place: what `_meta.annotations` holds goes there directly.
+        2 => json!({ "content": [text], "annotations": claim.get("annotations").unwrap_or(&claim) }),
+        _ => json!({ "structuredContent": { "v": canary }, "_meta": claim }),
+    }
+}
+
+/// Wraps `inner` once, as a bridge or a relaying tool might.
+fn wrap(inner: Value, rng: &mut Rng) -> Value {
+    let text = inner.to_string();
+    match rng.below(9) {
+        0 => json!({ "jsonrpc": "2.0", "id": 7, "result": inner }),
+        1 => json!([inner]),
+        2 => json!({ "results": [{ "ok": true }, inner] }),
+        3 => json!({ "data": { "response": inner } }),
+        4 => text_result(&text),
+        5 => text_result(&json!([inner]).to_string()),
+        6 => text_result(&format!("Relayed: {} (done)", json!({ "result": inner }))),
+        7 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:r", "text": json!([inner]).to_string() } }] }),
+        _ => text_result(&serde_json::to_string(&json!({ "result": inner }).to_string()).unwrap()),
+    }
+}
+
+/// Claims of a result nested as a value (a JSON-RPC response handed to `redactJson`, an array
+/// of results), and of one written as text inside those, are the whole result's: it is
+/// withheld, never passed raw (open since stop 27: both leaked in both formats and engines).
+/// Fails without the fix in `claims.rs` (`below`, arrays read in texts) and `stream.rs`.
+#[test]
+fn k1_claims_of_a_nested_result_are_read() {
+    let mut rng = Rng(SEED);
+    let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
+    for _ in 0..1_500 {
+        let canary = rng.canary();
+        let mut raw = claimed(&canary, &mut rng);
+        for _ in 0..1 + rng.below(3) {
+            raw = wrap(raw, &mut rng);
+        }
+        let def = if rng.below(2) == 0 { json!({ "name": "p" }) } else { marks(json!({ "type": "object" })) };
+        let found = both_engines(&def, &raw.to_string(), &canary);
+        failed += usize::from(!found.is_empty());
+        bad.extend(found);
+        n += 1;
+    }
+    println!("k1: {n} nested claimed results, seed {SEED:#x}");
+    assert!(bad.is_empty(), "{failed} of {n}:\n{}", bad[..bad.len().min(8)].join("\n"));
+}
+
+/// What the nested reading does not claim: a list of tool definitions, each with its own
+/// `annotations`, is data about tools (no result stands there), and a `false` claims nothing.
+#[test]
+fn k1b_data_about_tools_is_not_a_claim() {
+    let listing = json!({ "tools": [{ "name": "vault", "annotations": { "sensitiveHint": true }, "note": "Visible-777" }] });
+    let quiet = json!({ "result": { "content": [{ "type": "text", "text": "Visible-777" }], "_meta": { "sensitiveHint": false } } });
+    for raw in [listing, quiet] {
+        for format in FORMATS {
+            let o = run_with(json!({ "name": "p" }), &raw.to_string(), format, &[]);
+            assert!(!o.withheld && o.agent_json.contains("Visible-777"), "{raw} -> {}", o.agent_json);
+        }
+    }
+}
