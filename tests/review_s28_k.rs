@@ -104,3 +104,63 @@ fn k1b_data_about_tools_is_not_a_claim() {
         }
     }
 }
+
+/// `&#128;` to `&#159;` (and their hex forms, with or without `;`) are read as a browser reads
+/// them, through Windows-1252: a taken `€`-holding value echoed so reached the agent and passed
+/// `check()` (open since stop 27). Fails without the table in `scrub/unescape.rs`.
+#[test]
+fn k3_windows_1252_references_are_read_as_browsers_read_them() {
+    let specials = ['€', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 'Ž', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 'ž', 'Ÿ'];
+    let code = |c: char| -> u32 {
+        (128..160).find(|&n| {
+            let s = format!("&#{n};");
+            html_unescape_1252(&s) == c.to_string()
+        })
+        .unwrap()
+    };
+    let mut rng = Rng(SEED ^ 3);
+    let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
+    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+    for _ in 0..300 {
+        let c = specials[rng.below(specials.len())];
+        let secret = format!("pw{c}{}", rng.canary());
+        let echo: String = secret
+            .chars()
+            .map(|ch| {
+                if ch != c {
+                    return ch.to_string();
+                }
+                let k = code(ch);
+                match rng.below(4) {
+                    0 => format!("&#{k};"),
+                    1 => format!("&#x{k:x};"),
+                    2 => format!("&#{k}"),
+                    _ => format!("&#X{k:X};"),
+                }
+            })
+            .collect();
+        let before = bad.len();
+        for view in later_views(json!(secret), &text_result(&format!("<p>{echo}</p>"))) {
+            if view.contains(&echo) {
+                bad.push(format!("{secret} as {echo}: {view}"));
+            }
+        }
+        let mut r = redactor(webmcp_redact::Format::Webmcp);
+        r.redact(MARKED, &json!({ "s": secret }).to_string(), None);
+        let chk = r.check(post, &json!({ "body": echo }).to_string(), None).unwrap();
+        if !chk.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+            bad.push(format!("check lets {secret} out as {echo}"));
+        }
+        failed += usize::from(bad.len() > before);
+        n += 1;
+    }
+    println!("k3: {n} values with Windows-1252 references, seed {:#x}", SEED ^ 3);
+    assert!(bad.is_empty(), "{failed} of {n}:\n{}", bad[..bad.len().min(8)].join("\n"));
+}
+
+/// The HTML spec's table for one reference `&#NNN;` in 128..160, written out independently.
+fn html_unescape_1252(s: &str) -> String {
+    const T: &str = "€\u{81}‚ƒ„…†‡ˆ‰Š‹Œ\u{8d}Ž\u{8f}\u{90}‘’“”•–—˜™š›œ\u{9d}žŸ";
+    let n: usize = s.trim_start_matches("&#").trim_end_matches(';').parse().unwrap();
+    T.chars().nth(n - 128).unwrap().to_string()
+}

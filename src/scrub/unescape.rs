@@ -304,6 +304,8 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
 /// count for nothing however many there are (`&#0000000064;` is `@`; found by review s27,
 /// where ten digits or more read as no character, or as the first nine digits' one); more
 /// significant digits than any code point has are not a character (a browser writes U+FFFD).
+/// 0x80 to 0x9F name what Windows-1252 puts there, as the HTML spec's table says (`&#128;` is
+/// `€`; found by review s28: an echo written so was read as U+0080 and missed).
 fn code_point(digits: &[u8], radix: u32) -> Option<char> {
     let zeros = digits.iter().take_while(|&&d| d == b'0').count();
     let significant = &digits[zeros..];
@@ -315,8 +317,18 @@ fn code_point(digits: &[u8], radix: u32) -> Option<char> {
     } else {
         u32::from_str_radix(std::str::from_utf8(significant).ok()?, radix).ok()?
     };
-    char::from_u32(n)
+    match n.checked_sub(0x80).and_then(|i| WINDOWS_1252.get(i as usize)) {
+        Some(&c) if c != 0 => char::from_u32(c.into()),
+        _ => char::from_u32(n),
+    }
 }
+
+/// The HTML spec's replacements for numeric references 0x80 to 0x9F (0: kept as the code point).
+const WINDOWS_1252: [u16; 32] = [
+    0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
+    0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E,
+    0x0178,
+];
 
 /// `s` with its percent-escapes decoded, `+` kept (as `encodeURI` and RFC 3986 leave it). An
 /// escape whose byte does not form UTF-8 with its neighbours (a Latin-1 `%E9`, a stray `%FF`)
@@ -597,6 +609,13 @@ mod tests {
             assert_eq!(text(s).as_deref(), Some("p@ss"), "{s}");
         }
         assert_eq!(text("&#x1F600;&#00000000128512;").as_deref(), Some("😀😀"));
+        // 0x80 to 0x9F as a browser reads them; the five holes of Windows-1252 as themselves.
+        let web = "€\u{81}‚ƒ„…†‡ˆ‰Š‹Œ\u{8d}Ž\u{8f}\u{90}‘’“”•–—˜™š›œ\u{9d}žŸ";
+        let decimal: String = (128..160).map(|n| format!("&#{n};")).collect();
+        let hex: String = (128..160).map(|n| format!("&#x{n:X}")).collect();
+        assert_eq!(text(&decimal).as_deref(), Some(web));
+        assert_eq!(text(&hex).as_deref(), Some(web));
+        assert_eq!(text("&#127;&#160;").as_deref(), Some("\u{7f}\u{a0}"));
         // Past any code point, a surrogate, or no digits at all: not a character, kept as written.
         for s in ["&#1114112;", "&#x000110000;", "&#123456789;", "&#xD800;", "&#;", "&#x;"] {
             assert_eq!(text(s), None, "{s}");
