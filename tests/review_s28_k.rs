@@ -105,6 +105,73 @@ fn k1b_data_about_tools_is_not_a_claim() {
     }
 }
 
+fn pct(s: &str) -> String {
+    s.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b == b'-' { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+fn b64(bytes: &[u8], url: bool) -> String {
+    let a: &[u8; 64] = if url {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    } else {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    };
+    let mut out = String::new();
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16 | (*c.get(1).unwrap_or(&0) as u32) << 8 | *c.get(2).unwrap_or(&0) as u32;
+        for i in 0..=c.len() {
+            out.push(a[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// A marked value written as the value's JSON where rule 5 does not rewrite: a `_meta` string
+/// (of the result, a block, a resource, at any depth), a `resource_link`'s `name`, `title` or
+/// `description`, a resource's `data:` URI (percent-encoded or base64 of either alphabet). It
+/// reached the agent in both formats (open since stop 27); now it is walked aside and value
+/// matching cuts it. Fails without `redact/aside.rs`.
+#[test]
+fn k2_json_of_the_value_in_other_strings_is_walked() {
+    let def = marks(json!({ "type": "object", "properties": { "apiKey": { "x-sensitive": true }, "n": { "type": "integer" } } }));
+    let mut rng = Rng(SEED ^ 2);
+    let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
+    for _ in 0..1_500 {
+        let canary = rng.canary();
+        let value = json!({ "n": 1, "apiKey": canary });
+        let j = match rng.below(5) {
+            0 => value.to_string(),
+            1 => format!("see {value} here"),
+            2 => serde_json::to_string(&value.to_string()).unwrap(),
+            3 => json!([value]).to_string(),
+            _ => format!("```json\n{:#}\n```", value),
+        };
+        let uri = |rng: &mut Rng| match rng.below(3) {
+            0 => format!("data:application/json,{}", pct(&j)),
+            1 => format!("data:application/json;base64,{}==", b64(j.as_bytes(), false)),
+            _ => format!("data:;base64,{}", b64(j.as_bytes(), true)),
+        };
+        let deep = |j: &str| json!({ "x": [{ "y": j }] });
+        let raw = match rng.below(8) {
+            0 => json!({ "content": [{ "type": "text", "text": "hi" }], "_meta": { "note": j } }),
+            1 => json!({ "content": [{ "type": "text", "text": "hi" }], "_meta": deep(&j) }),
+            2 => json!({ "content": [{ "type": "text", "text": "hi", "_meta": { "n": j } }] }),
+            3 => json!({ "content": [{ "type": "resource_link", "uri": "x:y", "name": j }] }),
+            4 => json!({ "content": [{ "type": "resource_link", "uri": "x:y", "name": "n", "title": j, "description": j }] }),
+            5 => json!({ "content": [{ "type": "resource", "resource": { "uri": uri(&mut rng), "text": "t" } }] }),
+            6 => json!({ "content": [{ "type": "resource_link", "uri": uri(&mut rng), "name": "n" }] }),
+            _ => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": "t", "_meta": deep(&j) } }] }),
+        };
+        let found = both_engines(&def, &raw.to_string(), &canary);
+        failed += usize::from(!found.is_empty());
+        bad.extend(found);
+        n += 1;
+    }
+    println!("k2: {n} results with the value's JSON in other strings, seed {:#x}", SEED ^ 2);
+    assert!(bad.is_empty(), "{failed} of {n}:\n{}", bad[..bad.len().min(8)].join("\n"));
+}
+
 /// `&#128;` to `&#159;` (and their hex forms, with or without `;`) are read as a browser reads
 /// them, through Windows-1252: a taken `€`-holding value echoed so reached the agent and passed
 /// `check()` (open since stop 27). Fails without the table in `scrub/unescape.rs`.
@@ -163,4 +230,52 @@ fn html_unescape_1252(s: &str) -> String {
     const T: &str = "€\u{81}‚ƒ„…†‡ˆ‰Š‹Œ\u{8d}Ž\u{8f}\u{90}‘’“”•–—˜™š›œ\u{9d}žŸ";
     let n: usize = s.trim_start_matches("&#").trim_end_matches(';').parse().unwrap();
     T.chars().nth(n - 128).unwrap().to_string()
+}
+
+/// Angles that found nothing, kept as guards in both engines and both formats: keys written as
+/// escapes of marked names, `~1`- and percent-escaped `$ref` pointers, a mark on an `anyOf`
+/// branch that matches only by `pattern` or `format`, marks under `prefixItems` beside
+/// `items: false`, under `contains`, numbers written oddly.
+#[test]
+fn k4_schema_and_number_angles_hold() {
+    let m = json!({ "x-sensitive": true });
+    let s = |v: Value| json!({ "s": v }).to_string();
+    let cases: Vec<(Value, String)> = vec![
+        (json!({ "properties": { "apiKey": m } }), r#"{"\u0061piKey":"CANARY"}"#.into()),
+        (json!({ "properties": { "apiKey": m } }), r#"{"\u0061\u0070\u0069\u004b\u0065\u0079":"CANARY","x":1}"#.into()),
+        (json!({ "patternProperties": { "^api": m } }), r#"{"\u0061piKey":"CANARY"}"#.into()),
+        (json!({ "$defs": { "a/b": m }, "properties": { "s": { "$ref": "#/$defs/a~1b" } } }), s(json!("CANARY"))),
+        (json!({ "$defs": { "a~b": m }, "properties": { "s": { "$ref": "#/$defs/a~0b" } } }), s(json!("CANARY"))),
+        (json!({ "$defs": { "a b": m }, "properties": { "s": { "$ref": "#/$defs/a%20b" } } }), s(json!("CANARY"))),
+        (json!({ "$defs": { "a/b": m }, "properties": { "s": { "$ref": "#/%24defs/a~1b" } } }), s(json!("CANARY"))),
+        (
+            json!({ "properties": { "s": { "anyOf": [{ "type": "string", "pattern": "^sk_", "x-sensitive": true }, { "type": "string" }] } } }),
+            s(json!("sk_CANARY")),
+        ),
+        (
+            json!({ "properties": { "s": { "anyOf": [{ "type": "string", "format": "email", "x-sensitive": true }, { "type": "string" }] } } }),
+            s(json!("CANARY@x.test")),
+        ),
+        (
+            json!({ "properties": { "s": { "oneOf": [{ "type": "integer" }, { "type": "string", "x-sensitive": true }] } } }),
+            s(json!("CANARY")),
+        ),
+        (json!({ "prefixItems": [{}, m], "items": false }), json!(["a", "CANARY"]).to_string()),
+        (json!({ "type": "array", "prefixItems": [{ "type": "string" }], "items": m }), json!(["a", "CANARY", "CANARY"]).to_string()),
+        (json!({ "contains": { "type": "object", "properties": { "k": m } } }), json!([1, { "k": "CANARY" }]).to_string()),
+        (json!({ "properties": { "s": { "type": "number", "x-sensitive": true } } }), r#"{"s":41111111e-2}"#.into()),
+        (json!({ "properties": { "s": { "type": "number", "x-sensitive": true } } }), r#"{"s":-0.00041111111E+4}"#.into()),
+    ];
+    let mut bad = Vec::new();
+    for (schema, raw) in &cases {
+        let canary = if raw.contains("e-2") {
+            "411111.11"
+        } else if raw.contains("E+4") {
+            "4.1111111"
+        } else {
+            "CANARY"
+        };
+        bad.extend(both_engines(&marks(schema.clone()), raw, canary).into_iter().map(|b| format!("{schema}: {b}")));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -46,6 +46,14 @@ impl Run<'_> {
         // (an undeclared `_meta` key, the last block) is caught everywhere else.
         let rest: Vec<(String, Value)> =
             result.into_iter().filter_map(|(k, v)| Some((k.clone(), self.top_level(&k, v, allowlist)?))).collect();
+        if !allowlist {
+            for (i, block) in &kept {
+                self.walk_aside(block, &format!("/content/{i}"), &["/type", "/text", "/resource/text"])?;
+            }
+            if let Some((_, meta)) = rest.iter().find(|(k, _)| k == "_meta") {
+                self.walk_aside(meta, "/_meta", &[])?;
+            }
+        }
         // Then credentials no one declared are found (and taken) everywhere value matching reads.
         self.take_glued();
         if let Some(v) = structured.as_ref() {
@@ -328,7 +336,7 @@ impl Run<'_> {
     /// (found by review: in prose, or beside a structuredContent, its marked values passed).
     /// JSON too deep to walk, or with duplicate keys, fails the result: it is never prose.
     /// `depth` counts the strings (and results written as text) this text is inside.
-    fn text_json(
+    pub(super) fn text_json(
         &self,
         text: &str,
         (bare, arrays): (bool, bool),
@@ -455,7 +463,7 @@ impl Run<'_> {
 
     /// `text` with the JSON it holds (`json`, found in it) redacted; `None` when nothing went.
     /// `depth` counts the results written as text this one is inside.
-    fn rewrite_text(
+    pub(super) fn rewrite_text(
         &mut self,
         text: &str,
         json: TextJson,
@@ -622,7 +630,7 @@ fn mcp_meta_member(key: &str, value: &Value) -> bool {
 /// matching rewrote two keys of a text to the same placeholder): prose, not an error, so that
 /// a second pass changes nothing. Anywhere else it is an error.
 /// The JSON a text block holds: its whole text, or objects inside its prose (with their spans).
-enum TextJson {
+pub(super) enum TextJson {
     Whole(Value),
     /// JSON the schema cannot take as the value, with the values inside it that it can: see
     /// `walk_within` (with whether an array can stand for the value).

@@ -3,6 +3,7 @@
 
 mod assemble;
 pub(crate) mod blocks;
+mod aside;
 mod call_result;
 mod collect;
 mod detected;
