@@ -62,7 +62,9 @@ fn wrap(inner: Value, rng: &mut Rng) -> Value {
         4 => text_result(&text),
         5 => text_result(&json!([inner]).to_string()),
         6 => text_result(&format!("Relayed: {} (done)", json!({ "result": inner }))),
-        7 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:r", "text": json!([inner]).to_string() } }] }),
+        7 => {
+            json!({ "content": [{ "type": "resource", "resource": { "uri": "x:r", "text": json!([inner]).to_string() } }] })
+        }
         _ => text_result(&serde_json::to_string(&json!({ "result": inner }).to_string()).unwrap()),
     }
 }
@@ -95,7 +97,8 @@ fn k1_claims_of_a_nested_result_are_read() {
 /// `annotations`, is data about tools (no result stands there), and a `false` claims nothing.
 #[test]
 fn k1b_data_about_tools_is_not_a_claim() {
-    let listing = json!({ "tools": [{ "name": "vault", "annotations": { "sensitiveHint": true }, "note": "Visible-777" }] });
+    let listing =
+        json!({ "tools": [{ "name": "vault", "annotations": { "sensitiveHint": true }, "note": "Visible-777" }] });
     let quiet = json!({ "result": { "content": [{ "type": "text", "text": "Visible-777" }], "_meta": { "sensitiveHint": false } } });
     for raw in [listing, quiet] {
         for format in FORMATS {
@@ -134,7 +137,9 @@ fn b64(bytes: &[u8], url: bool) -> String {
 /// matching cuts it. Fails without `redact/aside.rs`.
 #[test]
 fn k2_json_of_the_value_in_other_strings_is_walked() {
-    let def = marks(json!({ "type": "object", "properties": { "apiKey": { "x-sensitive": true }, "n": { "type": "integer" } } }));
+    let def = marks(
+        json!({ "type": "object", "properties": { "apiKey": { "x-sensitive": true }, "n": { "type": "integer" } } }),
+    );
     let mut rng = Rng(SEED ^ 2);
     let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
     for _ in 0..1_500 {
@@ -158,10 +163,14 @@ fn k2_json_of_the_value_in_other_strings_is_walked() {
             1 => json!({ "content": [{ "type": "text", "text": "hi" }], "_meta": deep(&j) }),
             2 => json!({ "content": [{ "type": "text", "text": "hi", "_meta": { "n": j } }] }),
             3 => json!({ "content": [{ "type": "resource_link", "uri": "x:y", "name": j }] }),
-            4 => json!({ "content": [{ "type": "resource_link", "uri": "x:y", "name": "n", "title": j, "description": j }] }),
+            4 => {
+                json!({ "content": [{ "type": "resource_link", "uri": "x:y", "name": "n", "title": j, "description": j }] })
+            }
             5 => json!({ "content": [{ "type": "resource", "resource": { "uri": uri(&mut rng), "text": "t" } }] }),
             6 => json!({ "content": [{ "type": "resource_link", "uri": uri(&mut rng), "name": "n" }] }),
-            _ => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": "t", "_meta": deep(&j) } }] }),
+            _ => {
+                json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": "t", "_meta": deep(&j) } }] })
+            }
         };
         let found = both_engines(&def, &raw.to_string(), &canary);
         failed += usize::from(!found.is_empty());
@@ -177,13 +186,17 @@ fn k2_json_of_the_value_in_other_strings_is_walked() {
 /// `check()` (open since stop 27). Fails without the table in `scrub/unescape.rs`.
 #[test]
 fn k3_windows_1252_references_are_read_as_browsers_read_them() {
-    let specials = ['€', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 'Ž', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', 'ž', 'Ÿ'];
+    let specials = [
+        '€', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', 'Ž', '‘', '’', '“', '”', '•', '–', '—', '˜', '™',
+        'š', '›', 'œ', 'ž', 'Ÿ',
+    ];
     let code = |c: char| -> u32 {
-        (128..160).find(|&n| {
-            let s = format!("&#{n};");
-            html_unescape_1252(&s) == c.to_string()
-        })
-        .unwrap()
+        (128..160)
+            .find(|&n| {
+                let s = format!("&#{n};");
+                html_unescape_1252(&s) == c.to_string()
+            })
+            .unwrap()
     };
     let mut rng = Rng(SEED ^ 3);
     let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
@@ -261,10 +274,19 @@ fn k4_schema_and_number_angles_hold() {
             s(json!("CANARY")),
         ),
         (json!({ "prefixItems": [{}, m], "items": false }), json!(["a", "CANARY"]).to_string()),
-        (json!({ "type": "array", "prefixItems": [{ "type": "string" }], "items": m }), json!(["a", "CANARY", "CANARY"]).to_string()),
-        (json!({ "contains": { "type": "object", "properties": { "k": m } } }), json!([1, { "k": "CANARY" }]).to_string()),
+        (
+            json!({ "type": "array", "prefixItems": [{ "type": "string" }], "items": m }),
+            json!(["a", "CANARY", "CANARY"]).to_string(),
+        ),
+        (
+            json!({ "contains": { "type": "object", "properties": { "k": m } } }),
+            json!([1, { "k": "CANARY" }]).to_string(),
+        ),
         (json!({ "properties": { "s": { "type": "number", "x-sensitive": true } } }), r#"{"s":41111111e-2}"#.into()),
-        (json!({ "properties": { "s": { "type": "number", "x-sensitive": true } } }), r#"{"s":-0.00041111111E+4}"#.into()),
+        (
+            json!({ "properties": { "s": { "type": "number", "x-sensitive": true } } }),
+            r#"{"s":-0.00041111111E+4}"#.into(),
+        ),
     ];
     let mut bad = Vec::new();
     for (schema, raw) in &cases {

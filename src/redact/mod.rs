@@ -1,9 +1,9 @@
 //! The contract, end to end: parse, pick the shape, apply the tool's mode. Any error becomes
 //! the fail-closed "withheld" result. `assemble.rs` writes the final agent view.
 
+mod aside;
 mod assemble;
 pub(crate) mod blocks;
-mod aside;
 mod call_result;
 mod collect;
 mod detected;

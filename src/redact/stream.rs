@@ -599,4 +599,3 @@ fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
 fn nested_claims(key: &str, value: Option<&u8>) -> bool {
     matches!((key, value), ("_meta" | "annotations", Some(b'{')) | ("content", Some(b'[')))
 }
-
