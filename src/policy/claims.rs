@@ -89,12 +89,12 @@ impl Reader<'_, '_> {
     /// object with `content` or `structuredContent`, and its blocks): a list of tool
     /// definitions, each with its own `annotations`, is data about tools, not a claim.
     fn below(&mut self, v: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
-        let children: Box<dyn Iterator<Item = &Value>> = match v {
-            Value::Object(o) => Box::new(o.values()),
-            Value::Array(a) => Box::new(a.iter()),
+        let (members, items) = match v {
+            Value::Object(o) => (Some(o.values()), None),
+            Value::Array(a) => (None, Some(a.iter())),
             _ => return Ok(()),
         };
-        for child in children {
+        for child in members.into_iter().flatten().chain(items.into_iter().flatten()) {
             match child {
                 Value::Object(o) if o.contains_key("content") || o.contains_key("structuredContent") => {
                     self.result(child, depth, at)?;

@@ -8,34 +8,31 @@
 use serde_json::Value;
 
 use super::Run;
-use crate::json::child;
+use crate::scrub::data_url_text;
 use crate::Error;
 
 impl Run<'_> {
-    /// Walks the JSON in every string of `v` (at `pointer`) but the fields rule 5 reads itself
-    /// (`skip`, pointers relative to `v`), for what it takes. Not in a view of ours: its JSON
-    /// was walked the first time, and value matching's `[redacted: …]` would be taken again.
-    pub(super) fn walk_aside(&mut self, v: &Value, pointer: &str, skip: &[&str]) -> Result<(), Error> {
+    /// Walks the JSON in every string of `v` (a kept block, or `_meta`, at `pointer`, where
+    /// what it takes is reported: a pointer cannot go inside a string) but the texts rule 5
+    /// reads itself (with `block`: a block's and its resource's `text`), for what it takes. Not
+    /// in a view of ours: its JSON was walked the first time, and value matching's
+    /// `[redacted: …]` would be taken again.
+    pub(super) fn walk_aside(&mut self, v: &Value, pointer: &str, block: bool) -> Result<(), Error> {
         if self.own || !self.tool.has_marks() {
             return Ok(());
         }
-        self.aside_in(v, pointer, "", skip)
-    }
-
-    fn aside_in(&mut self, v: &Value, pointer: &str, rel: &str, skip: &[&str]) -> Result<(), Error> {
         match v {
             Value::Object(o) => {
-                for (k, v) in o {
-                    self.aside_in(v, &child(pointer, k), &child(rel, k), skip)?;
+                for (k, v) in o.iter().filter(|(k, _)| !block || k.as_str() != "text") {
+                    self.walk_aside(v, pointer, block && k == "resource")?;
                 }
             }
             Value::Array(a) => {
-                for (i, v) in a.iter().enumerate() {
-                    let i = i.to_string();
-                    self.aside_in(v, &child(pointer, &i), &child(rel, &i), skip)?;
+                for v in a {
+                    self.walk_aside(v, pointer, false)?;
                 }
             }
-            Value::String(s) if !skip.contains(&rel) => {
+            Value::String(s) => {
                 let text = data_url_text(s);
                 let text = text.as_deref().unwrap_or(s);
                 if text.contains(['{', '[']) {
@@ -50,74 +47,5 @@ impl Run<'_> {
             _ => {}
         }
         Ok(())
-    }
-}
-
-/// The text a `data:` URL carries (its payload percent-decoded, then base64-decoded when it
-/// says `;base64`, as fetch reads it); `None` for anything else or a payload that is not UTF-8.
-fn data_url_text(s: &str) -> Option<String> {
-    let rest = s.get(..5).filter(|p| p.eq_ignore_ascii_case("data:")).map(|_| &s[5..])?;
-    let (head, payload) = rest.split_once(',')?;
-    let bytes = percent_decode(payload.as_bytes());
-    let base64 = head.rsplit(';').next().is_some_and(|p| p.trim().eq_ignore_ascii_case("base64"));
-    String::from_utf8(if base64 { base64_decode(&bytes)? } else { bytes }).ok()
-}
-
-fn percent_decode(b: &[u8]) -> Vec<u8> {
-    let hex = |c: u8| (c as char).to_digit(16);
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match (b[i], b.get(i + 1).and_then(|&c| hex(c)), b.get(i + 2).and_then(|&c| hex(c))) {
-            (b'%', Some(h), Some(l)) => {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-            }
-            (c, ..) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
-/// Base64 in either alphabet, white space and padding ignored.
-fn base64_decode(b: &[u8]) -> Option<Vec<u8>> {
-    let sextet = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' | b'-' => Some(62),
-        b'/' | b'_' => Some(63),
-        _ => None,
-    };
-    let (mut out, mut acc, mut bits) = (Vec::with_capacity(b.len() * 3 / 4), 0u32, 0);
-    for &c in b.iter().filter(|c| !c.is_ascii_whitespace() && **c != b'=') {
-        acc = acc << 6 | u32::from(sextet(c)?);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    Some(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn data_urls_give_their_text() {
-        let j = r#"{"apiKey":"k"}"#;
-        assert_eq!(data_url_text("data:application/json,%7B%22apiKey%22%3A%22k%22%7D").as_deref(), Some(j));
-        assert_eq!(data_url_text("DATA:application/json;base64,eyJhcGlLZXkiOiJrIn0=").as_deref(), Some(j));
-        assert_eq!(data_url_text("data:;base64,eyJhcGlLZXkiOiJrIn0").as_deref(), Some(j));
-        assert_eq!(data_url_text("data:text/plain;charset=utf-8;base64,eyJh%63GlLZXkiOiJrIn0=").as_deref(), Some(j));
-        assert_eq!(data_url_text("data:,a%20b").as_deref(), Some("a b"));
-        for no in ["https://x.test/{}", "data:no-comma", "data:;base64,@@@@", "data:;base64,/w=="] {
-            assert_eq!(data_url_text(no), None, "{no}");
-        }
     }
 }

@@ -48,10 +48,10 @@ impl Run<'_> {
             result.into_iter().filter_map(|(k, v)| Some((k.clone(), self.top_level(&k, v, allowlist)?))).collect();
         if !allowlist {
             for (i, block) in &kept {
-                self.walk_aside(block, &format!("/content/{i}"), &["/type", "/text", "/resource/text"])?;
+                self.walk_aside(block, &format!("/content/{i}"), true)?;
             }
             if let Some((_, meta)) = rest.iter().find(|(k, _)| k == "_meta") {
-                self.walk_aside(meta, "/_meta", &[])?;
+                self.walk_aside(meta, "/_meta", false)?;
             }
         }
         // Then credentials no one declared are found (and taken) everywhere value matching reads.

@@ -151,6 +151,28 @@ pub(super) fn for_each_view(
     }
 }
 
+/// The text a `data:` URL carries (its payload percent-decoded, then base64-decoded when it
+/// says `;base64`, as fetch reads it); `None` for anything else or a payload that is not UTF-8.
+/// Rule 5 reads the value's JSON there (`redact/aside.rs`).
+pub(crate) fn data_url_text(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let comma = b.iter().position(|&c| c == b',')?;
+    if comma < 5 || !b[..5].eq_ignore_ascii_case(b"data:") {
+        return None;
+    }
+    let payload = &s[comma + 1..];
+    let payload = super::unescape::unpercent(payload, false).map_or_else(|| payload.to_string(), |d| d.text);
+    if !(comma >= 12 && b[comma - 7..comma].eq_ignore_ascii_case(b";base64")) {
+        return Some(payload);
+    }
+    // White space and padding go; a character that is no base64 gives bytes of no meaning
+    // (mostly not UTF-8: `None`), which hide nothing, since only JSON in the text is read.
+    let chars: Vec<u8> = payload.bytes().filter(|&c| !c.is_ascii_whitespace() && c != b'=').collect();
+    let mut out = Vec::new();
+    decode(&chars, &mut out);
+    String::from_utf8(out).ok()
+}
+
 #[cfg(test)]
 pub(super) fn decode_for_tests(chars: &[u8], out: &mut Vec<u8>) {
     decode(chars, out);
@@ -203,6 +225,19 @@ mod tests {
         let mut out = Vec::new();
         for_each_view(text.as_bytes(), min_bytes, &|_, _| true, &mut |v| out.push((v.bytes.to_vec(), v.char_at(0))));
         out
+    }
+
+    #[test]
+    fn data_urls_give_their_text() {
+        let j = r#"{"apiKey":"k"}"#;
+        assert_eq!(data_url_text("data:application/json,%7B%22apiKey%22%3A%22k%22%7D").as_deref(), Some(j));
+        assert_eq!(data_url_text("DATA:application/json;base64,eyJhcGlLZXkiOiJrIn0=").as_deref(), Some(j));
+        assert_eq!(data_url_text("data:;base64,eyJhcGlLZXkiOiJrIn0").as_deref(), Some(j));
+        assert_eq!(data_url_text("data:text/plain;charset=utf-8;base64,eyJh%63GlLZXkiOiJrIn0=").as_deref(), Some(j));
+        assert_eq!(data_url_text("data:,a%20b").as_deref(), Some("a b"));
+        for no in ["https://x.test/{}", "data:no-comma", "data:;base64,@@@@", "data:;base64,/w=="] {
+            assert_eq!(data_url_text(no), None, "{no}");
+        }
     }
 
     #[test]

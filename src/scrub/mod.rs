@@ -48,6 +48,7 @@ use crate::json::push_token;
 
 mod automaton;
 mod base64;
+pub(crate) use base64::data_url_text;
 pub mod detect;
 mod forms;
 pub mod known;
