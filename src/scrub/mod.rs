@@ -129,6 +129,9 @@ pub(crate) struct Needles {
     /// Base64 runs read and found to hold no value while the set stays as it is
     /// (`CleanRuns`).
     clean: RefCell<CleanRuns>,
+    /// What `find` found in each text it read (not JSON text) while the set stays as it is
+    /// (`Scans`).
+    scans: RefCell<Scans>,
     /// What scans and views have read in the current call, against its allowance.
     meter: Meter,
 }
@@ -344,6 +347,22 @@ impl Needles {
         if self.too_short(s) || self.meter.spent() {
             return Vec::new();
         }
+        if json {
+            return self.find_unmemoized(s, true);
+        }
+        if let Some(found) = self.scans.borrow().found.get(s) {
+            return found.clone();
+        }
+        let found = self.find_unmemoized(s, false);
+        // An answer read past the meter's allowance may be incomplete: the call fails.
+        if !self.meter.spent() {
+            self.scans.borrow_mut().add(s, &found);
+        }
+        found
+    }
+
+    /// [`Needles::find`] without its memo.
+    fn find_unmemoized(&self, s: &str, json: bool) -> Vec<(usize, usize, usize)> {
         // Most strings hold no value: the lists are gathered without allocating until one
         // holds a match, and nothing is merged when none does.
         let mut lists: Vec<Vec<(usize, usize, usize)>> = Vec::new();
@@ -700,6 +719,7 @@ impl Needles {
     fn forget_labels(&mut self) {
         self.spells.get_mut().clear();
         self.clean.get_mut().clear();
+        self.scans.get_mut().clear();
         self.fallback.set(None);
     }
 
@@ -1112,6 +1132,47 @@ impl CleanRuns {
     }
 }
 
+/// What `find` found in each text it read, while the set stays as it is: a result's strings
+/// are read several times each (a key by `scrub_keys`' check and again to rename it, then as
+/// its report pointer's token; a string by the streaming engine's check and again by the DOM
+/// engine's pass), and each reading decodes every view again (callgrind, 1 MB of keys that
+/// hold values: the report's tokens alone were a fifth of redacting it). Texts of up to
+/// `SCAN_TEXT` bytes, kept up to `SCANS_ROOM` bytes, then started afresh. A text enters on its
+/// first reading: most of those read at all are read again.
+#[derive(Default)]
+struct Scans {
+    found: TextMap<Box<str>, Vec<(usize, usize, usize)>>,
+    /// What the table holds: its texts' bytes, `SCAN_ENTRY` per text and the matches' bytes.
+    size: usize,
+}
+
+/// What `Scans` may hold, in bytes (about what it takes in memory).
+const SCANS_ROOM: usize = 1 << 20;
+/// The longest text `Scans` keeps: keys, tokens, labels and short strings are what is read
+/// again; a long text is rarely read twice as it is.
+const SCAN_TEXT: usize = 1 << 10;
+/// What an entry of `Scans` is worth beyond its text and matches (its slot and allocation).
+const SCAN_ENTRY: usize = 48;
+
+impl Scans {
+    fn clear(&mut self) {
+        self.found.clear();
+        self.size = 0;
+    }
+
+    fn add(&mut self, text: &str, found: &[(usize, usize, usize)]) {
+        if text.len() > SCAN_TEXT {
+            return;
+        }
+        let size = text.len() + SCAN_ENTRY + std::mem::size_of_val(found);
+        if self.size + size > SCANS_ROOM {
+            self.clear();
+        }
+        self.size += size;
+        self.found.insert(Box::from(text), found.to_vec());
+    }
+}
+
 /// Texts a memo was asked about once, by a keyed fingerprint: a memo fills its table only on
 /// a second ask, so that texts read once (in a result whose runs or pointers are all
 /// distinct, most of them) cost a fingerprint each, not a copy and a table entry (stop 25
@@ -1305,6 +1366,34 @@ mod tests {
         n.scrub_value(&mut v, &mut String::new(), &mut hits);
         assert_eq!(v.to_string(), r#"{"usage":{"[redacted: API key]":3,"other":1}}"#);
         assert_eq!(hits[0].pointer, "/usage");
+    }
+
+    /// A text is read once while the set stays as it is (`Scans`): an object's keys were read
+    /// by `scrub_keys`' check and again to rename them, and the report read each again as its
+    /// pointer's token. Once the set changes, a text is read again and the new value caught.
+    #[test]
+    fn a_text_is_read_once_while_the_set_stays() {
+        let keys = ["a Qz7LmSecretValue b", "UXo3TG1TZWNyZXRWYWx1ZQ== c", "Qz7LmOtherValue, read %51z7L"];
+        let fresh: u64 = {
+            let n = needles(&[("Qz7LmSecretValue", "token")]);
+            keys.iter().map(|k| work_of(&n, k)).sum()
+        };
+        let mut n = needles(&[("Qz7LmSecretValue", "token")]);
+        n.scrub("warm up: builds the side automaton if it is stale");
+        let mut object: Map<String, Value> = keys.iter().map(|k| (k.to_string(), Value::from(1))).collect();
+        let before = n.work();
+        n.scrub_keys(&mut object, "", &[], &mut Vec::new());
+        let once = n.work() - before;
+        assert!(once > 0 && once <= fresh, "each key read once: {once} for {fresh}");
+        assert_eq!(object.keys().filter(|k| k.contains("[redacted: token]")).count(), 2);
+        let before = n.work();
+        for k in keys {
+            n.scrub(k);
+        }
+        assert_eq!(n.work(), before, "read again (a report's tokens): recalled");
+        n.add("Qz7LmOtherValue", "other");
+        assert!(work_of(&n, keys[2]) > 0);
+        assert_eq!(n.scrub(keys[2]).map(|(_, labels)| labels), Some(vec!["other".to_string()]));
     }
 
     #[test]
@@ -1778,6 +1867,7 @@ mod tests {
         let run = "UXo3TG1PdGhlclZhbHVlUXo3TG1PdGhlclZhbHVl"; // "Qz7LmOtherValue" twice, in base64
         assert_eq!(n.scrub(run), None);
         assert!(n.clean.borrow().runs.is_empty(), "read once: not kept");
+        n.scans.borrow_mut().clear(); // read again, not recalled (`Scans`)
         assert_eq!(n.scrub(run), None);
         assert!(n.clean.borrow().holds(run.as_bytes()));
     }
@@ -1787,7 +1877,9 @@ mod tests {
         let mut n = needles(&[("Qz7LmSecretValue", "token")]);
         let run = "UXo3TG1PdGhlclZhbHVlUXo3TG1PdGhlclZhbHVl"; // "Qz7LmOtherValue" twice, in base64
         let first = work_of(&n, &format!("key {run}"));
-        // Read a second time (it enters the table then), and not again.
+        // Read a second time (it enters the table then), and not again; the same text is read
+        // again, not recalled (`Scans`).
+        n.scans.borrow_mut().clear();
         assert_eq!(work_of(&n, &format!("key {run}")), first);
         let again = work_of(&n, &format!("pointer ({run})"));
         // Its four views, of about 3 bytes per 4 characters, each a step per byte at least.
