@@ -184,3 +184,28 @@ mod generated {
         }
     }
 }
+
+/// A known value written across two strings (`…Qz7L","b":"mSecret…`) is in the text block of
+/// a plain result and in none of its strings: the streaming engine read the text for it, then
+/// each string, then the text once more to write the text block. It now writes what its first
+/// reading found. Beyond what a result without the value reads (the detectors and the text,
+/// each once), it reads each string and the text block it wrote (the detectors, for what a cut
+/// left standing alone): 2 times its bytes, 3 before.
+#[test]
+fn a_value_across_strings_is_cut_from_the_text_read_once() {
+    let value = r#"Qz7L","b":"mSecret"#;
+    let pad = "lorem ipsum dolor ".repeat(600);
+    let raw = json!({ "a": format!("{pad} x Qz7L"), "b": format!("mSecret y {pad}") }).to_string();
+    for format in [Format::Webmcp, Format::Mcp] {
+        let mut r = limited(1 << 24, format);
+        r.redact(MARKED, &json!({ "s": value }).to_string(), None);
+        let out = r.redact(PLAIN, &raw, None);
+        let agent: Value = serde_json::from_str(&out.agent_json).expect("JSON");
+        let text = agent["content"][0]["text"].as_str().expect("a text block");
+        assert!(out.error.is_none() && text.contains(" x [redacted: s] y ") && !text.contains("Qz7L"));
+        let miss = r.redact(PLAIN, &raw.replace("mSecret", "mSecreT"), None);
+        let n = raw.len() as u64;
+        let more = out.read - miss.read;
+        assert!(more >= 2 * n && more < 2 * n + n / 8, "read {more} more than without the value, for {n} bytes");
+    }
+}

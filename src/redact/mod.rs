@@ -477,7 +477,14 @@ impl Run<'_> {
     /// as `scrub` on one string, but a marker that spans strings is not ours
     /// ([`Needles::scrub_json`]).
     pub(crate) fn scrub_json_text(&mut self, text: String) -> String {
-        let Some((clean, labels)) = self.known.needles().scrub_json(&text) else { return text };
+        let scrubbed = self.known.needles().scrub_json(&text);
+        self.json_text_as(text, scrubbed)
+    }
+
+    /// The text block `text` as `scrubbed`, its [`Needles::scrub_json`], leaves it, what was
+    /// replaced noted.
+    pub(crate) fn json_text_as(&mut self, text: String, scrubbed: Option<(String, Vec<String>)>) -> String {
+        let Some((clean, labels)) = scrubbed else { return text };
         for label in labels {
             self.note(String::new(), Reason::ValueMatch, label);
         }

@@ -535,7 +535,10 @@ impl Run<'_> {
         // escapes (whose characters the text writes differently) are left to read one by one.
         let meter = self.known.meter();
         let before = meter.read();
-        let text_hit = needles.scrub_json(&value).is_some();
+        // Kept: where no string holds a value, it is the text block (reading the text again
+        // for it was a third of such a result's reading).
+        let text_scrub = needles.scrub_json(&value);
+        let text_hit = text_scrub.is_some();
         let found = any_match(needles, &value, !text_hit);
         // Reading the whole text and then its strings can read more than the DOM engine's
         // pass over the strings: past the allowance here, that pass decides, under the
@@ -548,7 +551,7 @@ impl Run<'_> {
             let parsed = parse_json(&value).expect("the streaming engine writes JSON");
             Agent::Value(self.wrap_structured(parsed))
         } else if text_hit {
-            let text = self.scrub_json_text(value.clone());
+            let text = self.json_text_as(value.clone(), text_scrub);
             Agent::Structured { value, text: Some(text), is_object }
         } else {
             Agent::Structured { value, text: None, is_object }
