@@ -527,8 +527,12 @@ impl Needles {
             // stretch of UTF-8 is read on its own: a run is decoded from characters that are not
             // part of the encoded text too (`/api/eyJ…`, read from `api/`), and what they decode
             // to is rarely UTF-8 (found by review s27: such a run's escapes were never read).
+            // Decoded base64 is mostly not UTF-8, cut into many stretches: when no byte could
+            // start an escape, no stretch has a view, and cutting it was a twentieth of reading
+            // 1 MB of keys that read as base64 (callgrind).
             let mut at = 0;
-            for chunk in view.bytes.utf8_chunks() {
+            let chunks = unescape::may_escape(view.bytes).then(|| view.bytes.utf8_chunks());
+            for chunk in chunks.into_iter().flatten() {
                 let decoded = chunk.valid();
                 unescape::for_each_view_once(decoded, &self.meter, &mut |inner, origin| {
                     for (a, b, label) in

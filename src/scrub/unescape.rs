@@ -477,9 +477,14 @@ pub(super) fn for_each_view_once(s: &str, meter: &Meter, visit: &mut Visit) {
 
 fn views_deep(s: &str, levels: usize, meter: &Meter, visit: &mut Visit) {
     // One pass to rule out most strings, which hold no escape at all.
-    if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) {
+    if may_escape(s.as_bytes()) {
         descend(s, None, levels, meter, visit);
     }
+}
+
+/// Can `bytes` hold an escape any decoder reads? Without one of these bytes, text has no view.
+pub(super) fn may_escape(bytes: &[u8]) -> bool {
+    bytes.iter().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+'))
 }
 
 /// What sees each view: the decoded text, and where its bytes came from in the original.
