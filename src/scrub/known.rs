@@ -177,7 +177,7 @@ impl KnownSecrets {
     pub fn budget(&mut self, learn: u64, read: u64) {
         self.budget = Some(learn);
         self.exhausted = false;
-        self.needles.meter().allow(read);
+        self.needles.start_call(read);
     }
 
     /// Has this run gone past its budget? Then it fails. Past the learning budget scrubbing
@@ -198,7 +198,7 @@ impl KnownSecrets {
     pub fn end_budget(&mut self) {
         self.budget = None;
         self.exhausted = false;
-        self.needles.meter().stop();
+        self.needles.end_call();
     }
 
     /// What value matching and the detectors read in the current call, against its allowance

@@ -934,6 +934,20 @@ impl Needles {
         Some((out, labels))
     }
 
+    /// A metered call starts, which may read `bytes` (`meter.rs`). What `Scans` remembers
+    /// goes with the call: what a call reads, and whether it ends with `work_limit`, depends
+    /// on that call alone.
+    pub(crate) fn start_call(&self, bytes: u64) {
+        self.scans.borrow_mut().clear();
+        self.meter.allow(bytes);
+    }
+
+    /// The metered call is over.
+    pub(crate) fn end_call(&self) {
+        self.scans.borrow_mut().clear();
+        self.meter.stop();
+    }
+
     /// What this set's scans read in the current call, and may read (`meter.rs`).
     pub(crate) fn meter(&self) -> &Meter {
         &self.meter
@@ -1141,8 +1155,8 @@ impl CleanRuns {
 /// its report pointer's token; a string by the streaming engine's check and again by the DOM
 /// engine's pass), and each reading decodes every view again (callgrind, 1 MB of keys that
 /// hold values: the report's tokens alone were a fifth of redacting it). Texts of up to
-/// `SCAN_TEXT` bytes, kept up to `SCANS_ROOM` bytes, then started afresh. A text enters on its
-/// first reading: most of those read at all are read again.
+/// `SCAN_TEXT` bytes, kept up to `SCANS_ROOM` bytes, then started afresh, and for one call
+/// (`start_call`). A text enters on its first reading: most of those read at all are read again.
 #[derive(Default)]
 struct Scans {
     found: TextMap<Box<str>, Vec<(usize, usize, usize)>>,
