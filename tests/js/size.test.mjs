@@ -70,9 +70,13 @@ import { gzipSync } from "node:zlib";
 // taken text's prose known, deep brackets that are no JSON read as prose, 0.9 / 0.4 KiB; M:
 // failed compiles cached, lint's pointers spelled only for findings, four quadratic look-ups
 // hashed, 0.7 / 0.2 KiB; P: literal patterns built in place, tries allocated on first use, 0.5
-// / 0.3 KiB): 576.0 KiB raw, 255.6 KiB gzip, so the budget went up by 4 / 2 KiB.
-const BUDGET_RAW = 579 * 1024;
-const BUDGET_GZIP = 258 * 1024;
+// / 0.3 KiB): 576.0 KiB raw, 255.6 KiB gzip, so the budget went up by 4 / 2 KiB. Review s28 (K:
+// claims of results nested as values, Windows-1252 numeric references, JSON in `_meta` strings,
+// link fields and `data:` URIs walked aside, 2.9 / 1.3 KiB; S: texts found clean read once a
+// call, 0.7 / 0.4 KiB; M: tool definitions passed as bytes, 0.2 / 0.0 KiB): 579.8 KiB raw,
+// 257.3 KiB gzip, so the budget went up by 3 / 1 KiB.
+const BUDGET_RAW = 582 * 1024;
+const BUDGET_GZIP = 259 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
