@@ -93,6 +93,62 @@ fn k1_claims_of_a_nested_result_are_read() {
     assert!(bad.is_empty(), "{failed} of {n}:\n{}", bad[..bad.len().min(8)].join("\n"));
 }
 
+/// Writes `inner` as text into a member of a value, as agent frameworks and bridges that pass
+/// tool output on as a string do.
+fn in_member(inner: Value, rng: &mut Rng) -> Value {
+    let text = inner.to_string();
+    match rng.below(5) {
+        0 => json!({ "output": text }),
+        1 => json!({ "type": "tool_result", "data": { "response": text } }),
+        2 => json!([{ "ok": true }, text]),
+        3 => json!({ "log": format!("Relayed: {text} (done)") }),
+        _ => json!({ "output": serde_json::to_string(&text).unwrap() }),
+    }
+}
+
+/// Claims of a result written as text into a member of a value (`{"output": "{…}"}`, also
+/// stringified twice, in prose, in an array, then wrapped as k1 wraps) are the whole result's
+/// (found by the review of stop 28's k1: its text reached the agent in both formats and both
+/// engines). Fails without `Value::String` in `claims.rs`'s `below` and the streaming engine's
+/// decline of such strings.
+#[test]
+fn k1c_claims_of_a_result_written_into_a_member_are_read() {
+    let seed = SEED ^ 0xc1c1;
+    let mut rng = Rng(seed);
+    let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
+    for _ in 0..1_000 {
+        let canary = rng.canary();
+        let mut raw = in_member(claimed(&canary, &mut rng), &mut rng);
+        if rng.below(2) == 0 {
+            raw = wrap(raw, &mut rng);
+        }
+        let def = if rng.below(2) == 0 { json!({ "name": "p" }) } else { marks(json!({ "type": "object" })) };
+        let found = both_engines(&def, &raw.to_string(), &canary);
+        failed += usize::from(!found.is_empty());
+        bad.extend(found);
+        n += 1;
+    }
+    println!("k1c: {n} claimed results written into members, seed {seed:#x}");
+    assert!(bad.is_empty(), "{failed} of {n}:\n{}", bad[..bad.len().min(8)].join("\n"));
+}
+
+/// Strings of a value that hold JSON making no claim stay data, in both engines.
+#[test]
+fn k1d_json_in_a_member_that_claims_nothing_is_data() {
+    let quiet = [
+        json!({ "note": "{\"a\":[1,2],\"b\":\"Visible-777\"}" }),
+        json!({ "note": "{\"_meta\":{\"sensitiveHint\":false},\"v\":\"Visible-777\"}" }),
+        json!({ "list": ["[1,2]", "Visible-777 {not json}"] }),
+    ];
+    for raw in quiet {
+        for format in FORMATS {
+            let o = run_with(json!({ "name": "p" }), &raw.to_string(), format, &[]);
+            assert!(!o.withheld && o.agent_json.contains("Visible-777"), "{raw} -> {}", o.agent_json);
+        }
+        assert!(both_engines(&json!({ "name": "p" }), &raw.to_string(), "no-such-canary").is_empty(), "{raw}");
+    }
+}
+
 /// What the nested reading does not claim: a list of tool definitions, each with its own
 /// `annotations`, is data about tools (no result stands there), and a `false` claims nothing.
 #[test]

@@ -33,6 +33,14 @@ pub(crate) fn nested_too_deep(at: &str) -> Error {
     Error::new(ErrorCode::DepthLimit, at, detail)
 }
 
+/// Could JSON written in string `s` of a value make claims? Only through a `_meta` or
+/// `annotations` member, its name spelled out or with `\u` escapes. The claims reader reads
+/// just these strings (no other string of a value is parsed for claims), and the streaming
+/// engine declines just these (`stream.rs`), so both engines read the same.
+pub fn may_claim(s: &str) -> bool {
+    s.contains(['{', '[']) && (s.contains("_meta") || s.contains("annotations") || s.contains("\\u"))
+}
+
 /// A result's own claims.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OwnClaims {
@@ -104,6 +112,10 @@ impl Reader<'_, '_> {
                     self.below(child, depth, at)?;
                 }
                 Value::Array(_) => self.below(child, depth, at)?,
+                // A result written as text into a member of a value (`{"output": "{…}"}`, as
+                // agent frameworks pass tool output on): found by review s28, its claims went
+                // unread and its text reached the agent.
+                Value::String(s) if may_claim(s) => self.embedded(s, depth, at.unwrap_or(""))?,
                 _ => {}
             }
         }

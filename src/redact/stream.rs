@@ -11,7 +11,8 @@
 //! It covers what most results are, and declines the rest, leaving them to the DOM engine
 //! before anything has changed: a CallToolResult or anything that may be one (a `content`,
 //! `structuredContent`, `_meta` or `annotations` member at the top; below it, a `_meta` or
-//! `annotations` object or a `content` array, through which a nested result makes claims),
+//! `annotations` object or a `content` array, or a string that may hold a result written as
+//! text (`claims::may_claim`), through which a nested result makes claims),
 //! text that is not JSON or breaks a limit,
 //! repeated keys, a root that is not an object or array or is taken whole, `dependentSchemas`,
 //! `contentSchema`, secret property names, and a credential the detectors find. A result that
@@ -26,6 +27,7 @@ use crate::hash::{Keyed, TextSet};
 use crate::json::scan::{self, Str};
 use crate::json::write;
 use crate::json::{parse_json, push_token};
+use crate::policy::claims;
 use crate::redact::walk::{entry_units, work_limit};
 use crate::schema::{AppliedId, Eval, Exhausted, Kinds, Schema, SetId};
 use crate::scrub::detect::Detect;
@@ -402,9 +404,13 @@ impl Scanner<'_, '_> {
         let end = match c {
             b'"' => {
                 let s = scan::string(self.b, i)?;
+                let owned = s.escaped.then(|| scan::decode(s.raw(self.text)));
+                let chars = owned.as_deref().unwrap_or(s.raw(self.text));
+                if claims::may_claim(chars) {
+                    return None; // a result written in it may make claims (`claims::of_result`)
+                }
                 if plan != Plan::Take {
-                    let owned = s.escaped.then(|| scan::decode(s.raw(self.text)));
-                    self.kept_string(s, owned.as_deref().unwrap_or(s.raw(self.text)))?;
+                    self.kept_string(s, chars)?;
                 }
                 s.end
             }
