@@ -75,22 +75,30 @@ fn wrap(inner: Value, rng: &mut Rng) -> Value {
 /// Fails without the fix in `claims.rs` (`below`, arrays read in texts) and `stream.rs`.
 #[test]
 fn k1_claims_of_a_nested_result_are_read() {
-    let mut rng = Rng(SEED);
-    let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
-    for _ in 0..1_500 {
-        let canary = rng.canary();
-        let mut raw = claimed(&canary, &mut rng);
+    claimed_results_are_withheld("k1: nested claimed results", SEED, 1_500, |mut raw, rng| {
         for _ in 0..1 + rng.below(3) {
-            raw = wrap(raw, &mut rng);
+            raw = wrap(raw, rng);
         }
+        raw
+    });
+}
+
+/// Runs `cases` results that claim sensitivity, each placed by `place` (its canary drawn
+/// first, its tool after), through both engines and both formats: none may show its canary,
+/// and the engines must agree (`both_engines`).
+fn claimed_results_are_withheld(what: &str, seed: u64, cases: usize, mut place: impl FnMut(Value, &mut Rng) -> Value) {
+    let mut rng = Rng(seed);
+    let (mut bad, mut failed) = (Vec::new(), 0);
+    for _ in 0..cases {
+        let canary = rng.canary();
+        let raw = place(claimed(&canary, &mut rng), &mut rng);
         let def = if rng.below(2) == 0 { json!({ "name": "p" }) } else { marks(json!({ "type": "object" })) };
         let found = both_engines(&def, &raw.to_string(), &canary);
         failed += usize::from(!found.is_empty());
         bad.extend(found);
-        n += 1;
     }
-    println!("k1: {n} nested claimed results, seed {SEED:#x}");
-    assert!(bad.is_empty(), "{failed} of {n}:\n{}", bad[..bad.len().min(8)].join("\n"));
+    println!("{what}: {cases}, seed {seed:#x}");
+    assert!(bad.is_empty(), "{failed} of {cases}:\n{}", bad[..bad.len().min(8)].join("\n"));
 }
 
 /// Writes `inner` as text into a member of a value, as agent frameworks and bridges that pass
@@ -113,23 +121,14 @@ fn in_member(inner: Value, rng: &mut Rng) -> Value {
 /// decline of such strings.
 #[test]
 fn k1c_claims_of_a_result_written_into_a_member_are_read() {
-    let seed = SEED ^ 0xc1c1;
-    let mut rng = Rng(seed);
-    let (mut bad, mut n, mut failed) = (Vec::new(), 0, 0);
-    for _ in 0..1_000 {
-        let canary = rng.canary();
-        let mut raw = in_member(claimed(&canary, &mut rng), &mut rng);
+    claimed_results_are_withheld("k1c: claimed results written into members", SEED ^ 0xc1c1, 1_000, |raw, rng| {
+        let raw = in_member(raw, rng);
         if rng.below(2) == 0 {
-            raw = wrap(raw, &mut rng);
+            wrap(raw, rng)
+        } else {
+            raw
         }
-        let def = if rng.below(2) == 0 { json!({ "name": "p" }) } else { marks(json!({ "type": "object" })) };
-        let found = both_engines(&def, &raw.to_string(), &canary);
-        failed += usize::from(!found.is_empty());
-        bad.extend(found);
-        n += 1;
-    }
-    println!("k1c: {n} claimed results written into members, seed {seed:#x}");
-    assert!(bad.is_empty(), "{failed} of {n}:\n{}", bad[..bad.len().min(8)].join("\n"));
+    });
 }
 
 /// Strings of a value that hold JSON making no claim stay data, in both engines.
