@@ -10,6 +10,7 @@ import { existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileS
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
+import { toolPaths } from "./tools.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = new Set(process.argv.slice(2));
@@ -24,7 +25,6 @@ const LINT_GLUE = join(root, "pkg", "webmcp_redact_lint.js");
 const INLINE = join(root, "pkg", "webmcp_redact_inline.js");
 const INLINE_DTS = join(root, "pkg", "webmcp_redact_inline.d.ts");
 const OUTPUTS = [WASM, GLUE, LINT_WASM, LINT_GLUE, INLINE, INLINE_DTS];
-const TOOLS = join(root, ".tools"); // project-local installs, so a global wasm-bindgen is left alone
 // wasm-opt comes from the npm `binaryen` package, pinned in package.json: Debian's binaryen
 // (108) writes every table export as table 0 (binaryen #4711, fixed in 110), which breaks
 // wasm-bindgen's externref table. The features are the ones current rustc output uses.
@@ -86,11 +86,12 @@ function ensureTarget() {
 
 // The CLI must match the wasm-bindgen crate exactly, or the glue and the module disagree.
 function ensureBindgen(version) {
-  const candidates = [join(TOOLS, "bin", "wasm-bindgen"), "wasm-bindgen"];
-  for (const bin of candidates) {
+  // Our own installs (not a global wasm-bindgen, left alone), then one on PATH if it matches.
+  const { installRoot, candidates } = toolPaths(root, "wasm-bindgen-cli", version, "wasm-bindgen");
+  for (const bin of [...candidates, "wasm-bindgen"]) {
     if (output(bin, ["--version"]) === `wasm-bindgen ${version}`) return bin;
   }
-  const install = ["install", "wasm-bindgen-cli", "--version", version, "--root", TOOLS];
+  const install = ["install", "wasm-bindgen-cli", "--version", version, "--root", installRoot];
   try {
     run("cargo", [...install, "--locked"]);
   } catch {
@@ -99,7 +100,7 @@ function ensureBindgen(version) {
     log("`cargo install --locked` failed; retrying without --locked");
     run("cargo", install);
   }
-  return candidates[0];
+  return candidates.at(-1);
 }
 
 function ensureNpmDeps() {

@@ -3,7 +3,7 @@
 // for a few seconds each (`-- --seconds N`, default 10; `--target NAME` to pick, repeatable).
 // Works from a fresh clone: installs what is missing first, the nightly toolchain
 // (`rustup toolchain install nightly --profile minimal`) and cargo-fuzz at the version pinned
-// below into .tools/ (about 2 minutes the first time), then writes the seed corpora from the
+// below (into the tools directory of scripts/tools.mjs: about 2 minutes the first time), then writes the seed corpora from the
 // conformance vectors and example tools, builds the targets once and runs them.
 //
 // Targets (fuzz/fuzz_targets/): compile (tool definitions), redact (tool + raw result, both
@@ -18,11 +18,12 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { toolPaths } from "./tools.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const FUZZ = join(root, "fuzz");
-const TOOLS = join(root, ".tools");
 const CARGO_FUZZ_VERSION = "0.13.2";
+const CARGO_FUZZ = toolPaths(root, "cargo-fuzz", CARGO_FUZZ_VERSION, "cargo-fuzz");
 const TARGETS = ["compile", "redact", "redact_json", "check", "engines", "regex"];
 
 function log(msg) {
@@ -45,7 +46,9 @@ function parseArgs(argv) {
   return out;
 }
 
-const env = { ...process.env, PATH: `${join(TOOLS, "bin")}:${process.env.PATH}` };
+// `cargo fuzz` runs the first cargo-fuzz on PATH: the pinned version's own directory first.
+const binDirs = CARGO_FUZZ.candidates.map((bin) => join(bin, "..")).reverse();
+const env = { ...process.env, PATH: [...binDirs, process.env.PATH].join(":") };
 
 function run(cmd, argv, opts = {}) {
   log(`$ ${cmd} ${argv.join(" ")}`);
@@ -66,7 +69,7 @@ function ensureNightly() {
 
 function ensureCargoFuzz() {
   if (ok("cargo-fuzz", ["--version"]) === `cargo-fuzz ${CARGO_FUZZ_VERSION}`) return;
-  const install = ["install", "cargo-fuzz", "--version", CARGO_FUZZ_VERSION, "--root", TOOLS];
+  const install = ["install", "cargo-fuzz", "--version", CARGO_FUZZ_VERSION, "--root", CARGO_FUZZ.installRoot];
   if (run("cargo", [...install, "--locked"]) !== 0 && run("cargo", install) !== 0) throw new Error("could not install cargo-fuzz");
 }
 
