@@ -8,7 +8,7 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, reportOf, toolName as nameOf, wrappedBy } from "./redactor.js";
+import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, reportOf, showJudged, toolName as nameOf, wrappedBy } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
@@ -331,9 +331,7 @@ export async function installRedactionWith(load, options = {}) {
         return out.result;
       },
     };
-    if (published === null) delete wrapped.outputSchema;
-    else wrapped.outputSchema = published;
-    return wrapped;
+    return showJudged(wrapped, def, published);
   }
 
   /**

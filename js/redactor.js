@@ -132,6 +132,23 @@ function keyOf(tool) {
   return UTF8.encode(JSON.stringify({ name: tool.name, title, outputSchema, annotations, _meta }));
 }
 
+/**
+ * Makes `wrapped` (the copy a runtime is given) show the fields the core judges a tool by as
+ * the frozen copy `def` it judges, and the agent schema `published` (null: none), none of them
+ * writable: a copy sharing its annotations or _meta with the page's tool object showed the
+ * runtime (which may keep the object and list it again later, as the polyfill does) a mark
+ * added after wrapping or registering, while the core judged the copy without it and let the
+ * result through raw (found by review).
+ */
+export function showJudged(wrapped, def, published) {
+  const fields = { title: def.title, annotations: def.annotations, _meta: def._meta, outputSchema: published ?? undefined };
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) delete wrapped[key];
+    else Object.defineProperty(wrapped, key, { value: deepFreeze(value), enumerable: true, writable: false, configurable: false });
+  }
+  return wrapped;
+}
+
 /** Freezes plain JSON data all the way down, without recursion (a definition may be deep). */
 function deepFreeze(value) {
   const stack = [value];
@@ -572,10 +589,7 @@ class Redactor {
     // The runtime, and any MCP client behind it, validates results against the schema it is
     // given: give it the one that describes the redacted view, or none when no view carries
     // structuredContent.
-    const published = this.agentSchema(def);
-    if (published === null) delete wrapped.outputSchema;
-    else wrapped.outputSchema = published;
-    return wrapped;
+    return showJudged(wrapped, def, this.agentSchema(def));
   }
 }
 

@@ -1,0 +1,85 @@
+// Review s29 of the JS layer (helper L): each test states a promise a careless page, a hostile
+// script or a supported set-up broke before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRedactor, installRedaction } from "webmcp-redact";
+import { CANARY, fakeContext } from "./helpers.mjs";
+
+// --- What the runtime is shown of a tool is what the core judges --------------------------------
+
+// The fields of a tool definition the core judges it by (besides its name), each with a change
+// that would make the tool sensitive if the core read it.
+const JUDGED = {
+  title: (t) => { t.title = "Sensitive"; },
+  annotations: (t) => { t.annotations.sensitiveHint = true; },
+  _meta: (t) => { t._meta["mcp.dev/resultSensitivity"] = "high"; },
+};
+
+const freshTool = () => ({
+  name: "lookup",
+  title: "Lookup",
+  description: "looks things up",
+  annotations: { readOnlyHint: true },
+  _meta: { owner: "page" },
+  execute: async () => ({ content: [{ type: "text", text: `token ${CANARY}` }] }),
+});
+
+// Each way a page (or a script holding the tool) changes a field after wrapping: the page's own
+// object's member, the wrapped copy's member, or the wrapped copy's field replaced.
+const CHANGES = {
+  "the page's object": (tool) => tool,
+  "the wrapped copy's member": (_tool, wrapped) => wrapped,
+  "the wrapped copy's field replaced": (_tool, wrapped) => {
+    const swap = {};
+    for (const key of Object.keys(JUDGED)) swap[key] = structuredClone(wrapped[key]);
+    for (const key of Object.keys(JUDGED)) wrapped[key] = swap[key];
+    return wrapped;
+  },
+};
+
+// The copy wrapTool made shared its annotations and _meta with the page's tool object: a mark the
+// page added after wrapping (sensitiveHint: true) was shown to the runtime, and by it to the
+// agent and the user, while the core judged the frozen copy without it and let the result through
+// raw. Each judged field now shows the frozen copy the core reads, and cannot be changed.
+test("a wrapped tool shows the runtime the definition its results are judged by, whatever changes later", async () => {
+  const redactor = await createRedactor();
+  let cases = 0;
+  for (const [field, change] of Object.entries(JUDGED)) {
+    for (const [how, target] of Object.entries(CHANGES)) {
+      const tool = freshTool();
+      const wrapped = redactor.wrapTool(tool);
+      const before = JSON.stringify(wrapped[field]);
+      try {
+        change(target(tool, wrapped));
+      } catch (err) {
+        assert.ok(err instanceof TypeError, `${field}, ${how}: ${err}`); // frozen: refused loudly
+      }
+      assert.equal(JSON.stringify(wrapped[field]), before, `${field}, ${how}: shown changed`);
+      const out = JSON.stringify(await wrapped.execute({}));
+      assert.ok(out.includes(CANARY), `${field}, ${how}: judged changed too (the result was redacted)`);
+      cases += 1;
+    }
+  }
+  assert.equal(cases, 9);
+});
+
+// The same through installRedaction: the polyfill keeps the tool object it was given and lists
+// its annotations on each getTools, so a change to the page's object after registration reached
+// the agent's listing while the core judged the copy taken at registration.
+test("a registered tool shows the runtime the definition its results are judged by", async () => {
+  const ctx = fakeContext();
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    for (const field of Object.keys(JUDGED)) {
+      const tool = { ...freshTool(), name: `lookup_${field}` };
+      await ctx.registerTool(tool);
+      const given = ctx.tools.get(tool.name);
+      const before = JSON.stringify(given[field]);
+      JUDGED[field](tool);
+      assert.equal(JSON.stringify(given[field]), before, `${field}: the runtime's copy changed with the page's object`);
+      assert.ok(JSON.stringify(await ctx.call(tool.name, {})).includes(CANARY), field);
+    }
+  } finally {
+    uninstall();
+  }
+});
