@@ -222,12 +222,19 @@ export interface ExecutableTool extends ToolDefinition {
 
 /**
  * What {@link Redactor.wrapTool} returns: `tool` with its own `execute` and `outputSchema`
- * replaced. (Not `Omit`: over a tool's index signature, `Omit` would drop `name` and the other
- * named members, and the copy could not be passed to `registerTool`.)
+ * replaced, and `title`, `annotations` and `_meta` the frozen copies its calls are judged by
+ * (read-only: changed, the runtime would show what the redactor does not apply). (Not `Omit`:
+ * over a tool's index signature, `Omit` would drop `name` and the other named members, and the
+ * copy could not be passed to `registerTool`.)
  */
 export type WrappedTool<T extends ExecutableTool> = {
-  [K in keyof T as K extends "execute" | "outputSchema" ? never : K]: T[K];
-} & { execute(input: unknown, options?: unknown): Promise<unknown>; outputSchema?: object };
+  [K in keyof T as K extends "execute" | "outputSchema" | Judged ? never : K]: T[K];
+} & {
+  readonly [K in keyof T as K extends Judged ? K : never]: Readonly<T[K]>;
+} & { execute(input: unknown, options?: unknown): Promise<unknown>; readonly outputSchema?: object };
+
+/** The fields of a tool, besides its name, that the redactor judges its calls by. */
+type Judged = "title" | "annotations" | "_meta";
 
 /**
  * One entry of the report: where (a JSON Pointer into the raw result) and why; never a value.

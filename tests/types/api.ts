@@ -72,3 +72,13 @@ const bridge: "mcp" | "none" = bridged.bridge;
 void bridge;
 // @ts-expect-error: a bridge is "mcp" or "none".
 await installRedaction({ bridge: "yes" });
+
+// A wrapped tool shows the frozen definition its calls are judged by: its judged fields are
+// read-only, and it is still a tool the runtime takes.
+const wrapped = redactor.wrapTool({ name: "lookup", annotations: { readOnlyHint: true }, execute: () => "x" });
+// @ts-expect-error: a wrapped tool's annotations cannot be replaced (nor changed: frozen).
+wrapped.annotations = { readOnlyHint: false };
+const shownHint: boolean | undefined = wrapped.annotations.readOnlyHint;
+void shownHint;
+declare const context: { registerTool(tool: { name: string; execute(input: unknown): unknown }): Promise<void> };
+await context.registerTool(wrapped);
