@@ -83,3 +83,15 @@ test("a registered tool shows the runtime the definition its results are judged 
     uninstall();
   }
 });
+
+// The same class through what JSON reads of a field: annotations whose toJSON hides the hint the
+// runtime reads as a property. Shown and judged now come from the one JSON read.
+test("a wrapped tool's annotations are shown as the JSON the core judged, toJSON included", async () => {
+  const redactor = await createRedactor();
+  const tool = freshTool();
+  tool.annotations = { sensitiveHint: true, readOnlyHint: true, toJSON: () => ({ readOnlyHint: true }) };
+  const wrapped = redactor.wrapTool(tool);
+  assert.deepEqual({ ...wrapped.annotations }, { readOnlyHint: true });
+  assert.ok(Object.isFrozen(wrapped.annotations));
+  assert.ok(JSON.stringify(await wrapped.execute({})).includes(CANARY), "judged without the hint, as shown");
+});
