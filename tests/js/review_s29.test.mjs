@@ -95,3 +95,72 @@ test("a wrapped tool's annotations are shown as the JSON the core judged, toJSON
   assert.ok(Object.isFrozen(wrapped.annotations));
   assert.ok(JSON.stringify(await wrapped.execute({})).includes(CANARY), "judged without the hint, as shown");
 });
+
+// The class, drawn at random: a tool whose judged fields are plain, getters that answer
+// differently on each read, toJSON, or inherited from a class, then changed in 0-3 random ways
+// after wrapping (members of the page's object or of the copy set, deleted or replaced). Each
+// wrapped call must be judged exactly as a fresh redactor judges a tool made of what the copy
+// shows (with the outputSchema taken at wrapping): the same view, handles aside.
+test("seeded: whatever happens to a tool after wrapping, its calls are judged by what the runtime is shown", async () => {
+  let seed = 0x5eed29;
+  const pick = (n) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 16) % n;
+  };
+  const HINTS = [true, false, "high", "low", undefined];
+  const LEVELS = ["high", "none", undefined];
+  const annotations = () => ({ readOnlyHint: true, sensitiveHint: HINTS[pick(HINTS.length)] });
+  const meta = () => ({ "mcp.dev/resultSensitivity": LEVELS[pick(LEVELS.length)] });
+  const schema = { type: "object", properties: { id: { type: "string" }, secret: { type: "string", "x-sensitive": pick(2) === 0 } } };
+  const execute = async () => ({ structuredContent: { id: "x1", secret: CANARY }, content: [{ type: "text", text: `id x1, ${CANARY}` }] });
+  const make = () => {
+    const plain = { name: "drawn", description: "d", outputSchema: structuredClone(schema), execute };
+    switch (pick(4)) {
+      case 0: return Object.assign(plain, { annotations: annotations(), _meta: meta() });
+      case 1: { // getters: a different answer on each read
+        Object.defineProperty(plain, "annotations", { enumerable: true, get: annotations });
+        Object.defineProperty(plain, "_meta", { enumerable: true, get: meta });
+        return plain;
+      }
+      case 2: return Object.assign(plain, { annotations: { ...annotations(), toJSON: annotations }, _meta: meta() });
+      default: { // inherited, as a class-based tool has them
+        const proto = { annotations: annotations(), _meta: meta() };
+        return Object.assign(Object.create(proto), plain);
+      }
+    }
+  };
+  const changes = [
+    (tool) => { Object.getPrototypeOf(tool).annotations ? (Object.getPrototypeOf(tool).annotations.sensitiveHint = true) : (tool.annotations.sensitiveHint = true); },
+    (tool) => { tool.annotations = { sensitiveHint: true, readOnlyHint: true }; },
+    (_tool, wrapped) => { wrapped.annotations.sensitiveHint = HINTS[pick(HINTS.length)]; },
+    (_tool, wrapped) => { wrapped.annotations = annotations(); },
+    (_tool, wrapped) => { delete wrapped._meta; },
+    (_tool, wrapped) => { wrapped._meta["mcp.dev/resultSensitivity"] = "high"; },
+    (tool) => { tool._meta["mcp.dev/resultSensitivity"] = "high"; },
+    (tool) => { tool.outputSchema.properties.id["x-sensitive"] = true; },
+  ];
+  const view = (out) => JSON.stringify(out).replace(/[0-9a-f]{32}/g, "H");
+  const redactor = await createRedactor();
+  const judge = await createRedactor();
+  let runs = 0;
+  let refused = 0;
+  for (let i = 0; i < 300; i++) {
+    const tool = make();
+    const wrapped = redactor.wrapTool(tool);
+    const taken = structuredClone(schema);
+    for (let n = pick(4); n > 0; n--) {
+      try {
+        changes[pick(changes.length)](tool, wrapped);
+      } catch (err) {
+        assert.ok(err instanceof TypeError, String(err)); // frozen or read-only: refused loudly
+        refused += 1;
+      }
+    }
+    const shown = { name: wrapped.name, description: "d", title: wrapped.title, annotations: wrapped.annotations, _meta: wrapped._meta, outputSchema: taken, execute };
+    const expected = await judge.wrapTool(shown).execute({});
+    assert.equal(view(await wrapped.execute({})), view(expected), `run ${i}`);
+    runs += 1;
+  }
+  assert.equal(runs, 300);
+  assert.ok(refused > 50, `${refused} changes refused`);
+});
