@@ -299,9 +299,12 @@ export async function installRedactionWith(load, options = {}) {
     // A copy this page's own redactor made with wrapTool checks and redacts each call in the
     // page session already: wrapped again, each call was checked twice (a question asked twice)
     // and redacted twice, and the second pass, issuing no handle, never told onResult of the
-    // first's: the user could not reveal (found by review).
-    if (s?.redactor && wrappedBy(execute) === s.redactor) {
-      return {
+    // first's: the user could not reveal (found by review). The runtime is shown the fields
+    // that copy's calls are judged by, whatever object carried its execute here (a page that
+    // spread the copy with other annotations had the runtime list a hint no call applied).
+    const made = wrappedBy(execute);
+    if (s?.redactor && made?.redactor === s.redactor) {
+      const wrapped = {
         ...copy,
         async execute(/** @type {any} */ input, /** @type {any[]} */ ...more) {
           const result = await Reflect.apply(execute, tool, [input, ...more]);
@@ -310,6 +313,7 @@ export async function installRedactionWith(load, options = {}) {
           return result;
         },
       };
+      return showJudged(wrapped, made.def, made.published);
     }
     const def = definitionOf(copy);
     // The runtime (and an MCP client behind it) validates results against the outputSchema it

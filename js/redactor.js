@@ -165,12 +165,13 @@ const sessions = new FinalizationRegistry((close) => close());
 
 // Not part of the public API: what installRedaction needs to know of a tool wrapTool made, when
 // the page registers that copy on the patched context (as README advises for tools it wraps
-// itself: `uninstall.redactor.wrapTool`). Each execute wrapTool made -> its redactor; each
-// result object such an execute returned -> its redaction report (resultId, handles).
+// itself: `uninstall.redactor.wrapTool`). Each execute wrapTool made -> its redactor, the
+// definition its calls are judged by and the schema published for it; each result object such an
+// execute returned -> its redaction report (resultId, handles).
 const WRAPPED = new WeakMap();
 const REPORTS = new WeakMap();
 
-/** The redactor whose wrapTool made `execute`, or undefined. */
+/** `{ redactor, def, published }` of the wrapTool call that made `execute`, or undefined. */
 export function wrappedBy(execute) {
   return typeof execute === "function" ? WRAPPED.get(execute) : undefined;
 }
@@ -585,11 +586,12 @@ class Redactor {
         return report.result;
       },
     };
-    WRAPPED.set(wrapped.execute, this);
     // The runtime, and any MCP client behind it, validates results against the schema it is
     // given: give it the one that describes the redacted view, or none when no view carries
     // structuredContent.
-    return showJudged(wrapped, def, this.agentSchema(def));
+    const published = this.agentSchema(def);
+    WRAPPED.set(wrapped.execute, { redactor: this, def, published });
+    return showJudged(wrapped, def, published);
   }
 }
 

@@ -164,3 +164,30 @@ test("seeded: whatever happens to a tool after wrapping, its calls are judged by
   assert.equal(runs, 300);
   assert.ok(refused > 50, `${refused} changes refused`);
 });
+
+// The page redactor's own wrapTool copy is registered as it is (its calls are checked and
+// redacted once, by that copy). Spread into a new object with other annotations (a page adjusting
+// the copy: `{ ...redactor.wrapTool(tool), annotations: {...} }`), it kept its execute, so the
+// runtime listed the new annotations while the calls were judged by the copy's: the hint shown,
+// the result raw.
+test("a wrapTool copy spread with other judged fields is shown to the runtime as it is judged", async () => {
+  const ctx = fakeContext();
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    let cases = 0;
+    for (const [field, change] of Object.entries(JUDGED)) {
+      const wrapped = uninstall.redactor.wrapTool({ ...freshTool(), name: `spread_${field}` });
+      const before = JSON.stringify(wrapped[field]);
+      const spread = structuredClone({ ...wrapped, execute: undefined });
+      change(spread);
+      await ctx.registerTool({ ...spread, execute: wrapped.execute });
+      const given = ctx.tools.get(`spread_${field}`);
+      assert.equal(JSON.stringify(given[field]), before, `${field}: the runtime lists what the calls are not judged by`);
+      assert.ok(JSON.stringify(await ctx.call(`spread_${field}`, {})).includes(CANARY), field);
+      cases += 1;
+    }
+    assert.equal(cases, 3);
+  } finally {
+    uninstall();
+  }
+});
