@@ -106,7 +106,7 @@ export function askInDialog(req) {
     const visibility = followVisibility(allow, (visible) => {
       if (answered) return;
       judge(watch?.takeRecords() ?? []);
-      if (answered) return;
+      if (answered || allow.disabled === !visible) return;
       allow.disabled = !visible;
       watch?.takeRecords();
     });
@@ -145,31 +145,58 @@ export function askInDialog(req) {
 }
 
 /**
- * Calls `onChange(visible)` each time the browser's view of `el` changes, where it can tell
- * (IntersectionObserver v2, `trackVisibility`: Chromium): visible means on screen, not covered
- * by anything (an element laid over it, even one that lets clicks through), with an opacity of
- * 1 and no filter or transform that could hide it, for at least 100 ms. A click on Allow made
- * through a covering lookalike, on a dialog made transparent, or the instant it appeared under
- * the user's pointer, approved a call the user never saw (found by review). Returns null where
- * the browser cannot tell (Allow is then enabled as before).
+ * Calls `onChange(visible)` at each look the browser takes at `el`, where it can tell
+ * (IntersectionObserver v2, `trackVisibility`: Chromium): visible means every look for the last
+ * HOLD ms saw it on screen, not covered by anything (an element laid over it, even one that lets
+ * clicks through), with an opacity of 1 and no filter or transform that could hide it. A click
+ * on Allow made through a covering lookalike, on a dialog made transparent, or the instant it
+ * appeared under the user's pointer, approved a call the user never saw (found by review).
+ * Observed once, the browser looks at most every 100 ms and reports changes only: a script
+ * taking its lookalike away for one frame at a time until a look saw Allow whole had Allow
+ * enabled under the lookalike for about a third of the time (found by review). So each look is
+ * a fresh observation, and every look counts. Returns null where the browser cannot tell
+ * (Allow is then enabled as before).
  * @param {Element} el
  * @param {(visible: boolean) => void} onChange
  */
 function followVisibility(el, onChange) {
   const IO = /** @type {any} */ (globalThis).IntersectionObserver;
   if (typeof IO !== "function") return null;
+  let since = -1; // when the unbroken run of looks that saw it whole began
+  let stopped = false;
+  /** @type {any} */
+  let io;
+  const look = (/** @type {any[]} */ entries) => {
+    if (stopped) return;
+    const entry = entries[entries.length - 1];
+    if (entry.isVisible !== true) since = -1;
+    else if (since < 0) since = entry.time;
+    onChange(since >= 0 && entry.time - since >= HOLD);
+    // The next look: a target observed again is reported at the browser's next look, whatever
+    // it shows (one observed on is reported only when what it shows changes).
+    io.unobserve(el);
+    io.observe(el);
+  };
   try {
-    const io = new IO((/** @type {any[]} */ entries) => onChange(entries[entries.length - 1].isVisible === true), { trackVisibility: true, delay: 100 });
+    io = new IO(look, { trackVisibility: true, delay: 100 });
     if (io.trackVisibility !== true) {
       io.disconnect();
       return null;
     }
     io.observe(el);
-    return { stop: () => io.disconnect() };
+    return {
+      stop: () => {
+        stopped = true;
+        io.disconnect();
+      },
+    };
   } catch {
     return null;
   }
 }
+
+/** How long (ms) every look must have seen Allow whole before it is enabled. */
+const HOLD = 300;
 
 /** Tab from the last control goes to the first, Shift+Tab from the first to the last. */
 function trapTab(dialog, e) {
