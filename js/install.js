@@ -62,6 +62,25 @@ function signalOf(options) {
   }
 }
 
+/**
+ * The registration's options as the runtime is given them: read once, their `signal` (own or
+ * inherited) made an own value, so that the runtime unregisters the tool on the signal
+ * installRedaction follows. Read again by the runtime, options whose `signal` is a getter could
+ * have it unregister the tool on a signal never followed here, and the name stayed counted as
+ * protected: a raw tool registered past the patch under it went unreported (found by review).
+ * Options that cannot be copied (a Proxy that refuses) are given as they are.
+ * @param {any} options
+ */
+function registrationOptions(options) {
+  if (options === null || typeof options !== "object") return options;
+  try {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(options)), options);
+    return Object.defineProperty(copy, "signal", { value: copy.signal, enumerable: true, writable: true, configurable: true });
+  } catch {
+    return options;
+  }
+}
+
 function findModelContext(given) {
   if (given !== undefined) return given;
   const doc = /** @type {any} */ (globalThis.document);
@@ -278,6 +297,7 @@ export async function installRedactionWith(load, options = {}) {
     // never the tool itself: a getter, or an execute set after registration, would otherwise
     // give the runtime a function that runs unchecked.
     if (typeof copy.execute !== "function") return Reflect.apply(original, this, [copy, ...args]);
+    if (args.length) args[0] = registrationOptions(args[0]);
     const signal = signalOf(args[0]);
     const wrapped = runtimeCopy(tool, copy, await getSession());
     return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]), signal);

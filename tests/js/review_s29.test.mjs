@@ -191,3 +191,25 @@ test("a wrapTool copy spread with other judged fields is shown to the runtime as
     uninstall();
   }
 });
+
+// The registration's options were read twice: once for the signal installRedaction follows, and
+// again by the runtime. Options whose `signal` answers differently on each read (a getter) had the
+// runtime unregister the tool on a signal installRedaction never followed, so its name stayed
+// counted as protected and a raw tool registered past the patch under it went unreported. The
+// runtime is now given the signal that was followed.
+test("the runtime unregisters a tool on the very signal installRedaction follows", async () => {
+  const given = [];
+  const ctx = { registerTool: async (_tool, options) => { given.push(options?.signal); } };
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    const signals = [new AbortController().signal, new AbortController().signal];
+    let reads = 0;
+    const options = { get signal() { return signals[Math.min(reads++, 1)]; }, exposedTo: [] };
+    await ctx.registerTool(freshTool(), options);
+    assert.equal(given.length, 1);
+    assert.equal(given[0], signals[0], "the runtime got another signal than the one followed");
+    assert.equal(reads, 1, "the options were read once");
+  } finally {
+    uninstall();
+  }
+});
