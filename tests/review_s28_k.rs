@@ -7,24 +7,6 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 
-/// A fixed-seed xorshift: its high bits, so that small ranges are not periodic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) as usize) % n
-    }
-    fn canary(&mut self) -> String {
-        format!("Cz{:08x}Qx", self.next() >> 32)
-    }
-}
-
 const SEED: u64 = 0x5eed_0028_c0de_000b;
 
 fn marks(schema: Value) -> Value {

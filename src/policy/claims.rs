@@ -70,13 +70,13 @@ impl Reader<'_, '_> {
     /// `depth` results written as text below the raw one; `at` is the pointer of the outermost
     /// text it is written in (a pointer cannot go inside a string).
     fn result(&mut self, raw: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
-        self.holder(raw);
+        self.holder(raw)?;
         if let Some(Value::Array(blocks)) = raw.get("content") {
             for (i, block) in blocks.iter().enumerate() {
-                self.holder(block);
+                self.holder(block)?;
                 let resource = block.get("resource");
                 if let Some(r) = resource {
-                    self.holder(r);
+                    self.holder(r)?;
                 }
                 let texts = [(block.get("text"), "text"), (resource.and_then(|r| r.get("text")), "resource/text")];
                 for (text, field) in texts {
@@ -98,17 +98,22 @@ impl Reader<'_, '_> {
     /// definitions, each with its own `annotations`, is data about tools, not a claim.
     fn below(&mut self, v: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
         let (members, items) = match v {
-            Value::Object(o) => (Some(o.values()), None),
+            Value::Object(o) => (Some(o), None),
             Value::Array(a) => (None, Some(a.iter())),
             _ => return Ok(()),
         };
-        for child in members.into_iter().flatten().chain(items.into_iter().flatten()) {
+        // A result written as text into a key (`{"<the result as JSON>": …}`) is as much the
+        // agent's to read as one in a value (found by review s29: its claims went unread).
+        for key in members.into_iter().flat_map(|o| o.keys()).filter(|k| may_claim(k)) {
+            self.embedded(key, depth, at.unwrap_or(""))?;
+        }
+        for child in members.into_iter().flat_map(|o| o.values()).chain(items.into_iter().flatten()) {
             match child {
                 Value::Object(o) if o.contains_key("content") || o.contains_key("structuredContent") => {
                     self.result(child, depth, at)?;
                 }
                 Value::Object(_) => {
-                    self.meta_of(child);
+                    self.meta_of(child)?;
                     self.below(child, depth, at)?;
                 }
                 Value::Array(_) => self.below(child, depth, at)?,
@@ -172,31 +177,64 @@ impl Reader<'_, '_> {
 
     /// The places of one object that holds annotations: `_meta`, `annotations` and
     /// `_meta.annotations` (in any spelling, as every key inside a place is read).
-    fn holder(&mut self, v: &Value) {
-        self.meta_of(v);
-        if let Some(a) = v.get("annotations").and_then(Value::as_object) {
-            self.place(a);
+    fn holder(&mut self, v: &Value) -> Result<(), Error> {
+        self.meta_of(v)?;
+        if let Some(a) = v.get("annotations") {
+            self.place_in(a, Self::place)?;
         }
+        Ok(())
     }
 
     /// `_meta` and `_meta.annotations` of `v`.
-    fn meta_of(&mut self, v: &Value) {
-        let Some(meta) = v.get("_meta").and_then(Value::as_object) else { return };
-        self.place(meta);
-        for (k, inner) in meta {
-            if let (Value::Object(a), "annotations") = (inner, norm(k).as_str()) {
-                self.place(a);
+    fn meta_of(&mut self, v: &Value) -> Result<(), Error> {
+        let Some(meta) = v.get("_meta") else { return Ok(()) };
+        self.place_in(meta, |r, meta| {
+            r.place(meta)?;
+            for (k, inner) in meta {
+                if norm(k) == "annotations" {
+                    r.place_in(inner, Self::place)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads place `v` with `read`: an object, or a string holding one as JSON, as a bridge that
+    /// stringifies `_meta` writes it (found by review s29: `"_meta": "{\"sensitiveHint\":true}"`
+    /// claimed nothing and its result reached the agent). JSON there that the core gives up on
+    /// fails the result, as in a text block.
+    fn place_in(
+        &mut self,
+        v: &Value,
+        read: impl FnOnce(&mut Self, &Map<String, Value>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let mut text = match v {
+            Value::Object(o) => return read(self, o),
+            Value::String(s) => s.clone(),
+            _ => return Ok(()),
+        };
+        // Stringified more than once: each reading takes one level of quotes off.
+        for _ in 0..MAX_EMBEDDED {
+            if !text.contains('{') {
+                break;
+            }
+            match (self.read_text)(&text)? {
+                Some(Value::Object(o)) => return read(self, &o),
+                Some(Value::String(inner)) => text = inner,
+                _ => break,
             }
         }
+        Ok(())
     }
 
     /// One place: the proposals' annotations, through the tool reader, and any trust
     /// annotations in it.
-    fn place(&mut self, a: &Map<String, Value>) {
+    fn place(&mut self, a: &Map<String, Value>) -> Result<(), Error> {
         self.claims.labels.merge(&Labels::declared(&ToolModel::read_place(a)));
         for (_, t) in a.iter().filter(|(k, t)| is_trust_key(k) && !t.is_null()) {
             self.trust(t);
         }
+        Ok(())
     }
 
     /// `{ sensitive?, untrusted?, evidenceRef? }`, its keys in any spelling: `sensitive` is high

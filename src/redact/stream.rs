@@ -11,8 +11,8 @@
 //! It covers what most results are, and declines the rest, leaving them to the DOM engine
 //! before anything has changed: a CallToolResult or anything that may be one (a `content`,
 //! `structuredContent`, `_meta` or `annotations` member at the top; below it, a `_meta` or
-//! `annotations` object or a `content` array, or a string that may hold a result written as
-//! text (`claims::may_claim`), through which a nested result makes claims),
+//! `annotations` object or string or a `content` array, or a string or key that may hold a
+//! result written as text (`claims::may_claim`), through which a nested result makes claims),
 //! text that is not JSON or breaks a limit,
 //! repeated keys, a root that is not an object or array or is taken whole, `dependentSchemas`,
 //! `contentSchema`, secret property names, and a credential the detectors find. A result that
@@ -250,6 +250,9 @@ impl Scanner<'_, '_> {
         let key_owned = key_token.escaped.then(|| scan::decode(key_token.raw(self.text)));
         let key = key_owned.as_deref().unwrap_or(key_token.raw(self.text));
         self.note_key(key)?;
+        if claims::may_claim(key) {
+            return None; // a result written in it may make claims (`claims::of_result`)
+        }
         if self.stack.len() == 1 && matches!(key, "content" | "structuredContent" | "_meta" | "annotations") {
             return None; // a CallToolResult, or a result with claims of its own
         }
@@ -604,7 +607,8 @@ fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
     false
 }
 /// A member below the top through which a nested result could make claims (`claims::of_result`
-/// reads them): a `_meta` or `annotations` object, or a `content` array of blocks.
+/// reads them): a `_meta` or `annotations` object (or string, which may hold one as JSON), or a
+/// `content` array of blocks.
 fn nested_claims(key: &str, value: Option<&u8>) -> bool {
-    matches!((key, value), ("_meta" | "annotations", Some(b'{')) | ("content", Some(b'[')))
+    matches!((key, value), ("_meta" | "annotations", Some(b'{' | b'"')) | ("content", Some(b'[')))
 }

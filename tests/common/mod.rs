@@ -170,3 +170,22 @@ pub fn both_engines(def: &Value, raw: &str, canary: &str) -> Vec<String> {
     }
     bad
 }
+
+/// A fixed-seed xorshift for the reviews' seeded families: its high bits, so that small ranges
+/// are not periodic.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next() >> 32) as usize) % n
+    }
+    pub fn canary(&mut self) -> String {
+        format!("Cz{:08x}Qx", self.next() >> 32)
+    }
+}

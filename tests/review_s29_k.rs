@@ -1,0 +1,129 @@
+//! Review s29, helper K: an eighth adversarial round against the Rust core. Each test states a
+//! leak (or a broken promise) that must stay closed; each generated family prints its count
+//! and seed.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+const SEED: u64 = 0x5eed_0029_c0de_000b;
+
+fn marks(schema: Value) -> Value {
+    json!({ "name": "t", "outputSchema": schema })
+}
+
+/// A claim of high sensitivity, as one of the vocabularies writes it in a place.
+fn claim(rng: &mut Rng) -> Value {
+    match rng.below(5) {
+        0 => json!({ "sensitiveHint": true }),
+        1 => json!({ "io.modelcontextprotocol/trust-annotations": { "sensitive": true } }),
+        2 => json!({ "mcp.dev/resultSensitivity": "restricted" }),
+        3 => json!({ "returnMetadata": { "Sensitivity": "Credentials" } }),
+        _ => json!({ "sensitive_hint": "high" }),
+    }
+}
+
+/// `v` written as JSON text once, twice or three times.
+fn stringified(v: &Value, rng: &mut Rng) -> Value {
+    let mut s = Value::String(v.to_string());
+    for _ in 0..rng.below(3) {
+        s = Value::String(s.to_string());
+    }
+    s
+}
+
+/// Runs `cases` results, each built by `build` around a fresh canary, through both engines and
+/// both formats (`both_engines`), with a tool that marks nothing and one with a schema.
+fn withheld_family(what: &str, seed: u64, cases: usize, mut build: impl FnMut(&str, &mut Rng) -> Value) {
+    let mut rng = Rng(seed);
+    let (mut bad, mut failed) = (Vec::new(), 0);
+    for _ in 0..cases {
+        let canary = rng.canary();
+        let raw = build(&canary, &mut rng);
+        let def = if rng.below(2) == 0 { json!({ "name": "p" }) } else { marks(json!({ "type": "object" })) };
+        let found = both_engines(&def, &raw.to_string(), &canary);
+        failed += usize::from(!found.is_empty());
+        bad.extend(found);
+    }
+    println!("{what}: {cases}, seed {seed:#x}");
+    assert!(bad.is_empty(), "{failed} of {cases}:\n{}", bad[..bad.len().min(8)].join("\n"));
+}
+
+/// A place (`_meta`, `annotations`, `_meta.annotations`; of the result, a block, a resource, or
+/// an object nested in a value) written as a JSON string, as bridges that stringify nested
+/// objects write it: its claims are read. Found by probing a571ce6: the result reached the
+/// agent raw in both formats and both engines. Fails without `place_in` in `claims.rs` and the
+/// streaming engine's decline of `_meta`/`annotations` strings.
+#[test]
+fn k1_a_place_written_as_json_text_claims() {
+    withheld_family("k1: places written as JSON text", SEED ^ 1, 1_500, |canary, rng| {
+        let place = stringified(&claim(rng), rng);
+        let text = json!({ "type": "text", "text": canary });
+        let raw = match rng.below(8) {
+            0 => json!({ "content": [text], "_meta": place }),
+            1 => json!({ "content": [text], "annotations": place }),
+            2 => json!({ "content": [text], "_meta": { "annotations": place } }),
+            3 => json!({ "content": [{ "type": "text", "text": canary, "_meta": place }] }),
+            4 => json!({ "content": [{ "type": "text", "text": canary, "annotations": place }] }),
+            5 => {
+                json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": canary, "_meta": place } }] })
+            }
+            6 => json!({ "data": { "_meta": place, "v": canary } }),
+            _ => json!({ "structuredContent": { "v": canary }, "_meta": { "Annotations": place } }),
+        };
+        match rng.below(3) {
+            0 => raw,
+            1 => json!({ "jsonrpc": "2.0", "id": 1, "result": raw }),
+            _ => text_result(&raw.to_string()),
+        }
+    });
+}
+
+/// A result written as text into a key of a value (a cache keyed by responses, a log object
+/// keyed by the output) makes its claims like one in a value. Found by probing a571ce6: the
+/// key reached the agent in both formats and both engines. Fails without the keys in
+/// `claims.rs`'s `below` and the streaming engine's decline of such keys.
+#[test]
+fn k2_a_result_written_into_a_key_claims() {
+    withheld_family("k2: results written into keys", SEED ^ 2, 1_500, |canary, rng| {
+        let inner = json!({ "content": [{ "type": "text", "text": canary }], "_meta": claim(rng) });
+        let key = match rng.below(3) {
+            0 => inner.to_string(),
+            1 => format!("Relayed: {inner}"),
+            _ => serde_json::to_string(&inner.to_string()).unwrap(),
+        };
+        let keyed = |v: Value| {
+            let mut o = serde_json::Map::new();
+            o.insert(key.clone(), v);
+            Value::Object(o)
+        };
+        match rng.below(6) {
+            0 => keyed(json!(1)),
+            1 => json!({ "cache": keyed(json!({ "hits": 2 })) }),
+            2 => json!([{ "ok": true }, keyed(json!(true))]),
+            3 => json!({ "content": [{ "type": "text", "text": "see" }], "structuredContent": keyed(json!(1)) }),
+            4 => text_result(&keyed(json!(1)).to_string()),
+            _ => json!({ "output": keyed(json!(null)).to_string() }),
+        }
+    });
+}
+
+/// What k1 and k2 read and find no claim in stays data in both engines: a `_meta` string that
+/// is not JSON or claims nothing, a key holding JSON that claims nothing.
+#[test]
+fn k1k2_quiet_places_and_keys_are_data() {
+    let quiet = [
+        json!({ "data": { "_meta": "{\"v\":1}", "x": "Visible-777" } }),
+        json!({ "data": { "_meta": "not {json", "annotations": "{\"sensitiveHint\":false}", "x": "Visible-777" } }),
+        json!({ "index": { "{\"a\":[1,2]}": "Visible-777" } }),
+        json!({ "content": [{ "type": "text", "text": "Visible-777" }], "_meta": "{\"sensitiveHint\":false}" }),
+    ];
+    for raw in quiet {
+        for format in FORMATS {
+            let o = run_with(json!({ "name": "p" }), &raw.to_string(), format, &[]);
+            assert!(!o.withheld && o.agent_json.contains("Visible-777"), "{raw} -> {}", o.agent_json);
+        }
+        assert!(both_engines(&json!({ "name": "p" }), &raw.to_string(), "no-such-canary").is_empty(), "{raw}");
+    }
+}
