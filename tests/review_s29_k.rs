@@ -127,3 +127,49 @@ fn k1k2_quiet_places_and_keys_are_data() {
         assert!(both_engines(&json!({ "name": "p" }), &raw.to_string(), "no-such-canary").is_empty(), "{raw}");
     }
 }
+
+/// `s` percent-encoded as `encodeURIComponent` writes it, or with `+` for spaces.
+fn pct(s: &str, form: bool) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b' ' if form => "+".to_string(),
+            b if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) => (b as char).to_string(),
+            b => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A claiming result written as text and then escaped once more: JSON-escaped without its
+/// quotes (`out={\"content\":…}`), HTML-escaped (`&quot;` or `&#34;`), percent- or
+/// form-encoded, in a text block, an error, a resource's text or a member of a value: its
+/// claims are read (found by probing a571ce6: each reached the agent raw in both formats and
+/// both engines). Fails without the views in `claims.rs`'s `embedded` (and, for a member, the
+/// percent-encoded bracket in `may_claim`).
+#[test]
+fn k3_a_result_written_as_escaped_text_claims() {
+    withheld_family("k3: results written as escaped text", SEED ^ 3, 1_500, |canary, rng| {
+        let inner = json!({ "content": [{ "type": "text", "text": format!("key {canary}") }], "_meta": claim(rng) });
+        let t = inner.to_string();
+        let escaped = match rng.below(5) {
+            0 => {
+                let q = serde_json::to_string(&t).unwrap();
+                q[1..q.len() - 1].to_string()
+            }
+            1 => t.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;"),
+            2 => t.replace('"', "&#34;"),
+            3 => pct(&t, false),
+            _ => pct(&t, true),
+        };
+        let said = match rng.below(3) {
+            0 => escaped,
+            1 => format!("upstream: {escaped} (relayed)"),
+            _ => format!("<pre data-x=\"{escaped}\">https://x.test/?r={escaped}</pre>"),
+        };
+        match rng.below(4) {
+            0 => text_result(&said),
+            1 => json!({ "isError": true, "content": [{ "type": "text", "text": said }] }),
+            2 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": said } }] }),
+            _ => json!({ "run": { "output": said } }),
+        }
+    });
+}

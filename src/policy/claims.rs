@@ -34,11 +34,19 @@ pub(crate) fn nested_too_deep(at: &str) -> Error {
 }
 
 /// Could JSON written in string `s` of a value make claims? Only through a `_meta` or
-/// `annotations` member, its name spelled out or with `\u` escapes. The claims reader reads
+/// `annotations` member, its name spelled out or with `\u` escapes, and with a bracket, as
+/// written or percent-encoded (a result written into a URL). The claims reader reads
 /// just these strings (no other string of a value is parsed for claims), and the streaming
 /// engine declines just these (`stream.rs`), so both engines read the same.
 pub fn may_claim(s: &str) -> bool {
-    s.contains(['{', '[']) && (s.contains("_meta") || s.contains("annotations") || s.contains("\\u"))
+    let bracket = s.contains(['{', '[']) || ["%7B", "%7b", "%5B", "%5b"].iter().any(|p| s.contains(p));
+    bracket && names_a_place(s)
+}
+
+/// Could `s` name a place of claims, `_meta` or `annotations`, spelled out or `\u`-escaped
+/// (HTML and percent escapes leave them as they are)?
+fn names_a_place(s: &str) -> bool {
+    s.contains("_meta") || s.contains("annotations") || s.contains("\\u")
 }
 
 /// A result's own claims.
@@ -55,7 +63,7 @@ pub type ReadText<'a> = dyn FnMut(&str) -> Result<Option<Value>, Error> + 'a;
 
 /// Every claim `raw` makes about itself, its blocks and the results written inside it.
 pub fn of_result(raw: &Value, read_text: &mut ReadText) -> Result<OwnClaims, Error> {
-    let mut r = Reader { claims: OwnClaims::default(), read_text };
+    let mut r = Reader { claims: OwnClaims::default(), read_text, in_view: false };
     r.result(raw, 0, None)?;
     Ok(r.claims)
 }
@@ -63,6 +71,8 @@ pub fn of_result(raw: &Value, read_text: &mut ReadText) -> Result<OwnClaims, Err
 struct Reader<'r, 'a> {
     claims: OwnClaims,
     read_text: &'r mut ReadText<'a>,
+    /// Reading a decoded view of a text: its texts are not decoded again.
+    in_view: bool,
 }
 
 impl Reader<'_, '_> {
@@ -132,6 +142,24 @@ impl Reader<'_, '_> {
     /// the result it is (found by review: a bridge that prefixed the result it relayed hid its
     /// claims; an array of results written as text hid them too).
     fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
+        self.as_written(text, depth, at)?;
+        if self.in_view || !names_a_place(text) {
+            return Ok(());
+        }
+        // A result escaped once more and left without its quotes (`out={\"content\":…}`),
+        // written into HTML (`{&quot;content&quot;:…}`) or into a URL (`%7B%22content%22…`):
+        // found by review s29, each reached the agent raw. Each decoder once, and not again
+        // inside what a view holds, so a text is read at most five times.
+        let mut views = Vec::new();
+        crate::scrub::each_decoding(text, &mut |view| views.push(view.to_string()));
+        self.in_view = true;
+        let read = views.iter().try_for_each(|view| self.as_written(view, depth, at));
+        self.in_view = false;
+        read
+    }
+
+    /// [`Reader::embedded`] for the text as it stands.
+    fn as_written(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
         let head = text.trim_start();
         if (head.starts_with(['{', '[']) && self.object(text, depth, at)?)
             || (head.starts_with('"') && self.quoted(text, depth, at)?)

@@ -1033,6 +1033,13 @@ impl Needles {
     }
 }
 
+/// Each way `s` reads with one decoder applied once (its JSON escapes, HTML references, percent-
+/// or form escapes decoded), for a reader outside value matching: `claims` reads a result
+/// written as text through them.
+pub(crate) fn each_decoding(s: &str, visit: &mut dyn FnMut(&str)) {
+    unescape::for_each_view_once(s, &Meter::default(), &mut |view, _| visit(view));
+}
+
 /// The credentials in `s` (`detect.rs`), as the values they read as (a value found in several
 /// views is listed each time). Value matching then finds each in every form, like a known
 /// value. Token kinds are read as written (no encoder escapes their characters); the kinds
