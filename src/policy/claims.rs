@@ -107,34 +107,44 @@ impl Reader<'_, '_> {
     /// object with `content` or `structuredContent`, and its blocks): a list of tool
     /// definitions, each with its own `annotations`, is data about tools, not a claim.
     fn below(&mut self, v: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
-        let (members, items) = match v {
-            Value::Object(o) => (Some(o), None),
-            Value::Array(a) => (None, Some(a.iter())),
-            _ => return Ok(()),
-        };
-        // A result written as text into a key (`{"<the result as JSON>": …}`) is as much the
-        // agent's to read as one in a value (found by review s29: its claims went unread).
-        for key in members.into_iter().flat_map(|o| o.keys()).filter(|k| may_claim(k)) {
-            self.embedded(key, depth, at.unwrap_or(""))?;
-        }
-        for child in members.into_iter().flat_map(|o| o.values()).chain(items.into_iter().flatten()) {
-            match child {
-                Value::Object(o) if o.contains_key("content") || o.contains_key("structuredContent") => {
-                    self.result(child, depth, at)?;
+        match v {
+            Value::Object(o) => {
+                for (key, child) in o {
+                    // A result written as text into a key (`{"<the result as JSON>": …}`) is as
+                    // much the agent's to read as one in a value (found by review s29).
+                    if may_claim(key) {
+                        self.embedded(key, depth, at.unwrap_or(""))?;
+                    }
+                    self.member(child, depth, at)?;
                 }
-                Value::Object(_) => {
-                    self.meta_of(child)?;
-                    self.below(child, depth, at)?;
-                }
-                Value::Array(_) => self.below(child, depth, at)?,
-                // A result written as text into a member of a value (`{"output": "{…}"}`, as
-                // agent frameworks pass tool output on): found by review s28, its claims went
-                // unread and its text reached the agent.
-                Value::String(s) if may_claim(s) => self.embedded(s, depth, at.unwrap_or(""))?,
-                _ => {}
             }
+            Value::Array(a) => {
+                for child in a {
+                    self.member(child, depth, at)?;
+                }
+            }
+            _ => {}
         }
         Ok(())
+    }
+
+    /// One member or element of a value, for [`Reader::below`].
+    fn member(&mut self, child: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
+        match child {
+            Value::Object(o) if o.contains_key("content") || o.contains_key("structuredContent") => {
+                self.result(child, depth, at)
+            }
+            Value::Object(_) => {
+                self.meta_of(child)?;
+                self.below(child, depth, at)
+            }
+            Value::Array(_) => self.below(child, depth, at),
+            // A result written as text into a member of a value (`{"output": "{…}"}`, as agent
+            // frameworks pass tool output on): found by review s28, its claims went unread and
+            // its text reached the agent.
+            Value::String(s) if may_claim(s) => self.embedded(s, depth, at.unwrap_or("")),
+            _ => Ok(()),
+        }
     }
 
     /// JSON text that may be a result: an object or an array (of results) is read as one, and
