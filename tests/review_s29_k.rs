@@ -173,3 +173,48 @@ fn k3_a_result_written_as_escaped_text_claims() {
         }
     });
 }
+
+/// Angles that found nothing, kept as guards in both engines and both formats: a `$ref` whose
+/// pointer is `~`- or percent-escaped, beside an unmarked twin that a wrong decoding (or a
+/// wrong order of decodings) would reach; absolute and relative `$ref`s to the root's `$id`;
+/// `if`/`then`/`else` and `anyOf` branches told apart only by what the union rule ignores.
+#[test]
+fn k4_escaped_pointers_never_reach_an_unmarked_twin() {
+    let m = json!({ "x-sensitive": true });
+    let u = json!({ "type": "string" });
+    let at = |r: &str| json!({ "properties": { "s": { "$ref": r } } });
+    let with = |mut schema: Value, defs: Value| {
+        schema["$defs"] = defs;
+        schema
+    };
+    let cases = [
+        with(at("#/$defs/a~1b"), json!({ "a/b": m, "a": { "b": u } })),
+        with(at("#/$defs/a%20b"), json!({ "a b": m, "a%20b": u })),
+        with(at("#/$defs/a%25b"), json!({ "a%b": m, "a%25b": u })),
+        with(at("#/$defs/a~01"), json!({ "a~1": m, "a/": u })),
+        with(at("#/$defs/a%7E1b"), json!({ "a/b": m, "a~1b": u })),
+        with(at("#/$defs/%C3%A9"), json!({ "é": m, "%C3%A9": u })),
+        with(at("#/$defs/a%23b"), json!({ "a#b": m, "a": u })),
+        with(at("#/$defs/"), json!({ "": m, "x": u })),
+        with(at("r#/$defs/a"), json!({ "a": m, "b": { "$id": "sub", "$defs": { "a": u } } })),
+        with(at("https://x.test/dir/r#/$defs/a"), json!({ "a": m })),
+        with(at("https://x.test/dir/../dir/./r#/$defs/a"), json!({ "a": m })),
+        json!({ "properties": { "s": { "if": { "const": "x" }, "then": m, "else": u } } }),
+        json!({ "properties": { "s": { "if": { "type": "string" }, "then": u, "else": m } } }),
+        json!({ "properties": { "s": { "oneOf": [{ "const": "y", "x-sensitive": true }, { "type": "string" }] } } }),
+    ];
+    let mut bad = Vec::new();
+    for (i, mut schema) in cases.into_iter().enumerate() {
+        if i == 9 || i == 10 || i == 8 {
+            schema["$id"] = json!("https://x.test/dir/r");
+        }
+        let def = marks(schema.clone());
+        assert!(webmcp_redact::CompiledTool::from_value(&def, &webmcp_redact::Limits::default()).is_ok(), "{schema}");
+        bad.extend(
+            both_engines(&marks(schema.clone()), r#"{"s":"CANARY"}"#, "CANARY")
+                .into_iter()
+                .map(|b| format!("{schema}: {b}")),
+        );
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
