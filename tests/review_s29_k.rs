@@ -33,23 +33,6 @@ fn stringified(v: &Value, rng: &mut Rng) -> Value {
     s
 }
 
-/// Runs `cases` results, each built by `build` around a fresh canary, through both engines and
-/// both formats (`both_engines`), with a tool that marks nothing and one with a schema.
-fn withheld_family(what: &str, seed: u64, cases: usize, mut build: impl FnMut(&str, &mut Rng) -> Value) {
-    let mut rng = Rng(seed);
-    let (mut bad, mut failed) = (Vec::new(), 0);
-    for _ in 0..cases {
-        let canary = rng.canary();
-        let raw = build(&canary, &mut rng);
-        let def = if rng.below(2) == 0 { json!({ "name": "p" }) } else { marks(json!({ "type": "object" })) };
-        let found = both_engines(&def, &raw.to_string(), &canary);
-        failed += usize::from(!found.is_empty());
-        bad.extend(found);
-    }
-    println!("{what}: {cases}, seed {seed:#x}");
-    assert!(bad.is_empty(), "{failed} of {cases}:\n{}", bad[..bad.len().min(8)].join("\n"));
-}
-
 /// A place (`_meta`, `annotations`, `_meta.annotations`; of the result, a block, a resource, or
 /// an object nested in a value) written as a JSON string, as bridges that stringify nested
 /// objects write it: its claims are read. Found by probing a571ce6: the result reached the

@@ -189,3 +189,25 @@ impl Rng {
         format!("Cz{:08x}Qx", self.next() >> 32)
     }
 }
+
+/// Runs `cases` results, each built by `build` around a fresh canary (drawn first, the tool
+/// after), through both engines and both formats (`both_engines`), with a tool that marks
+/// nothing or one with an object schema: none may show its canary, the engines must agree.
+pub fn withheld_family(what: &str, seed: u64, cases: usize, mut build: impl FnMut(&str, &mut Rng) -> Value) {
+    let mut rng = Rng(seed);
+    let (mut bad, mut failed) = (Vec::new(), 0);
+    for _ in 0..cases {
+        let canary = rng.canary();
+        let raw = build(&canary, &mut rng);
+        let def = if rng.below(2) == 0 {
+            json!({ "name": "p" })
+        } else {
+            json!({ "name": "t", "outputSchema": { "type": "object" } })
+        };
+        let found = both_engines(&def, &raw.to_string(), &canary);
+        failed += usize::from(!found.is_empty());
+        bad.extend(found);
+    }
+    println!("{what}: {cases}, seed {seed:#x}");
+    assert!(bad.is_empty(), "{failed} of {cases}:\n{}", bad[..bad.len().min(8)].join("\n"));
+}
