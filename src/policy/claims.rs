@@ -64,9 +64,22 @@ pub type ReadText<'a> = dyn FnMut(&str) -> Result<Option<Value>, Error> + 'a;
 /// Every claim `raw` makes about itself, its blocks and the results written inside it.
 pub fn of_result(raw: &Value, read_text: &mut ReadText) -> Result<OwnClaims, Error> {
     let mut r = Reader { claims: OwnClaims::default(), read_text, in_view: false };
-    r.result(raw, 0, None)?;
+    r.result(raw, 0, None, 0)?;
     Ok(r.claims)
 }
+
+/// What the caller of [`Reader::below`] has read of a value already, so that no text is read
+/// twice: `result` reads its blocks' texts, then walks the rest. Reading them again there
+/// doubled the work at each result written as text inside one another (2^8 readings of the
+/// innermost: 3 s for 200 KB, found by review s29). For an object, its members; for an array,
+/// each of its items that is an object (as `result` reads only those).
+type Read = u8;
+/// The object's `text`, if a string.
+const TEXT: Read = 1;
+/// The `text` of the object's `resource`.
+const RESOURCE: Read = 2;
+/// The texts of the blocks in the object's `content` array (a result's).
+const BLOCKS: Read = 4;
 
 struct Reader<'r, 'a> {
     claims: OwnClaims,
@@ -79,7 +92,7 @@ impl Reader<'_, '_> {
     /// A result (or what stands in its place: `_meta` of a structured value claims too), at
     /// `depth` results written as text below the raw one; `at` is the pointer of the outermost
     /// text it is written in (a pointer cannot go inside a string).
-    fn result(&mut self, raw: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
+    fn result(&mut self, raw: &Value, depth: usize, at: Option<&str>, read: Read) -> Result<(), Error> {
         self.holder(raw)?;
         if let Some(Value::Array(blocks)) = raw.get("content") {
             for (i, block) in blocks.iter().enumerate() {
@@ -96,7 +109,7 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        self.below(raw, depth, at)
+        self.below(raw, depth, at, read | BLOCKS)
     }
 
     /// What `v` holds at any depth: a result nested as a value (a JSON-RPC response's
@@ -106,7 +119,7 @@ impl Reader<'_, '_> {
     /// let its text through raw. `annotations` is read only where a result could stand (an
     /// object with `content` or `structuredContent`, and its blocks): a list of tool
     /// definitions, each with its own `annotations`, is data about tools, not a claim.
-    fn below(&mut self, v: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
+    fn below(&mut self, v: &Value, depth: usize, at: Option<&str>, read: Read) -> Result<(), Error> {
         match v {
             Value::Object(o) => {
                 for (key, child) in o {
@@ -115,12 +128,18 @@ impl Reader<'_, '_> {
                     if may_claim(key) {
                         self.embedded(key, depth, at.unwrap_or(""))?;
                     }
-                    self.member(child, depth, at)?;
+                    let read = match key.as_str() {
+                        "text" if read & TEXT != 0 && child.is_string() => continue,
+                        "resource" if read & RESOURCE != 0 && child.is_object() => TEXT,
+                        "content" if read & BLOCKS != 0 && child.is_array() => TEXT | RESOURCE,
+                        _ => 0,
+                    };
+                    self.member(child, depth, at, read)?;
                 }
             }
             Value::Array(a) => {
                 for child in a {
-                    self.member(child, depth, at)?;
+                    self.member(child, depth, at, if child.is_object() { read } else { 0 })?;
                 }
             }
             _ => {}
@@ -128,17 +147,17 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// One member or element of a value, for [`Reader::below`].
-    fn member(&mut self, child: &Value, depth: usize, at: Option<&str>) -> Result<(), Error> {
+    /// One member or element of a value, for [`Reader::below`], of which the caller read `read`.
+    fn member(&mut self, child: &Value, depth: usize, at: Option<&str>, read: Read) -> Result<(), Error> {
         match child {
             Value::Object(o) if o.contains_key("content") || o.contains_key("structuredContent") => {
-                self.result(child, depth, at)
+                self.result(child, depth, at, read)
             }
             Value::Object(_) => {
                 self.meta_of(child)?;
-                self.below(child, depth, at)
+                self.below(child, depth, at, read)
             }
-            Value::Array(_) => self.below(child, depth, at),
+            Value::Array(_) => self.below(child, depth, at, read),
             // A result written as text into a member of a value (`{"output": "{…}"}`, as agent
             // frameworks pass tool output on): found by review s28, its claims went unread and
             // its text reached the agent.
@@ -207,8 +226,8 @@ impl Reader<'_, '_> {
             e.pointer = at.to_string();
             e
         })? {
-            Some(inner @ Value::Object(_)) => self.result(&inner, depth + 1, Some(at)).map(|()| true),
-            Some(inner @ Value::Array(_)) => self.below(&inner, depth + 1, Some(at)).map(|()| true),
+            Some(inner @ Value::Object(_)) => self.result(&inner, depth + 1, Some(at), 0).map(|()| true),
+            Some(inner @ Value::Array(_)) => self.below(&inner, depth + 1, Some(at), 0).map(|()| true),
             _ => Ok(false),
         }
     }

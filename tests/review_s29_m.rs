@@ -1,0 +1,150 @@
+//! Review s29 (helper M): bounded cost. Work is counted, never timed: here, the bytes of text
+//! the claims reader parses, and the bytes a redaction allocates (a counting allocator, per
+//! thread).
+
+// Native only: the module has its own counting allocator on wasm32.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+mod common;
+
+use serde_json::{json, Value};
+use webmcp_redact::model::Level;
+use webmcp_redact::policy::claims::of_result;
+use webmcp_redact::Config;
+
+/// Counts the bytes each thread allocates (a `realloc` counts its new size).
+struct Counting;
+
+thread_local! {
+    static ALLOCATED: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count(bytes: usize) {
+    let _ = ALLOCATED.try_with(|a| a.set(a.get() + bytes as u64));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count(layout.size());
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count(new_size);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Bytes this thread allocates while `f` runs, and what it returns.
+fn allocated<T>(f: impl FnOnce() -> T) -> (u64, T) {
+    let before = ALLOCATED.with(Cell::get);
+    let out = f();
+    (ALLOCATED.with(Cell::get) - before, out)
+}
+
+/// A fixed-seed xorshift: its high bits, so that small ranges are not periodic.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        ((self.0 >> 32) as usize) % n
+    }
+}
+
+const SEED: u64 = 0x5eed_0029_c0de_000d;
+
+/// The ways a result is written as text into another (each one level of `MAX_EMBEDDED`), or
+/// nested as a value around it.
+const WRAPS: [&str; 9] = ["text", "resource", "member", "output", "meta", "link", "prose", "array", "rpc"];
+
+fn wrap(kind: &str, inner: Value) -> Value {
+    let t = inner.to_string();
+    match kind {
+        "text" => json!({ "content": [{ "type": "text", "text": t }] }),
+        "resource" => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": t } }] }),
+        "member" => json!({ "content": [], "structuredContent": { "output": t } }),
+        "output" => json!({ "output": t }),
+        "meta" => json!({ "content": [{ "type": "text", "text": "hi", "_meta": { "x": t } }] }),
+        "link" => json!({ "content": [{ "type": "resource_link", "uri": "x:y", "name": t }] }),
+        "prose" => json!({ "content": [{ "type": "text", "text": format!("Result: {t} done") }] }),
+        "array" => json!({ "content": [{ "type": "text", "text": format!("[{t}]") }] }),
+        "rpc" => json!({ "jsonrpc": "2.0", "id": 1, "result": inner }),
+        _ => unreachable!("{kind}"),
+    }
+}
+
+/// A result claiming sensitivity, with `payload` bytes of data, written inside `depth`
+/// wrappings drawn from [`WRAPS`] (at most eight of them text, the reader's bound).
+fn nested(rng: &mut Rng, depth: usize, payload: usize) -> Value {
+    let mut raw = json!({ "content": [], "_meta": { "sensitiveHint": true }, "p": "a".repeat(payload) });
+    for _ in 0..depth {
+        raw = wrap(WRAPS[rng.below(WRAPS.len())], raw);
+    }
+    raw
+}
+
+/// The claims reader read a result's block texts, then walked all of the result again (to find
+/// results nested as values), reading each block text a second time: each result written as
+/// text inside another doubled the work, so the innermost of eight was parsed 256 times (a
+/// 200 KB result took 3 s to redact, 1 MB 15 s). Each text is now read once per level it is
+/// written in. Fails without the fix: the innermost payload is read up to 2^depth times.
+#[test]
+fn a_result_written_as_text_is_read_once_per_level() {
+    let mut rng = Rng(SEED);
+    let mut n = 0;
+    for depth in 1..=8 {
+        for _ in 0..12 {
+            let raw = nested(&mut rng, depth, 20_000);
+            let len = raw.to_string().len();
+            let read = Cell::new(0usize);
+            let claims = of_result(&raw, &mut |t: &str| {
+                read.set(read.get() + t.len());
+                Ok(serde_json::from_str(t).ok())
+            })
+            .expect("reads");
+            assert_eq!(claims.labels.sensitivity, Level::High, "{depth}: the innermost claim is read");
+            // Each level's text is a part of the input, read once (twice for prose: the text,
+            // then the JSON in it), and no level is read more than once.
+            assert!(read.get() <= 2 * depth * len, "depth {depth}: {} B read of {len} B", read.get());
+            n += 1;
+        }
+    }
+    println!("a_result_written_as_text_is_read_once_per_level: {n} results, seed {SEED:#x}");
+}
+
+/// The same through a whole redaction: what it allocates grows with the depth, not 2^depth
+/// (before the fix: 256 MB for a 207 KB result written eight times in text blocks).
+#[test]
+fn a_redaction_of_results_written_inside_one_another_is_linear_in_their_depth() {
+    let tools = [common::MARKED, r#"{"name":"plain"}"#];
+    for depth in [1, 4, 8] {
+        let mut raw = json!({ "content": [], "_meta": { "x": 1 }, "structuredContent": { "p": "a".repeat(100_000) } });
+        for _ in 0..depth {
+            raw = wrap("text", raw);
+        }
+        let raw = raw.to_string();
+        for tool in tools {
+            let mut r = common::redactor(Config::default().format);
+            r.compile(tool).expect("compiles");
+            let (bytes, out) = allocated(|| r.redact(tool, &raw, None));
+            assert!(out.agent_json.contains("aaaa"), "redacted, not withheld: {}", &out.agent_json[..80]);
+            let per_byte = bytes / raw.len() as u64;
+            assert!(per_byte <= 16 * (depth as u64 + 1), "depth {depth}: {per_byte} B allocated per byte");
+        }
+    }
+}
