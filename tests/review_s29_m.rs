@@ -148,3 +148,44 @@ fn a_redaction_of_results_written_inside_one_another_is_linear_in_their_depth() 
         }
     }
 }
+
+/// A tool whose `allOf` holds `n` members that do nothing (`{}`, `true`, annotations) beside
+/// `real`, under `extra` keywords of the root.
+fn idle_members(n: usize, real: Value, extra: Value, sensitive: bool) -> String {
+    let idle = [json!({}), json!(true), json!({ "description": "d", "$comment": "c", "examples": [1] })];
+    let mut all: Vec<Value> = (0..n).map(|i| idle[i % idle.len()].clone()).collect();
+    all.insert(n / 2, real);
+    let mut schema = json!({ "type": "object", "allOf": all });
+    schema.as_object_mut().expect("object").extend(extra.as_object().expect("object").clone());
+    json!({ "name": "idle", "annotations": { "sensitiveHint": sensitive }, "outputSchema": schema }).to_string()
+}
+
+/// Open since stop 28: a redaction cost time in proportion to the schema whatever the result,
+/// each `allOf` member visited per call (a cached 1 MB `allOf` of 340,000 `{}`: 370 to 440 ms
+/// per call), so a small `maxWork` withheld a small result (`work_limit`) that a walk of what
+/// the schema says would decide cheaply. Members that do nothing are no longer visited: 20,000
+/// of them are redacted within the work of 1,000, to the same output (marks, allowlist mode and
+/// `unevaluatedProperties` alike). Fails without the fix: `work_limit` at 20,000 (each member
+/// a unit of work).
+#[test]
+fn allof_members_that_do_nothing_cost_nothing_per_call() {
+    let limits = webmcp_redact::Limits { max_work: 10_000, ..Default::default() };
+    let raw = r#"{"content":[],"structuredContent":{"s":"hunter2-idle","a":"shown-a","b":"other-b"}}"#;
+    let marked = json!({ "properties": { "s": { "x-sensitive": true }, "a": {} } });
+    let extras = [json!({}), json!({ "unevaluatedProperties": { "x-sensitive": true } }), json!({ "title": "t" })];
+    for (sensitive, extra) in [false, true].into_iter().flat_map(|s| extras.iter().map(move |e| (s, e))) {
+        let views: Vec<String> = [1000, 20_000]
+            .into_iter()
+            .map(|n| {
+                let tool = idle_members(n, marked.clone(), extra.clone(), sensitive);
+                let config = Config { limits, ..Config::default() };
+                let mut r = webmcp_redact::Redactor::new(config, Box::new(common::Counter(0)));
+                let out = (0..3).map(|_| r.redact(&tool, raw, None).agent_json).last().expect("three");
+                assert!(out.contains("secret_reference"), "not withheld whole: {n}: {out}");
+                assert!(!out.contains("hunter2-idle"), "{n}: {out}");
+                out
+            })
+            .collect();
+        assert_eq!(views[0], views[1], "{extra} (sensitive {sensitive})");
+    }
+}

@@ -63,6 +63,7 @@ pub(crate) fn compile_mapped<'a>(
     c.work += super::trivial::settle(&mut c.nodes, &candidates);
     let declaring = graph.declaring(&c.nodes, root);
     let fit = graph.fit(&c.nodes);
+    let inert = c.nodes.iter().map(Node::inert).collect();
     let mut anchors = c.resource_anchors;
     anchors.iter_mut().for_each(|a| a.sort_unstable());
     let schema = Schema {
@@ -72,6 +73,7 @@ pub(crate) fn compile_mapped<'a>(
         names_marked,
         declaring,
         fit,
+        inert,
         anchors,
         programs: c.programs,
         compile_work: c.work,

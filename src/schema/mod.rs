@@ -256,6 +256,20 @@ impl Node {
     fn has_array_children(&self) -> bool {
         !self.prefix_items.is_empty() || !self.items.is_empty() || !self.contains.is_empty()
     }
+
+    /// Does nothing wherever it applies: no mark, assertion, title or subschema (`{}`, `true`,
+    /// a schema of annotations). Applying it marks, declares and evaluates nothing, so a walk
+    /// need not visit it as a member of `allOf`.
+    fn inert(&self) -> bool {
+        let none = [&self.all_of, &self.refs, &self.alternatives, &self.content, &self.property_names];
+        !(self.never || self.asserts || self.mark || self.title.is_some() || self.kinds.is_some())
+            && !self.has_object_children()
+            && !self.has_array_children()
+            && none.iter().all(|v| v.is_empty())
+            && self.dynamic.is_empty()
+            && self.dependent.is_empty()
+            && self.choices.is_empty()
+    }
 }
 
 /// A compiled output schema.
@@ -272,6 +286,10 @@ pub(crate) struct Schema {
     /// `fit[n]`: the kinds of value (a [`Kinds::of`] mask) that `n` and everything it always
     /// applies could accept, judging by types alone.
     fit: Vec<u8>,
+    /// `inert[n]`: `n` does nothing wherever it applies ([`Node::inert`]): a walk skips it
+    /// among `allOf` members. A 1 MB `allOf` of 340,000 `{}` cost 370 to 440 ms per call, each
+    /// member visited in `Eval::closure`, whatever the result (found by review s28).
+    inert: Vec<bool>,
     /// For each schema resource, the dynamic anchors it declares that some dynamic reference
     /// names: (name, subschema), sorted by name.
     anchors: Vec<Vec<(u32, NodeId)>>,
