@@ -5,54 +5,17 @@
 // Native only: the module has its own counting allocator on wasm32.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 mod common;
+mod counting;
+
+use counting::allocated;
 
 use serde_json::{json, Value};
 use webmcp_redact::model::Level;
 use webmcp_redact::policy::claims::of_result;
 use webmcp_redact::Config;
-
-/// Counts the bytes each thread allocates (a `realloc` counts its new size).
-struct Counting;
-
-thread_local! {
-    static ALLOCATED: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count(bytes: usize) {
-    let _ = ALLOCATED.try_with(|a| a.set(a.get() + bytes as u64));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        System.alloc(layout)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count(layout.size());
-        System.alloc_zeroed(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count(new_size);
-        System.realloc(ptr, layout, new_size)
-    }
-}
-
-#[global_allocator]
-static COUNTING: Counting = Counting;
-
-/// Bytes this thread allocates while `f` runs, and what it returns.
-fn allocated<T>(f: impl FnOnce() -> T) -> (u64, T) {
-    let before = ALLOCATED.with(Cell::get);
-    let out = f();
-    (ALLOCATED.with(Cell::get) - before, out)
-}
 
 /// A fixed-seed xorshift: its high bits, so that small ranges are not periodic.
 struct Rng(u64);

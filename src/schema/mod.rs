@@ -262,9 +262,8 @@ impl Node {
     /// need not visit it as a member of `allOf`.
     fn inert(&self) -> bool {
         let none = [&self.all_of, &self.refs, &self.alternatives, &self.content, &self.property_names];
-        !(self.never || self.asserts || self.mark || self.title.is_some() || self.kinds.is_some())
-            && !self.has_object_children()
-            && !self.has_array_children()
+        let acts = self.never || self.asserts || self.mark || self.title.is_some() || self.kinds.is_some();
+        !(acts || self.has_object_children() || self.has_array_children())
             && none.iter().all(|v| v.is_empty())
             && self.dynamic.is_empty()
             && self.dependent.is_empty()
