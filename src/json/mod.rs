@@ -1,9 +1,9 @@
 //! JSON text in, `Value` out, under the size and depth limits; JSON text out, written directly
 //! (`write.rs`); and JSON Pointer helpers.
 
-use serde::Deserialize;
 use serde_json::Value;
 
+pub(crate) mod parse;
 mod pointer;
 mod prose;
 pub(crate) mod scan;
@@ -91,7 +91,7 @@ pub fn is_mcp_member(key: &str) -> bool {
 pub fn parse_embedded(text: &str, limits: &Limits) -> Result<Option<Value>, Error> {
     let trimmed = text.trim_start();
     if !trimmed.starts_with(['{', '[']) {
-        return Ok(serde_json::from_str(text).ok());
+        return Ok(parse::parse(text, None).ok());
     }
     let max_depth = check_size(text, limits)?;
     if let (Some(at), _) = too_deep(text, max_depth) {
@@ -123,11 +123,9 @@ fn parse_unchecked(text: &str) -> Result<Value, Error> {
         let detail = "an object repeats a key, so its text and its value disagree";
         return Err(Error::new(ErrorCode::DuplicateKey, pointer_at(text, at), detail));
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    let value = Value::deserialize(&mut de).and_then(|v| de.end().map(|()| v));
-    value.map_err(|e| {
-        Error::new(ErrorCode::InvalidJson, "", format!("not valid JSON (line {}, column {})", e.line(), e.column()))
+    parse::parse(text, None).map_err(|e| {
+        let (line, column) = parse::line_and_column(text, e.at);
+        Error::new(ErrorCode::InvalidJson, "", format!("not valid JSON (line {line}, column {column})"))
     })
 }
 
@@ -340,11 +338,9 @@ fn value_end(b: &[u8], start: usize) -> Option<usize> {
     (depth == 0).then_some(i)
 }
 
-/// The string a JSON string literal stands for, or `None` for anything else. (Read as a
-/// `Value`: deserializing into `String` would pull serde's type-error formatting, with all of
-/// float printing, into the module.)
+/// The string a JSON string literal stands for, or `None` for anything else.
 fn json_string(literal: &str) -> Option<String> {
-    match serde_json::from_str(literal).ok()? {
+    match parse::parse(literal, None).ok()? {
         Value::String(s) => Some(s),
         _ => None,
     }

@@ -54,7 +54,8 @@ impl WasmRedactor {
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str) -> Result<WasmRedactor, JsValue> {
         crypto::seed_hashing(); // before anything hashes (see `crypto.rs`)
-        let value: serde_json::Value = serde_json::from_str(options_json)
+                                // At most 127 levels deep, as serde_json's parser reads options with its default limit.
+        let value = crate::json::parse::parse(options_json, Some(128))
             .map_err(|_| option_error(&OptionError::Type("createRedactor: options must be plain data".into())))?;
         let settings = wire::read_options(&value).map_err(|e| option_error(&e))?;
         let mut core = Redactor::new(settings.config.clone(), Box::new(CryptoHandles::new()));
@@ -130,7 +131,7 @@ impl WasmRedactor {
         let tool_json = text(tool_utf8);
         let session = (session != 0).then_some(session);
         let vault = vault_json
-            .and_then(|j| serde_json::from_str(&j).ok())
+            .and_then(|j| crate::json::parse::parse(&j, Some(128)).ok())
             .and_then(|v| Vault::from_json(&v).ok())
             .unwrap_or_default();
         Ok(match self.core.check_with(tool_json, args_json, session, &vault) {
@@ -201,7 +202,7 @@ impl WasmRedactor {
     #[wasm_bindgen(js_name = setSessionLabels)]
     pub fn set_session_labels(&mut self, id: SessionId, labels_json: &str) -> Result<bool, JsValue> {
         let bad = |m: String| option_error(&OptionError::Type(format!("session labels: {m}")));
-        let value: serde_json::Value = serde_json::from_str(labels_json).map_err(|e| bad(e.to_string()))?;
+        let value = crate::json::parse::parse(labels_json, Some(128)).map_err(|e| bad(e.message(labels_json)))?;
         let labels = Labels::from_json(&value).map_err(bad)?;
         Ok(self.core.set_session_labels(id, labels))
     }
