@@ -357,6 +357,37 @@ pub fn truthy(v: &Value) -> bool {
     }
 }
 
+/// Seeded draws and small random JSON texts, for the tests that hold a reader to a parser.
+#[cfg(test)]
+pub(crate) mod generated {
+    /// Draws below `n` from a fixed-seed generator (the same numbers on every run).
+    pub fn draws(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        }
+    }
+
+    /// A JSON value of up to 4 levels built of `scalars`, with whitespace drawn from `ws`.
+    pub fn value(next: &mut dyn FnMut(usize) -> usize, depth: usize, scalars: &[&str], ws: &[&str]) -> String {
+        let w = |next: &mut dyn FnMut(usize) -> usize| ws[next(ws.len())];
+        match if depth > 3 { 0 } else { next(3) } {
+            0 => scalars[next(scalars.len())].to_string(),
+            1 => {
+                let items: Vec<String> =
+                    (0..next(4)).map(|_| format!("{}{}", w(next), value(next, depth + 1, scalars, ws))).collect();
+                format!("[{}{}]", items.join(","), w(next))
+            }
+            _ => {
+                let members: Vec<String> = (0..next(4))
+                    .map(|i| format!("\"k{i}\"{}:{}", w(next), value(next, depth + 1, scalars, ws)))
+                    .collect();
+                format!("{{{}{}}}", members.join(","), w(next))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,28 +427,13 @@ mod tests {
             "{", "}", "[", "]", "\"", "\"a\"", ":", ",", " ", "1", "-0.5e3", "01", "tru", "true", "null", "\\",
             "\\u00e9", "\\ud800", "\n", "\u{7f}", "x", "\u{1}",
         ];
-        let mut seed: u64 = 0x5eed_0027;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
-        // A small random JSON text, written with odd whitespace.
-        fn value(next: &mut dyn FnMut(usize) -> usize, depth: usize) -> String {
-            let scalars = ["1", "-0.5e3", "\"a\"", "\"\\u00e9\\ud800\"", "true", "null", "[]", "{}"];
-            match if depth > 3 { 0 } else { next(3) } {
-                0 => scalars[next(scalars.len())].to_string(),
-                1 => format!("[{}]", (0..next(3)).map(|_| value(next, depth + 1)).collect::<Vec<_>>().join(" ,")),
-                _ => format!(
-                    "{{{}}}",
-                    (0..next(3)).map(|i| format!("\"k{i}\" :{}", value(next, depth + 1))).collect::<Vec<_>>().join(",")
-                ),
-            }
-        }
+        let mut next = generated::draws(0x5eed_0027);
+        let scalars = ["1", "-0.5e3", "\"a\"", "\"\\u00e9\\ud800\"", "true", "null", "[]", "{}"];
         let mut agreed_json = 0;
         for case in 0..60_000 {
             let mut t: String = (0..1 + next(12)).map(|_| pieces[next(pieces.len())]).collect();
             if case % 2 == 0 {
-                t = format!("[{}]", value(&mut next, 0));
+                t = format!("[{}]", generated::value(&mut next, 0, &scalars, &[" "]));
                 if case % 4 == 0 {
                     // One piece put in at a random place, or one byte taken out.
                     let at = (0..=next(t.len() + 1)).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0).min(t.len());

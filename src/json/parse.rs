@@ -364,6 +364,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::parse;
+    use crate::json::generated;
     use serde::Deserialize;
     use serde_json::Value;
 
@@ -463,50 +464,30 @@ mod tests {
             "-0.5e3", "1.", "tru", "true", "null", "false", "n", "\\", "\\u00e9", "\\ud800", "\\udc00", "\\u12", "\\n",
             "\\x", "\u{1}", "\u{7f}", "é", "x", "\r",
         ];
-        let mut seed: u64 = 0x5eed_0029;
-        let mut next = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
-        fn value(next: &mut dyn FnMut(usize) -> usize, depth: usize) -> String {
-            let scalars = [
-                "1",
-                "-0",
-                "0.5",
-                "-12.50E-3",
-                "1e5",
-                "18446744073709551616",
-                "\"a\"",
-                "\"\\u00e9\\ud83d\\ude00\\n\"",
-                "\"é\"",
-                "true",
-                "false",
-                "null",
-                "[]",
-                "{}",
-            ];
-            let ws = [" ", "", "\n", "\t\r"];
-            let w = |next: &mut dyn FnMut(usize) -> usize| ws[next(ws.len())];
-            match if depth > 3 { 0 } else { next(3) } {
-                0 => scalars[next(scalars.len())].to_string(),
-                1 => {
-                    let items: Vec<String> =
-                        (0..next(4)).map(|_| format!("{}{}", w(next), value(next, depth + 1))).collect();
-                    format!("[{}{}]", items.join(","), w(next))
-                }
-                _ => {
-                    let members: Vec<String> =
-                        (0..next(4)).map(|i| format!("\"k{i}\"{}:{}", w(next), value(next, depth + 1))).collect();
-                    format!("{{{}{}}}", members.join(","), w(next))
-                }
-            }
-        }
+        let mut next = generated::draws(0x5eed_0029);
+        let scalars = [
+            "1",
+            "-0",
+            "0.5",
+            "-12.50E-3",
+            "1e5",
+            "18446744073709551616",
+            "\"a\"",
+            "\"\\u00e9\\ud83d\\ude00\\n\"",
+            "\"é\"",
+            "true",
+            "false",
+            "null",
+            "[]",
+            "{}",
+        ];
+        let ws = [" ", "", "\n", "\t\r"];
         let (mut valid, mut cases) = (0, 0);
         for case in 0..200_000 {
             let mut t: String = (0..1 + next(16)).map(|_| pieces[next(pieces.len())]).collect();
             if case % 2 == 0 {
                 // A well-formed value, half of them with one piece put in somewhere.
-                t = value(&mut next, 0);
+                t = generated::value(&mut next, 0, &scalars, &ws);
                 if case % 4 == 0 {
                     let at = (0..=next(t.len() + 1)).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0).min(t.len());
                     t.insert_str(at, pieces[next(pieces.len())]);
