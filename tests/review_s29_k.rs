@@ -201,3 +201,26 @@ fn k4_escaped_pointers_never_reach_an_unmarked_twin() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A number whose value is an integer however it is written meets a marked `integer` branch:
+/// read through an f64, `1e400` (infinite there) was no integer and reached the agent, and
+/// `1e-400` (zero there) was one (found by review s29 K, confirmed by the engineer). Fails on
+/// the f64 reading: every big integer leaked, in both engines and formats.
+#[test]
+fn k5_integers_past_f64_meet_the_marked_integer_branch() {
+    let integers =
+        ["1e400", "1.5e400", "-2.5E999", "100000000000000000000000000000000000000000e-10", "7e99999999999999999999"];
+    let schemas = [
+        json!({ "anyOf": [{ "type": "integer", "x-sensitive": true }, { "type": "number" }] }),
+        json!({ "oneOf": [{ "type": "integer", "x-sensitive": true }, { "type": "string" }] }),
+        json!({ "if": { "type": "integer" }, "then": { "x-sensitive": true } }),
+    ];
+    let mut bad = Vec::new();
+    for schema in &schemas {
+        let def = json!({ "name": "t", "outputSchema": { "type": "object", "properties": { "n": schema } } });
+        for n in integers {
+            bad.extend(common::both_engines(&def, &format!(r#"{{"n":{n},"note":"ok"}}"#), n));
+        }
+    }
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad.join("\n"));
+}

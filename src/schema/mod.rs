@@ -142,13 +142,25 @@ impl Kinds {
     }
 }
 
-/// JSON Schema's "integer": any number with a zero fractional part (`1.0` included).
+/// JSON Schema's "integer": any number with a zero fractional part (`1.0`, `1e400` included),
+/// read from the number's text (arbitrary_precision keeps it), digit by digit: through an f64,
+/// `1e400` (infinite) was no integer and `1e-400` or `4.00000000000000000001` (rounded) were
+/// one, so a number could miss the marked `integer` branch of an `anyOf` and reach the agent
+/// (found by review s29).
 fn is_integer(text: &str) -> bool {
-    // arbitrary_precision keeps the number's text: read it rather than format it again.
-    if !text.contains(['.', 'e', 'E']) {
-        return true;
-    }
-    text.parse::<f64>().is_ok_and(|f| f.is_finite() && f.fract() == 0.0)
+    let (mantissa, exponent) = text.split_once(['e', 'E']).unwrap_or((text, "0"));
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let whole = whole.trim_start_matches('-');
+    // The exponent saturates: past any digit count, it only says "all" or "none".
+    let exponent = exponent.trim_start_matches('+').parse::<i64>().unwrap_or(if exponent.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    });
+    let digits = whole.bytes().chain(fraction.bytes());
+    // Digits at this index and after stand after the decimal point.
+    let point = (whole.len() as i64).saturating_add(exponent);
+    digits.enumerate().all(|(i, d)| d == b'0' || (i as i64) < point)
 }
 
 /// A `$dynamicRef` or `$recursiveRef` whose static target declares the anchor it names: which
@@ -364,4 +376,52 @@ impl Schema {
 thread_local! {
     /// Subschemas `marks_property` visited on this thread, for a test that counts them.
     pub(crate) static MARKS_VISITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+mod integer_tests {
+    use super::Kinds;
+
+    /// "integer" is the number's value, whatever its notation: the f64 reading missed numbers
+    /// past f64's range and rounded tiny or long fractions away (fails on the f64 reading: `1e400`
+    /// was a number, `1e-400` an integer).
+    #[test]
+    fn an_integer_is_read_from_the_digits() {
+        let integers = [
+            "0",
+            "-0",
+            "5",
+            "-12",
+            "5.0",
+            "5.000",
+            "1e2",
+            "1E+2",
+            "1.5e1",
+            "1e400",
+            "1.5e400",
+            "-2.5E999",
+            "0e-9",
+            "0.0e-400",
+            "120e-1",
+            "1e99999999999999999999",
+            "0.00e99999999999999999999",
+        ];
+        let numbers = [
+            "0.5",
+            "-1.5",
+            "1e-1",
+            "1e-400",
+            "4.00000000000000000001",
+            "12.5e-1",
+            "1.23456789E-04",
+            "1e-99999999999999999999",
+            "1.25e1",
+        ];
+        for text in integers {
+            assert_eq!(Kinds::of_number(text), Kinds::INTEGER, "{text} is an integer");
+        }
+        for text in numbers {
+            assert_eq!(Kinds::of_number(text), Kinds::NUMBER, "{text} is not an integer");
+        }
+    }
 }
