@@ -40,8 +40,12 @@ pub(crate) fn nested_too_deep(at: &str) -> Error {
 /// just these strings (no other string of a value is parsed for claims), and the streaming
 /// engine declines just these (`stream.rs`), so both engines read the same.
 pub fn may_claim(s: &str) -> bool {
-    let bracket = s.contains(['{', '[']) || ["%7B", "%7b", "%5B", "%5b"].iter().any(|p| s.contains(p));
-    bracket && names_a_place(s)
+    // Every string of a plain value is asked (the streaming engine's hot path): one pass over it
+    // answers no for almost all of them.
+    if !s.contains(['{', '[', '%']) || !names_a_place(s) {
+        return false;
+    }
+    s.contains(['{', '[']) || ["%7B", "%7b", "%5B", "%5b"].iter().any(|p| s.contains(p))
 }
 
 /// Could `s` name a place of claims, `_meta` or `annotations`, spelled out or `\u`-escaped
@@ -87,11 +91,11 @@ struct Reader<'r, 'a> {
     read_text: &'r mut ReadText<'a>,
     /// Reading a decoded view of a text: its texts are not decoded again.
     in_view: bool,
-    /// Each text read so far, and how ([`FULL`], [`VIEW`]): a text read again makes the same
-    /// claims, and the decoded views of a text
-    /// hold again what its written form held (a result inside prose, and each text inside
-    /// that): read again, each level's views re-read every level below it (160 KB read for a
-    /// 20 KB result three deep, found when review s29's views met its once-per-level test).
+    /// Each text that names a place read so far, and how ([`FULL`], [`VIEW`]): a text read
+    /// again makes the same claims, and the decoded views of a text hold again what its written
+    /// form held (a result inside prose, and each text inside that): read again, each level's
+    /// views re-read every level below it (160 KB read for a 20 KB result three deep, found when
+    /// review s29's views met its once-per-level test).
     seen: TextMap<Box<str>, u32>,
 }
 
@@ -183,13 +187,16 @@ impl Reader<'_, '_> {
     /// the result it is (found by review: a bridge that prefixed the result it relayed hid its
     /// claims; an array of results written as text hid them too).
     fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
-        if !self.first_time(text) {
+        // Only a text that names a place has views, so only such a text is read again; the
+        // others (most text blocks) are not copied into `seen`.
+        let names = names_a_place(text);
+        if names && !self.first_time(text) {
             return Ok(());
         }
         // Text that is one JSON value as written needs no views: each string in it that could
         // hold a result is read as a text of its own, views and all. Decoded, it would only
         // hold those again, and each view re-read every level below it.
-        if self.as_written(text, depth, at)? || self.in_view || !names_a_place(text) {
+        if self.as_written(text, depth, at)? || self.in_view || !names {
             return Ok(());
         }
         // A result escaped once more and left without its quotes (`out={\"content\":…}`),

@@ -26,6 +26,7 @@ pub fn live_bytes() -> f64 {
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+use crate::json::parse::parse;
 use crate::policy::reference::Vault;
 use crate::policy::session::Labels;
 use crate::scrub::known::Learned;
@@ -40,6 +41,10 @@ use errors::{option_error, redaction_error};
 /// const core = new WasmRedactor({ format: "mcp" });          // throws TypeError / RangeError
 /// const [agentJson, sideJson, error] = core.redact(toolJson, rawJson, 0);
 /// ```
+/// The nesting serde_json's parser allows by default (127 levels): option objects, the vault
+/// and session labels are read under it, as they were when serde_json read them.
+const OPTIONS_DEPTH: Option<usize> = Some(128);
+
 #[wasm_bindgen]
 pub struct WasmRedactor {
     core: Redactor,
@@ -54,8 +59,7 @@ impl WasmRedactor {
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str) -> Result<WasmRedactor, JsValue> {
         crypto::seed_hashing(); // before anything hashes (see `crypto.rs`)
-                                // At most 127 levels deep, as serde_json's parser reads options with its default limit.
-        let value = crate::json::parse::parse(options_json, Some(128))
+        let value = parse(options_json, OPTIONS_DEPTH)
             .map_err(|_| option_error(&OptionError::Type("createRedactor: options must be plain data".into())))?;
         let settings = wire::read_options(&value).map_err(|e| option_error(&e))?;
         let mut core = Redactor::new(settings.config.clone(), Box::new(CryptoHandles::new()));
@@ -131,7 +135,7 @@ impl WasmRedactor {
         let tool_json = text(tool_utf8);
         let session = (session != 0).then_some(session);
         let vault = vault_json
-            .and_then(|j| crate::json::parse::parse(&j, Some(128)).ok())
+            .and_then(|j| parse(&j, OPTIONS_DEPTH).ok())
             .and_then(|v| Vault::from_json(&v).ok())
             .unwrap_or_default();
         Ok(match self.core.check_with(tool_json, args_json, session, &vault) {
@@ -202,7 +206,7 @@ impl WasmRedactor {
     #[wasm_bindgen(js_name = setSessionLabels)]
     pub fn set_session_labels(&mut self, id: SessionId, labels_json: &str) -> Result<bool, JsValue> {
         let bad = |m: String| option_error(&OptionError::Type(format!("session labels: {m}")));
-        let value = crate::json::parse::parse(labels_json, Some(128)).map_err(|e| bad(e.message(labels_json)))?;
+        let value = parse(labels_json, OPTIONS_DEPTH).map_err(|e| bad(e.message(labels_json)))?;
         let labels = Labels::from_json(&value).map_err(bad)?;
         Ok(self.core.set_session_labels(id, labels))
     }
