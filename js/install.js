@@ -52,33 +52,57 @@ function bridgeOf(modelContext, given) {
   }
 }
 
-/** The AbortSignal of registerTool's options, read once; none if it cannot be read. */
-function signalOf(options) {
+// AbortSignal's own members, taken when this module is evaluated: the signal a registration gives
+// is checked and followed through them, never through members the signal (or a script that ran
+// later) could answer for.
+const SIGNAL = globalThis.AbortSignal?.prototype;
+const abortedOf = SIGNAL ? Object.getOwnPropertyDescriptor(SIGNAL, "aborted")?.get : undefined;
+const reasonOf = SIGNAL ? Object.getOwnPropertyDescriptor(SIGNAL, "reason")?.get : undefined;
+const listen = globalThis.EventTarget?.prototype.addEventListener;
+const unlisten = globalThis.EventTarget?.prototype.removeEventListener;
+
+/** Is `value` a real AbortSignal (its `aborted` getter throws for anything else)? */
+function isSignal(value) {
   try {
-    const signal = options !== null && typeof options === "object" ? options.signal : undefined;
-    return signal !== null && typeof signal === "object" && typeof signal.addEventListener === "function" ? signal : undefined;
+    return abortedOf !== undefined && listen !== undefined && (Reflect.apply(abortedOf, value, []), true);
   } catch {
-    return undefined;
+    return false;
   }
 }
 
 /**
- * The registration's options as the runtime is given them: read once, their `signal` (own or
- * inherited) made an own value, so that the runtime unregisters the tool on the signal
- * installRedaction follows. Read again by the runtime, options whose `signal` is a getter could
- * have it unregister the tool on a signal never followed here, and the name stayed counted as
- * protected: a raw tool registered past the patch under it went unreported (found by review).
- * Options that cannot be copied (a Proxy that refuses) are given as they are.
+ * A registration's options as the runtime is given them, and the page's signal the patch
+ * follows. The options are read once, each own member (enumerable or not, symbols too) copied
+ * as a value onto an object of their prototype: a copy of the enumerable ones dropped the rest,
+ * and options that could not be copied were given as they were, so the runtime read their
+ * `signal` again (a Proxy refusing `ownKeys` answered it with another signal: found by review).
+ * The runtime's signal is the patch's own, aborted when the page's aborts, after the name is
+ * freed: given the page's, a signal with an own `addEventListener` (or a lookalike) could call
+ * the runtime's abort listener alone, and the runtime dropped a tool whose name the patch still
+ * counted as protected (found by review). A `signal` that is not an AbortSignal is refused, as
+ * WebIDL refuses it; so are options that throw when read.
  * @param {any} options
+ * @returns {{ options: any, signal?: AbortSignal, relay?: AbortController }}
  */
 function registrationOptions(options) {
-  if (options === null || typeof options !== "object") return options;
+  if (options === null || typeof options !== "object") return { options };
+  let copy;
+  let signal;
   try {
-    const copy = Object.assign(Object.create(Object.getPrototypeOf(options)), options);
-    return Object.defineProperty(copy, "signal", { value: copy.signal, enumerable: true, writable: true, configurable: true });
+    copy = Object.create(Reflect.getPrototypeOf(options));
+    for (const key of Reflect.ownKeys(options)) {
+      const enumerable = Reflect.getOwnPropertyDescriptor(options, key)?.enumerable === true;
+      Object.defineProperty(copy, key, { value: Reflect.get(options, key), enumerable, writable: true, configurable: true });
+    }
+    signal = copy.signal; // own, or the prototype's (read once, of the copy)
   } catch {
-    return options;
+    throw optionError("registerTool's options could not be read (a getter or a Proxy threw)");
   }
+  if (signal === undefined) return { options: copy };
+  if (!isSignal(signal)) throw optionError("registerTool's signal must be an AbortSignal");
+  const relay = new AbortController();
+  Object.defineProperty(copy, "signal", { value: relay.signal, enumerable: true, writable: true, configurable: true });
+  return { options: copy, signal, relay };
 }
 
 function findModelContext(given) {
@@ -297,10 +321,10 @@ export async function installRedactionWith(load, options = {}) {
     // never the tool itself: a getter, or an execute set after registration, would otherwise
     // give the runtime a function that runs unchecked.
     if (typeof copy.execute !== "function") return Reflect.apply(original, this, [copy, ...args]);
-    if (args.length) args[0] = registrationOptions(args[0]);
-    const signal = signalOf(args[0]);
+    const given = args.length ? registrationOptions(args[0]) : { options: undefined };
+    if (args.length) args[0] = given.options;
     const wrapped = runtimeCopy(tool, copy, await getSession());
-    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]), signal);
+    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]), given);
   }
 
   /**
@@ -395,22 +419,26 @@ export async function installRedactionWith(load, options = {}) {
    * (found by review).
    * Unregistered by its `signal` (the spec's way), the name is free again: counted still, a
    * tool of that name the runtime later got past the patch went unreported (found by review).
+   * The runtime is given the patch's own signal (`relay`, see registrationOptions), aborted
+   * here once the name is freed, so it drops the tool only then.
    * @param {string} name
    * @param {() => unknown} register the runtime's registerTool call
-   * @param {AbortSignal} [signal] the registration's, if it has one
+   * @param {{ signal?: AbortSignal, relay?: AbortController }} given the registration's signal, if it has one
    */
-  function registerWrapped(name, register, signal) {
+  function registerWrapped(name, register, { signal, relay }) {
     const before = registered.has(name);
-    // No recheck on abort: the runtime may list the tool until its own abort listener (after
-    // this one) removes it; a tool registered past the patch later fires its toolchange.
-    const freed = () => registered.delete(name);
+    // No recheck on abort: the runtime may list the tool until its own abort listener (which
+    // the relay calls after this one) removes it; a tool registered past the patch later fires
+    // its toolchange.
+    const freed = () => {
+      registered.delete(name);
+      relay?.abort(Reflect.apply(/** @type {any} */ (reasonOf), signal, []));
+    };
     const follow = (/** @type {boolean} */ on) => {
-      try {
-        if (on) signal?.addEventListener("abort", freed, { once: true });
-        else signal?.removeEventListener("abort", freed);
-      } catch {
-        // a signal that cannot be followed: the name stays counted, as before
-      }
+      if (!signal) return;
+      Reflect.apply(/** @type {any} */ (on ? listen : unlisten), signal, ["abort", freed, { once: true }]);
+      // Aborted while the module loaded: the runtime sees it aborted, and refuses the tool.
+      if (on && Reflect.apply(/** @type {any} */ (abortedOf), signal, [])) relay?.abort(Reflect.apply(/** @type {any} */ (reasonOf), signal, []));
     };
     const refused = () => {
       follow(false); // a refused registration's signal frees nothing (the name may be another's)

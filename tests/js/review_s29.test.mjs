@@ -202,13 +202,17 @@ test("the runtime unregisters a tool on the very signal installRedaction follows
   const ctx = { registerTool: async (_tool, options) => { given.push(options?.signal); } };
   const uninstall = await installRedaction({ modelContext: ctx });
   try {
-    const signals = [new AbortController().signal, new AbortController().signal];
+    const controllers = [new AbortController(), new AbortController()];
     let reads = 0;
-    const options = { get signal() { return signals[Math.min(reads++, 1)]; }, exposedTo: [] };
+    const options = { get signal() { return controllers[Math.min(reads++, 1)].signal; }, exposedTo: [] };
     await ctx.registerTool(freshTool(), options);
     assert.equal(given.length, 1);
-    assert.equal(given[0], signals[0], "the runtime got another signal than the one followed");
     assert.equal(reads, 1, "the options were read once");
+    // The runtime is given the patch's own signal (review s30), aborted when the followed one is.
+    controllers[1].abort();
+    assert.equal(given[0].aborted, false, "the runtime's signal followed another signal");
+    controllers[0].abort();
+    assert.equal(given[0].aborted, true, "the runtime's signal did not follow the one followed");
   } finally {
     uninstall();
   }
