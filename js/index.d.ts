@@ -988,7 +988,11 @@ export interface Uninstall {
  * covered; see {@link Uninstall.unprotectedTools}. When the context was found (not passed) and
  * `document.modelContext` is later replaced by a layer on top of it (`@mcp-b/global` set up
  * afterwards), each `registerTool` reaching the patched context rejects with a TypeError, code
- * `context_replaced`: install after that layer.
+ * `context_replaced`: install after that layer. A tool made by another redactor's `wrapTool`
+ * (or carrying its `execute`) is refused with code `foreign_wrapper` (its secrets could not be
+ * revealed): register the tool itself, or wrap it with {@link Uninstall.redactor}'s `wrapTool`.
+ * The `registerTool` options are read once; options that throw when read, or whose `signal` is
+ * not an `AbortSignal`, are refused with `invalid_options`.
  * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
  * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
  * when an option is bad (or a `RangeError` with that code, for a value out of range).

@@ -322,12 +322,10 @@ test("uninstall.redactor.wrapTool's copy registered on the patched context: aske
     swapped.execute = () => apiKeyRaw();
     await ctx.registerTool(swapped);
     assert.ok(!JSON.stringify(await ctx.given[1].execute({})).includes(CANARY));
-    // Another redactor's copy is checked and redacted by the page as well.
+    // Another redactor's copy is refused (review s30: its secrets could not be revealed).
     const other = await createRedactor({ confirm: () => true });
-    await ctx.registerTool(other.wrapTool({ ...tool, name: "other" }));
-    asked.length = 0;
-    assert.ok(!JSON.stringify(await ctx.given[2].execute({})).includes(CANARY));
-    assert.deepEqual(asked, ["other"], "the page's own question is asked for another redactor's copy");
+    await assert.rejects(ctx.registerTool(other.wrapTool({ ...tool, name: "other" })), (e) => e.code === "foreign_wrapper");
+    assert.equal(ctx.given.length, 2);
   } finally {
     uninstall();
   }

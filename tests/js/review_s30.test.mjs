@@ -1,0 +1,217 @@
+// Review s30 of the JS layer (helper L): each test states a promise a careless page, a hostile
+// script or a supported set-up broke before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRedactor, installRedaction } from "webmcp-redact";
+import { CANARY, apiKeyTool, apiKeyRaw, fakeContext } from "./helpers.mjs";
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const coded = (code) => (/** @type {any} */ e) => e instanceof TypeError && e.code === code;
+
+/**
+ * A runtime as the spec and the polyfill have it (review_s28's): `registerTool(tool, options)`,
+ * unregistered by aborting the signal, listing its tools and firing "toolchange" on each change.
+ * It keeps each registration's options for the test to look at.
+ */
+function signalContext() {
+  const ctx = new EventTarget();
+  const tools = new Map();
+  const options = [];
+  const changed = () => ctx.dispatchEvent(new Event("toolchange"));
+  ctx.options = options;
+  ctx.registerTool = async (tool, given) => {
+    if (tools.has(tool.name)) throw new Error(`duplicate ${tool.name}`);
+    options.push(given);
+    tools.set(tool.name, tool);
+    // As the polyfill: the signal read once, its `throwIfAborted` and `addEventListener` called.
+    const signal = given?.signal;
+    signal?.throwIfAborted?.();
+    signal?.addEventListener("abort", () => {
+      if (tools.get(tool.name) === tool) tools.delete(tool.name);
+      changed();
+    }, { once: true });
+    changed();
+  };
+  ctx.getTools = async () => [...tools.keys()].map((name) => ({ name }));
+  return ctx;
+}
+
+const sensitive = (name) => ({ ...apiKeyTool, name, execute: async () => apiKeyRaw() });
+
+/**
+ * Registers "lookup" through the patch with `options`, calls `unregister()` (which may make the
+ * runtime drop it), registers a raw tool of that name past the patch, and returns what
+ * installRedaction reported unprotected then, or "kept" when the runtime still had the tool
+ * registered through the patch (and refused the raw one as a duplicate).
+ */
+async function reportAfterUnregister(options, unregister) {
+  const ctx = signalContext();
+  const takenBefore = ctx.registerTool;
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const uninstall = await installRedaction({ modelContext: ctx });
+    try {
+      await ctx.registerTool(sensitive("lookup"), options);
+      await settle();
+      unregister(ctx);
+      await settle();
+      try {
+        await takenBefore({ name: "lookup", description: "x", execute: async () => ({ secret: CANARY }) });
+      } catch (err) {
+        if (/duplicate/.test(String(err))) return "kept";
+        throw err;
+      }
+      await settle();
+      await settle();
+      return uninstall.unprotectedTools;
+    } finally {
+      uninstall();
+    }
+  } finally {
+    console.warn = warn;
+  }
+}
+
+// --- registerTool's options --------------------------------------------------------------------
+
+// Options that could not be copied were given to the runtime as they were, so the runtime read
+// their `signal` again: a Proxy refusing `ownKeys` (which the runtime never asks) and answering
+// `signal` with another signal on each read had the runtime unregister the tool on a signal
+// installRedaction never followed. The name stayed counted as protected, and a raw tool
+// registered past the patch under it went unreported (stop 29's fix, bypassed).
+test("options that cannot be copied do not let the runtime follow another signal than the patch", async () => {
+  const followed = new AbortController();
+  const other = new AbortController();
+  let reads = 0;
+  const options = new Proxy({}, {
+    ownKeys() {
+      throw new Error("no keys");
+    },
+    get(_t, key) {
+      return key === "signal" ? [followed, other][Math.min(reads++, 1)].signal : undefined;
+    },
+  });
+  let seen;
+  try {
+    seen = await reportAfterUnregister(options, () => other.abort());
+  } catch (err) {
+    // Refused, with the code of a mistake in the call: as good, nothing was registered.
+    assert.ok(coded("invalid_options")(err), String(err));
+    return;
+  }
+  if (seen !== "kept") assert.deepEqual(seen, ["lookup"], "unregistered by a signal never followed, the name stayed protected");
+});
+
+// A real AbortSignal with an own `addEventListener` (or a signal-like object) can tell its
+// listeners apart: called for the runtime's alone (its abort listener does not look at
+// `aborted`), the runtime dropped the tool while the patch still counted its name.
+test("the runtime unregisters a tool only when the signal the patch follows aborts", async () => {
+  const cases = {
+    "a real signal whose own addEventListener keeps the listeners": () => {
+      const signal = new AbortController().signal;
+      const listeners = [];
+      signal.addEventListener = (_type, fn) => listeners.push(fn);
+      return { options: { signal }, unregister: () => listeners.at(-1)?.() };
+    },
+    "an object posing as a signal": () => {
+      const listeners = [];
+      const signal = { aborted: false, reason: undefined, throwIfAborted() {}, addEventListener: (_type, fn) => listeners.push(fn), removeEventListener() {} };
+      return { options: { signal }, unregister: () => listeners.at(-1)?.() };
+    },
+  };
+  for (const [what, make] of Object.entries(cases)) {
+    const { options, unregister } = make();
+    let seen;
+    try {
+      seen = await reportAfterUnregister(options, unregister);
+    } catch (err) {
+      assert.ok(coded("invalid_options")(err), `${what}: ${err}`);
+      continue;
+    }
+    if (seen !== "kept") assert.deepEqual(seen, ["lookup"], `${what}: the runtime dropped the tool, the name stayed protected`);
+  }
+});
+
+// The options the runtime is given are a copy (read once): own members that are not enumerable
+// (or that are symbols) were dropped from it, though the runtime reads them as the page set them.
+test("registerTool's options reach the runtime with every own member, read once", async () => {
+  const ctx = signalContext();
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    const key = Symbol("key");
+    let reads = 0;
+    const options = {};
+    Object.defineProperty(options, "exposedTo", { value: ["https://a.example"], enumerable: false });
+    Object.defineProperty(options, "counted", { get: () => ++reads, enumerable: false });
+    options[key] = "symbol";
+    await ctx.registerTool(sensitive("lookup"), options);
+    const given = ctx.options[0];
+    assert.deepEqual(given.exposedTo, ["https://a.example"]);
+    assert.equal(given[key], "symbol");
+    assert.equal(given.counted, 1);
+    assert.equal(given.counted, 1, "a getter is read once, not again by the runtime");
+    assert.equal(reads, 1);
+  } finally {
+    uninstall();
+  }
+});
+
+// A real signal still unregisters the tool, also after uninstall (the runtime holds the tool),
+// and one aborted already is one the runtime sees aborted.
+test("a real signal unregisters a tool through the patch, before and after uninstall", async () => {
+  for (const when of ["installed", "uninstalled", "aborted before"]) {
+    const ctx = signalContext();
+    const uninstall = await installRedaction({ modelContext: ctx });
+    const controller = new AbortController();
+    if (when === "aborted before") controller.abort(new Error("gone"));
+    const registering = ctx.registerTool(sensitive("lookup"), { signal: controller.signal });
+    if (when === "aborted before") {
+      await assert.rejects(registering, /gone/);
+      uninstall();
+      continue;
+    }
+    await registering;
+    assert.deepEqual((await ctx.getTools()).map((t) => t.name), ["lookup"]);
+    if (when === "uninstalled") uninstall();
+    controller.abort();
+    await settle();
+    assert.deepEqual(await ctx.getTools(), [], when);
+    if (when === "installed") uninstall();
+  }
+});
+
+// --- Another redactor's wrapTool copy -----------------------------------------------------------
+
+// Registered on the patched context, another redactor's copy was wrapped again by the page's: its
+// stubs were foreign to the page's redactor (stripped as malformed references), so the notice said
+// "the user can reveal it" while no one could, and onResult was never told (open since stop 27).
+// It is refused now, loudly, with a code that says what to do.
+test("another redactor's wrapTool copy is refused by the patched registerTool and provideContext", async () => {
+  const ctx = fakeContext();
+  let provided = null;
+  ctx.provideContext = ({ tools }) => {
+    provided = tools;
+  };
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    const other = await createRedactor();
+    const copy = other.wrapTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    const shapes = {
+      "the copy": copy,
+      "the copy spread": { ...copy, description: "spread" },
+      "its execute in a tool of the page's": { name: "mine", description: "mine", execute: copy.execute },
+    };
+    for (const [what, tool] of Object.entries(shapes)) {
+      await assert.rejects(ctx.registerTool(tool), coded("foreign_wrapper"), `registerTool, ${what}`);
+      assert.throws(() => ctx.provideContext({ tools: [tool] }), coded("foreign_wrapper"), `provideContext, ${what}`);
+    }
+    assert.equal(ctx.tools.size, 0);
+    assert.equal(provided, null);
+    // The page's own redactor's copy, and the tool itself, are taken as before.
+    await ctx.registerTool(uninstall.redactor.wrapTool({ ...apiKeyTool, execute: async () => apiKeyRaw() }));
+    assert.ok(!JSON.stringify(await ctx.call(apiKeyTool.name, {})).includes(CANARY));
+  } finally {
+    uninstall();
+  }
+});
