@@ -300,7 +300,8 @@ test("installRedaction on a minimal modelContext: compile at registration, redac
   const tool = { ...apiKeyTool, title: "Key", inputSchema: { type: "object" }, annotations: { sensitiveHint: false }, execute: async () => apiKeyRaw() };
   assert.equal(await mc.registerTool(tool, { signal: ac.signal }), "runtime-result");
   const got = registered[0];
-  assert.equal(got.options.signal, ac.signal);
+  // The runtime follows installRedaction's own signal, aborted with the page's (review s30).
+  assert.ok(got.options.signal instanceof AbortSignal && !got.options.signal.aborted);
   assert.equal(got.tool.title, "Key");
   assert.equal(got.tool.inputSchema, tool.inputSchema);
   const result = await got.tool.execute({});
