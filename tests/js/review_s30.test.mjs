@@ -215,3 +215,119 @@ test("another redactor's wrapTool copy is refused by the patched registerTool an
     uninstall();
   }
 });
+
+// --- Seeded: whatever the options, the runtime drops a tool exactly when the patch frees it ------
+
+/** A small seeded generator (mulberry32): the same cases on every run. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Options a page (careless or hostile) could give registerTool: a real signal, aborted or not,
+ * with or without an own addEventListener, removeEventListener or aborted; a lookalike; a
+ * getter; inherited; non-enumerable; behind a Proxy refusing some traps; with other members.
+ * Returns the options, the signal the page holds (to abort it), and how to call listeners the
+ * signal kept for itself.
+ */
+function pageOptions(rnd) {
+  const pick = (list) => list[Math.floor(rnd() * list.length)];
+  const controller = new AbortController();
+  const kept = [];
+  let signal = controller.signal;
+  const kind = pick(["real", "real", "own listeners", "own aborted", "lookalike", "none"]);
+  if (kind === "own listeners") {
+    signal.addEventListener = (_type, fn) => kept.push(fn);
+    signal.removeEventListener = () => {};
+  } else if (kind === "own aborted") {
+    Object.defineProperty(signal, "aborted", { value: rnd() < 0.5 });
+  } else if (kind === "lookalike") {
+    signal = { aborted: false, reason: undefined, throwIfAborted() {}, addEventListener: (_t, fn) => kept.push(fn), removeEventListener() {} };
+  } else if (kind === "none") {
+    signal = undefined;
+  }
+  const abortedBefore = rnd() < 0.2 && signal !== undefined;
+  if (abortedBefore) controller.abort(new Error("aborted before"));
+  const reads = [signal, new AbortController().signal];
+  let read = 0;
+  const how = pick(["own", "getter", "inherited", "hidden", "proxy"]);
+  let options = { exposedTo: pick([undefined, [], ["https://a.example"]]) };
+  if (how === "own") options.signal = signal;
+  else if (how === "getter") Object.defineProperty(options, "signal", { get: () => reads[Math.min(read++, 1)], enumerable: true });
+  else if (how === "inherited") options = Object.assign(Object.create({ signal }), options);
+  else if (how === "hidden") Object.defineProperty(options, "signal", { value: signal, enumerable: false });
+  else {
+    const refuse = pick(["ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf", "none"]);
+    options = new Proxy({ ...options, signal }, {
+      [refuse]() {
+        throw new Error("refused");
+      },
+      get: (t, key) => (key === "signal" ? reads[Math.min(read++, 1)] : Reflect.get(t, key)),
+    });
+  }
+  return { options, controller, kept, abortedBefore };
+}
+
+test("seeded: registerTool's options never let the runtime drop a tool the patch still counts", async () => {
+  const rnd = random(20261124);
+  const outcomes = { refused: 0, kept: 0, freed: 0, "aborted before": 0 };
+  for (let i = 0; i < 300; i += 1) {
+    const { options, controller, kept, abortedBefore } = pageOptions(rnd);
+    const ctx = signalContext();
+    const takenBefore = ctx.registerTool;
+    const warn = console.warn;
+    console.warn = () => {};
+    const uninstall = await installRedaction({ modelContext: ctx });
+    try {
+      try {
+        await ctx.registerTool(sensitive("lookup"), options);
+      } catch (err) {
+        if (abortedBefore && /aborted before/.test(String(err?.message))) {
+          outcomes["aborted before"] += 1;
+          continue;
+        }
+        assert.ok(coded("invalid_options")(err), `case ${i}: ${err}`);
+        outcomes.refused += 1;
+        continue;
+      }
+      assert.ok(!abortedBefore, `case ${i}: registered though its signal was aborted`);
+      // Whatever the page does to the listeners its signal kept, then an abort of the signal
+      // it holds: the runtime keeps the tool until the patch frees the name, and a raw tool of
+      // that name registered past the patch afterwards is reported.
+      for (const fn of kept) fn();
+      await settle();
+      const before = (await ctx.getTools()).map((t) => t.name);
+      if (before.length === 0) {
+        await takenBefore({ name: "lookup", description: "x", execute: async () => ({ secret: CANARY }) });
+        await settle();
+        await settle();
+        assert.deepEqual(uninstall.unprotectedTools, ["lookup"], `case ${i}: dropped by the runtime, still counted`);
+        outcomes.freed += 1;
+        continue;
+      }
+      controller.abort();
+      await settle();
+      if ((await ctx.getTools()).length === 0) outcomes.freed += 1;
+      else outcomes.kept += 1;
+      try {
+        await takenBefore({ name: "lookup", description: "x", execute: async () => ({ secret: CANARY }) });
+      } catch {
+        continue; // the runtime still has the patched tool: refused as a duplicate
+      }
+      await settle();
+      await settle();
+      assert.deepEqual(uninstall.unprotectedTools, ["lookup"], `case ${i}: dropped by the runtime, still counted`);
+    } finally {
+      uninstall();
+      console.warn = warn;
+    }
+  }
+  // Each way came up: the test asserts something on each.
+  for (const [what, n] of Object.entries(outcomes)) assert.ok(n > 0, `${what}: ${JSON.stringify(outcomes)}`);
+});
