@@ -331,3 +331,91 @@ test("seeded: registerTool's options never let the runtime drop a tool the patch
   // Each way came up: the test asserts something on each.
   for (const [what, n] of Object.entries(outcomes)) assert.ok(n > 0, `${what}: ${JSON.stringify(outcomes)}`);
 });
+
+// --- Hostile results through both wrappers -----------------------------------------------------
+
+// What a careless or hostile tool can return or throw, each holding the marked value (or a value
+// the redactor already knows) somewhere, some answering differently on a second read. The agent
+// gets the redaction of one snapshot: never the value, whatever is read again or changed later.
+const HOSTILE = {
+  plain: () => apiKeyRaw(),
+  "a getter": () => ({ id: "k", get secret() { return CANARY; } }),
+  "a getter that changes on the second read": () => {
+    let reads = 0;
+    return { id: "k", get name() { return reads++ ? CANARY : "prod"; }, secret: "s" };
+  },
+  "toJSON": () => ({ toJSON: () => apiKeyRaw() }),
+  "toJSON that changes": () => {
+    let calls = 0;
+    return { toJSON: () => (calls++ ? { name: CANARY } : apiKeyRaw()) };
+  },
+  "a Proxy": () => new Proxy({}, {
+    ownKeys: () => ["id", "secret"],
+    getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }),
+    get: (_t, key) => (key === "secret" ? CANARY : key === "id" ? "k" : undefined),
+  }),
+  "a Proxy whose keys change": () => {
+    let calls = 0;
+    return new Proxy({ secret: CANARY }, { ownKeys: () => (calls++ ? ["name"] : ["secret"]), get: () => CANARY, getOwnPropertyDescriptor: () => ({ enumerable: true, configurable: true }) });
+  },
+  "a null-prototype object": () => Object.assign(Object.create(null), apiKeyRaw()),
+  "a class instance": () => new (class { secret = CANARY; name = "n"; })(),
+  "a late promise": () => new Promise((resolve) => setTimeout(() => resolve(apiKeyRaw()), 5)),
+  "a thenable": () => ({ then: (resolve) => setTimeout(() => resolve(apiKeyRaw()), 1) }),
+  "changed after return": () => {
+    const raw = { id: "k", name: "prod", secret: "s" };
+    setTimeout(() => { raw.name = CANARY; }, 0);
+    return raw;
+  },
+  "the value in text": () => ({ content: [{ type: "text", text: `key ${CANARY}` }] }),
+  "the value in a key": () => ({ [CANARY]: 1 }),
+  "the value in _meta": () => ({ content: [], _meta: { note: CANARY } }),
+  "a BigInt": () => ({ secret: CANARY, n: 1n }),
+  "a cycle": () => {
+    const raw = { secret: CANARY };
+    raw.self = raw;
+    return raw;
+  },
+  "a Symbol-keyed member": () => ({ [Symbol(CANARY)]: CANARY, name: "n" }),
+  "an Error thrown": () => { throw new Error(`bad key ${CANARY}`); },
+  "an Error with a cause": () => { throw new Error("failed", { cause: CANARY }); },
+  "a message that changes": () => {
+    let reads = 0;
+    throw { get message() { return reads++ ? CANARY : "failed"; } };
+  },
+  "a thrown object": () => { throw { message: `bad ${CANARY}` }; },
+  "a thrown string": () => { throw `bad ${CANARY}`; },
+  "a thrown Proxy": () => { throw new Proxy({}, { get() { throw new Error(CANARY); } }); },
+  "a rejected promise": () => Promise.reject(new Error(CANARY)),
+  "a Response": () => new Response(CANARY),
+  "a typed array holding text": () => ({ name: "n", bytes: new TextEncoder().encode("abc") }),
+};
+
+test("hostile results through wrapTool and installRedaction: the agent never gets the value", async () => {
+  const ctx = fakeContext();
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    const redactor = uninstall.redactor;
+    let kind = "plain";
+    const tool = { ...apiKeyTool, description: "d", execute: async () => HOSTILE[kind]() };
+    const wrapped = redactor.wrapTool({ ...tool, name: "wrapped" });
+    await ctx.registerTool({ ...tool, name: "registered" });
+    // First the plain result: its marked value becomes known, so every later echo is scrubbed.
+    for (const call of [() => wrapped.execute({}), () => ctx.call("registered", {})]) {
+      assert.ok(!JSON.stringify(await call()).includes(CANARY));
+    }
+    let cases = 0;
+    for (kind of Object.keys(HOSTILE)) {
+      for (const [how, call] of [["wrapTool", () => wrapped.execute({})], ["installRedaction", () => ctx.call("registered", {})]]) {
+        const view = await call();
+        await new Promise((resolve) => setTimeout(resolve, 10)); // anything changed later has changed
+        const text = JSON.stringify(view);
+        assert.ok(typeof text === "string" && !text.includes(CANARY), `${kind} via ${how}: ${text}`);
+        cases += 1;
+      }
+    }
+    assert.equal(cases, 2 * Object.keys(HOSTILE).length);
+  } finally {
+    uninstall();
+  }
+});
