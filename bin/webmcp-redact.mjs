@@ -54,7 +54,9 @@ function pretty(text) {
     if (c === '"') {
       let j = i + 1;
       while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      out += text.slice(i, j + 1);
+      // The same value, with control and format characters (which JSON leaves raw from U+007F
+      // on) written as escapes, so that the terminal shows them (see shown).
+      out += shown(text.slice(i, j + 1));
       i = j;
     } else if (c === "{" || c === "[") {
       let j = i + 1;
@@ -90,13 +92,24 @@ function readText(path, what) {
   }
 }
 
+/**
+ * Text from a result or a tool (labels, JSON Pointers, names, messages) as the terminal is to
+ * show it: each control or format character as its \uXXXX escape. Printed raw, an ESC sequence
+ * in a key erased or rewrote the report lines above it (the line naming the field that held a
+ * secret), a CR or a bidi override made a line read otherwise (found by review).
+ * @param {unknown} text
+ */
+function shown(text) {
+  return String(text).replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => [...c].map((_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""));
+}
+
 function report(tool, out) {
   const lines = [];
-  if (out.error) lines.push(`error ${out.error.code}: ${out.error.message}`);
+  if (out.error) lines.push(`error ${out.error.code}: ${shown(out.error.message)}`);
   const n = out.redactions.length;
-  lines.push(`report: ${n} redaction${n === 1 ? "" : "s"} from "${tool}"${out.withheld ? " (result withheld)" : ""}`);
+  lines.push(`report: ${n} redaction${n === 1 ? "" : "s"} from "${shown(tool)}"${out.withheld ? " (result withheld)" : ""}`);
   for (const r of out.redactions) {
-    lines.push(`  ${r.pointer || "(root)"}  ${r.reason}  label "${r.label}"${r.handle ? `  handle ${r.handle}` : ""}`);
+    lines.push(`  ${shown(r.pointer || "(root)")}  ${r.reason}  label "${shown(r.label)}"${r.handle ? `  handle ${r.handle}` : ""}`);
   }
   return lines.join("\n");
 }
@@ -196,7 +209,7 @@ async function lint(files, format) {
     console.log(JSON.stringify(all, null, 2));
   } else {
     for (const f of all) {
-      console.log(`${f.file}: ${f.severity} ${f.code} ${f.tool ? `[${f.tool}] ` : ""}${f.pointer || "(root)"}: ${f.message}`);
+      console.log(`${shown(f.file)}: ${f.severity} ${f.code} ${f.tool ? `[${shown(f.tool)}] ` : ""}${shown(f.pointer || "(root)")}: ${shown(f.message)}`);
     }
     const errors = all.filter((f) => f.severity === "error").length;
     console.log(`${errors} error${errors === 1 ? "" : "s"}, ${all.length - errors} warning${all.length - errors === 1 ? "" : "s"}`);
@@ -225,7 +238,7 @@ async function conformance(modulePath, filter, json) {
   if (json) {
     console.log(JSON.stringify(report, null, 2));
   } else {
-    for (const f of report.failed) for (const p of f.problems) console.log(`not ok ${f.name}: ${p}`);
+    for (const f of report.failed) for (const p of f.problems) console.log(`not ok ${shown(f.name)}: ${shown(p)}`);
     const failed = report.failed.length ? `; failed: ${report.failed.map((f) => f.name).join(", ")}` : "";
     console.log(`${report.passed.length} of ${total} vectors met the proposal's expectations${failed}`);
   }

@@ -419,3 +419,44 @@ test("hostile results through wrapTool and installRedaction: the agent never get
     uninstall();
   }
 });
+
+// --- The CLI's terminal output ------------------------------------------------------------------
+
+// The CLI's report (stderr) and lint's text lines printed labels, JSON Pointers, tool names and
+// messages as they came, from the result's keys and the tool's definition: control characters
+// (an ESC sequence that erases the line above, moves the cursor, or sets the clipboard; a CR; a
+// C1 CSI) and format characters (a bidi override) rewrote what the tool author saw in the
+// terminal, e.g. erased the report line that names the field holding a secret. The agent view on
+// stdout is JSON, which escapes them; the rest now shows each as its \uXXXX escape.
+test("the CLI shows control and format characters of a result or tool as escapes, never raw", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const root = new URL("../..", import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), "s30-cli-"));
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  let cases = 0;
+  for (const evil of ["\u001b[2K\u001b[1A", "\r", "\u009b2K", "\u202e", "\u001b]52;c;aGk=\u0007", "a\nb"]) {
+    const key = `key${evil}`;
+    const tool = { name: `t${evil}`, outputSchema: { type: "object", properties: { [key]: { type: "string", "x-sensitive": true, title: `label${evil}` } } } };
+    writeFileSync(join(dir, "tool.json"), JSON.stringify(tool));
+    writeFileSync(join(dir, "result.json"), JSON.stringify({ [key]: "sk_live_x" }));
+    const cli = (args) => spawnSync(process.execPath, ["bin/webmcp-redact.mjs", ...args], { cwd: root, encoding: "utf8" });
+    const redact = cli(["redact", "--tool", join(dir, "tool.json"), "--result", join(dir, "result.json")]);
+    assert.ok(!RAW.test(redact.stderr.replace(/\n/g, "")), `redact report: ${JSON.stringify(redact.stderr)}`);
+    assert.ok(!RAW.test(redact.stdout.replace(/\n/g, "")), `redact view: ${JSON.stringify(redact.stdout)}`);
+    assert.ok(!redact.stdout.includes("sk_live_x"));
+    const json = cli(["redact", "--json", "--tool", join(dir, "tool.json"), "--result", join(dir, "result.json")]);
+    assert.ok(!RAW.test(json.stdout.replace(/\n/g, "")), `redact --json: ${JSON.stringify(json.stdout)}`);
+    // The view printed is the same JSON value, its characters escaped.
+    assert.equal(JSON.parse(json.stdout).agent.structuredContent !== undefined, true);
+    assert.equal(JSON.parse(redact.stdout).content[1].label, `label${evil}`);
+    const lint = cli(["lint", join(dir, "tool.json")]);
+    assert.ok(!RAW.test(lint.stdout.replace(/\n/g, "")), `lint: ${JSON.stringify(lint.stdout)}`);
+    // Every line of the report is one redaction or a heading: no value split a line.
+    assert.equal(redact.stderr.trim().split("\n").length, 2, JSON.stringify(redact.stderr));
+    cases += 1;
+  }
+  assert.equal(cases, 6);
+});
