@@ -61,6 +61,11 @@ const reasonOf = SIGNAL ? Object.getOwnPropertyDescriptor(SIGNAL, "reason")?.get
 const listen = globalThis.EventTarget?.prototype.addEventListener;
 const unlisten = globalThis.EventTarget?.prototype.removeEventListener;
 
+/** Aborts `relay` with `signal`'s reason (the runtime sees the page's reason). */
+function relayAbort(relay, signal) {
+  relay?.abort(reasonOf ? Reflect.apply(reasonOf, signal, []) : undefined);
+}
+
 /** Is `value` a real AbortSignal (its `aborted` getter throws for anything else)? */
 function isSignal(value) {
   try {
@@ -438,13 +443,14 @@ export async function installRedactionWith(load, options = {}) {
     // its toolchange.
     const freed = () => {
       registered.delete(name);
-      relay?.abort(Reflect.apply(/** @type {any} */ (reasonOf), signal, []));
+      relayAbort(relay, signal);
     };
     const follow = (/** @type {boolean} */ on) => {
       if (!signal) return;
       Reflect.apply(/** @type {any} */ (on ? listen : unlisten), signal, ["abort", freed, { once: true }]);
-      // Aborted while the module loaded: the runtime sees it aborted, and refuses the tool.
-      if (on && Reflect.apply(/** @type {any} */ (abortedOf), signal, [])) relay?.abort(Reflect.apply(/** @type {any} */ (reasonOf), signal, []));
+      // Aborted already (before the call, or while the module loaded): the runtime sees it
+      // aborted, and refuses the tool.
+      if (on && Reflect.apply(/** @type {any} */ (abortedOf), signal, [])) relayAbort(relay, signal);
     };
     const refused = () => {
       follow(false); // a refused registration's signal frees nothing (the name may be another's)
