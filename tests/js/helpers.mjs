@@ -53,3 +53,31 @@ export function fakeContext() {
     call: (name, args) => tools.get(name).execute(args, {}),
   };
 }
+
+/**
+ * A runtime as the spec and the polyfill have it: `registerTool(tool, options)`, unregistered by
+ * aborting the signal, listing its tools and firing "toolchange" on each change. It keeps each
+ * registration's options (`ctx.options`) for a test to look at.
+ */
+export function signalContext() {
+  const ctx = new EventTarget();
+  const tools = new Map();
+  const options = [];
+  const changed = () => ctx.dispatchEvent(new Event("toolchange"));
+  ctx.options = options;
+  ctx.registerTool = async (tool, given) => {
+    if (tools.has(tool.name)) throw new Error(`duplicate ${tool.name}`);
+    options.push(given);
+    // As the polyfill: the signal read once, its `throwIfAborted` and `addEventListener` called.
+    const signal = given?.signal;
+    signal?.throwIfAborted?.();
+    tools.set(tool.name, tool);
+    signal?.addEventListener("abort", () => {
+      if (tools.get(tool.name) === tool) tools.delete(tool.name);
+      changed();
+    }, { once: true });
+    changed();
+  };
+  ctx.getTools = async () => [...tools.keys()].map((name) => ({ name }));
+  return ctx;
+}

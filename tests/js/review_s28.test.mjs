@@ -3,32 +3,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { installRedaction } from "webmcp-redact";
-import { CANARY, apiKeyTool, apiKeyRaw } from "./helpers.mjs";
+import { CANARY, apiKeyTool, apiKeyRaw, signalContext } from "./helpers.mjs";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 // --- A name freed by its AbortSignal -----------------------------------------------------------
-
-/**
- * A runtime as the spec and the polyfill have it: `registerTool(tool, { signal })`, unregistered
- * by aborting the signal, listing its tools and firing "toolchange" on each change.
- */
-function signalContext() {
-  const ctx = new EventTarget();
-  const tools = new Map();
-  const changed = () => ctx.dispatchEvent(new Event("toolchange"));
-  ctx.registerTool = async (tool, options) => {
-    if (tools.has(tool.name)) throw new Error(`duplicate ${tool.name}`);
-    tools.set(tool.name, tool);
-    options?.signal?.addEventListener("abort", () => {
-      if (tools.get(tool.name) === tool) tools.delete(tool.name);
-      changed();
-    }, { once: true });
-    changed();
-  };
-  ctx.getTools = async () => [...tools.keys()].map((name) => ({ name }));
-  return ctx;
-}
 
 // A name registered through the patch stayed counted as protected for good: once its signal
 // unregistered it, a tool of the same name the runtime got past the patch (a registerTool a

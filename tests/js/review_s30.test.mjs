@@ -3,38 +3,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction } from "webmcp-redact";
-import { CANARY, apiKeyTool, apiKeyRaw, fakeContext } from "./helpers.mjs";
+import { CANARY, apiKeyTool, apiKeyRaw, fakeContext, signalContext } from "./helpers.mjs";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 const coded = (code) => (/** @type {any} */ e) => e instanceof TypeError && e.code === code;
-
-/**
- * A runtime as the spec and the polyfill have it (review_s28's): `registerTool(tool, options)`,
- * unregistered by aborting the signal, listing its tools and firing "toolchange" on each change.
- * It keeps each registration's options for the test to look at.
- */
-function signalContext() {
-  const ctx = new EventTarget();
-  const tools = new Map();
-  const options = [];
-  const changed = () => ctx.dispatchEvent(new Event("toolchange"));
-  ctx.options = options;
-  ctx.registerTool = async (tool, given) => {
-    if (tools.has(tool.name)) throw new Error(`duplicate ${tool.name}`);
-    options.push(given);
-    tools.set(tool.name, tool);
-    // As the polyfill: the signal read once, its `throwIfAborted` and `addEventListener` called.
-    const signal = given?.signal;
-    signal?.throwIfAborted?.();
-    signal?.addEventListener("abort", () => {
-      if (tools.get(tool.name) === tool) tools.delete(tool.name);
-      changed();
-    }, { once: true });
-    changed();
-  };
-  ctx.getTools = async () => [...tools.keys()].map((name) => ({ name }));
-  return ctx;
-}
 
 const sensitive = (name) => ({ ...apiKeyTool, name, execute: async () => apiKeyRaw() });
 
