@@ -498,7 +498,9 @@ export interface Redactor {
    * `JSON.stringify`, `undefined` as `{}`), and the tool gets the `JSON.parse` of what was checked.
    * @throws {@link RedactionError} for a bad schema, at wrap time; also (code `schema_invalid`,
    * pointer `/execute`) for a tool whose `execute` is not a function, or `schema_invalid` for
-   * a tool object that throws while it is read (a getter or a Proxy).
+   * a tool object that throws while it is read (a getter or a Proxy); a TypeError with code
+   * `foreign_wrapper` for a copy another redactor's `wrapTool` made (or a tool carrying its
+   * `execute`): this redactor could not reveal that copy's secrets.
    * @example
    * ```js
    * await document.modelContext.registerTool(redactor.wrapTool(tool));

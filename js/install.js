@@ -8,7 +8,7 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, reportOf, showJudged, toolName as nameOf, wrappedBy } from "./redactor.js";
+import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, refuseForeign, reportOf, showJudged, toolName as nameOf, wrappedBy } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
@@ -352,12 +352,8 @@ export async function installRedactionWith(load, options = {}) {
     // that copy's calls are judged by, whatever object carried its execute here (a page that
     // spread the copy with other annotations had the runtime list a hint no call applied).
     const made = wrappedBy(execute);
-    // Another redactor's copy (or its execute in another object): wrapped again, its stubs were
-    // foreign to the page's redactor and stripped, so the notice promised a reveal no one could
-    // make and onResult was never told (found by review). Refused, saying what to do instead.
-    if (made && made.redactor !== s?.redactor) {
-      throw usageError("foreign_wrapper", `tool "${name}" was wrapped by another redactor's wrapTool, whose secrets the page's redactor cannot reveal: register the tool itself, or wrap it with uninstall.redactor.wrapTool`);
-    }
+    // Another redactor's copy (or its execute in another object) is refused.
+    refuseForeign(made, s?.redactor, name, "installRedaction");
     if (made) {
       const wrapped = {
         ...copy,

@@ -176,6 +176,21 @@ export function wrappedBy(execute) {
   return typeof execute === "function" ? WRAPPED.get(execute) : undefined;
 }
 
+/**
+ * Refuses, in `who` (wrapTool, installRedaction), a tool whose execute another redactor's
+ * wrapTool made: wrapped again here, its stubs were foreign to this redactor and stripped, so
+ * the notice promised a reveal no one could make and onResult was never told (found by review).
+ * @param {any} made what wrappedBy said of the tool's execute
+ * @param {unknown} redactor the redactor about to wrap it
+ * @param {string} name
+ * @param {string} who
+ */
+export function refuseForeign(made, redactor, name, who) {
+  if (!made || made.redactor === redactor) return;
+  const message = `${who}: tool "${name}" was wrapped by another redactor's wrapTool, whose secrets this redactor cannot reveal: give the tool itself, or a copy this redactor's wrapTool made (installRedaction's is uninstall.redactor)`;
+  throw Object.assign(new TypeError(message), { code: "foreign_wrapper" });
+}
+
 /** The report of a result a wrapTool execute returned (the object itself), or undefined. */
 export function reportOf(result) {
   return result !== null && typeof result === "object" ? REPORTS.get(result) : undefined;
@@ -565,6 +580,7 @@ class Redactor {
     // Read live, a mark removed from the tool object (or a getter) after wrapping would let
     // later results through raw while the runtime still shows the mark.
     const copy = readTool(tool);
+    refuseForeign(wrappedBy(copy.execute), this, toolName(copy), "wrapTool");
     const def = definitionOf(copy);
     this.compile(def); // a bad schema should fail at registration, not at the first call
     const original = copy.execute;

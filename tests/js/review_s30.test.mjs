@@ -188,6 +188,23 @@ test("another redactor's wrapTool copy is refused by the patched registerTool an
   }
 });
 
+// The same copy wrapped again by another redactor's wrapTool lost its stubs the same way (the
+// second redactor stripped the first's as malformed references, and the user could reveal
+// neither). Refused too; wrapping a copy of the same redactor again is not refused.
+test("wrapTool refuses another redactor's wrapTool copy with foreign_wrapper", async () => {
+  const [one, two] = [await createRedactor(), await createRedactor()];
+  const tool = { ...apiKeyTool, description: "d", execute: async () => apiKeyRaw() };
+  const copy = one.wrapTool(tool);
+  for (const given of [copy, { ...copy, name: "renamed" }, { name: "mine", execute: copy.execute }]) {
+    assert.throws(() => two.wrapTool(given), coded("foreign_wrapper"));
+  }
+  const again = one.wrapTool(copy);
+  const view = await again.execute({});
+  assert.ok(!JSON.stringify(view).includes(CANARY));
+  const stub = view.content.find((b) => b.type === "secret_reference");
+  assert.equal(one.vault.reveal(stub.handle), CANARY, "the stub of a copy wrapped again by its own redactor reveals");
+});
+
 // --- Seeded: whatever the options, the runtime drops a tool exactly when the patch frees it ------
 
 /** A small seeded generator (mulberry32): the same cases on every run. */
