@@ -103,7 +103,8 @@ function registrationOptions(options) {
   } catch {
     throw optionError("registerTool's options could not be read (a getter or a Proxy threw)");
   }
-  if (signal === undefined) return { options: copy };
+  // None (null too: the polyfill and MCP-B read it as none; a runtime that refuses it says so).
+  if (signal === undefined || signal === null) return { options: copy };
   if (!isSignal(signal)) throw optionError("registerTool's signal must be an AbortSignal");
   const relay = new AbortController();
   Object.defineProperty(copy, "signal", { value: relay.signal, enumerable: true, writable: true, configurable: true });

@@ -124,6 +124,9 @@ test("registerTool's options reach the runtime with every own member, read once"
     assert.equal(given.counted, 1);
     assert.equal(given.counted, 1, "a getter is read once, not again by the runtime");
     assert.equal(reads, 1);
+    // A null signal is no signal, as the polyfill and MCP-B read it.
+    await ctx.registerTool(sensitive("nulled"), { signal: null });
+    assert.equal(ctx.options[1].signal, null);
   } finally {
     uninstall();
   }
