@@ -100,7 +100,7 @@ function readText(path, what) {
  * @param {unknown} text
  */
 function shown(text) {
-  return String(text).replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => [...c].map((_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""));
+  return String(text).replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => c.split("").map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""));
 }
 
 function report(tool, out) {

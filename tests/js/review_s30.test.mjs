@@ -418,7 +418,8 @@ test("hostile results through wrapTool and installRedaction: the agent never get
 // messages as they came, from the result's keys and the tool's definition: control characters
 // (an ESC sequence that erases the line above, moves the cursor, or sets the clipboard; a CR; a
 // C1 CSI) and format characters (a bidi override) rewrote what the tool author saw in the
-// terminal, e.g. erased the report line that names the field holding a secret. The agent view on
+// terminal, e.g. erased the report line that names the field holding a secret; a format character beyond
+// the BMP (a TAG character) is escaped as both its UTF-16 units. The agent view on
 // stdout is JSON, which escapes them; the rest now shows each as its \uXXXX escape.
 test("the CLI shows control and format characters of a result or tool as escapes, never raw", async () => {
   const { spawnSync } = await import("node:child_process");
@@ -427,9 +428,9 @@ test("the CLI shows control and format characters of a result or tool as escapes
   const { join } = await import("node:path");
   const root = new URL("../..", import.meta.url).pathname;
   const dir = mkdtempSync(join(tmpdir(), "s30-cli-"));
-  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u;
   let cases = 0;
-  for (const evil of ["\u001b[2K\u001b[1A", "\r", "\u009b2K", "\u202e", "\u001b]52;c;aGk=\u0007", "a\nb"]) {
+  for (const evil of ["\u001b[2K\u001b[1A", "\r", "\u009b2K", "\u202e", "\u001b]52;c;aGk=\u0007", "a\nb", "\u{E0041}\u{E007F}"]) {
     const key = `key${evil}`;
     const tool = { name: `t${evil}`, outputSchema: { type: "object", properties: { [key]: { type: "string", "x-sensitive": true, title: `label${evil}` } } } };
     writeFileSync(join(dir, "tool.json"), JSON.stringify(tool));
@@ -450,5 +451,5 @@ test("the CLI shows control and format characters of a result or tool as escapes
     assert.equal(redact.stderr.trim().split("\n").length, 2, JSON.stringify(redact.stderr));
     cases += 1;
   }
-  assert.equal(cases, 6);
+  assert.equal(cases, 7);
 });
