@@ -105,6 +105,21 @@ pub fn value(out: &mut String, v: &Value) {
     }
 }
 
+/// `v` as JSON text, as `v.to_string()` writes it: the module's one JSON writer (serde's
+/// serializer, its float and integer printing and its error formatting stay out of it).
+pub fn text(v: &Value) -> String {
+    let mut out = String::new();
+    value(&mut out, v);
+    out
+}
+
+/// A `Value::Object` of `members` in their order: `json!` without serde's `to_value`, whose
+/// every interpolation is a serializer instantiated for its type and an `unwrap` that formats
+/// serde_json's errors (measured: the module's serde_json serializer code came from there).
+pub fn obj(members: Vec<(&str, Value)>) -> Value {
+    Value::Object(members.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+}
+
 /// A JSON object of already-held members, values written by [`value`].
 pub fn members<'a>(out: &mut String, items: impl IntoIterator<Item = (&'a String, &'a Value)>) {
     object(out, |o| {

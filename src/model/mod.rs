@@ -15,7 +15,8 @@ use std::fmt;
 
 use crate::hash::TextMap;
 
-use serde_json::{json, Map, Value};
+use crate::json::write::obj;
+use serde_json::{Map, Value};
 
 /// One thing one source said: where it said it (a JSON Pointer into the tool definition) and
 /// what it means in this model.
@@ -194,35 +195,55 @@ impl ToolModel {
     pub fn to_json(&self) -> Value {
         let mut effects = Map::new();
         for &hint in Hint::ALL {
-            let f = self.hint_fact(hint).map(|f| fact_json(f, |b| json!(b)));
+            let f = self.hint_fact(hint).map(|f| fact_json(f, Value::Bool));
             // A default has no claims behind it, and says so.
-            let d = || self.default_hint(hint).map(|b| json!({ "value": b, "claims": [], "default": true }));
+            let d = || {
+                let v = |b| {
+                    obj(vec![("value", Value::Bool(b)), ("claims", Value::Array(vec![])), ("default", true.into())])
+                };
+                self.default_hint(hint).map(v)
+            };
             effects.insert(hint.as_str().into(), f.or_else(d).unwrap_or(Value::Null));
         }
-        effects.insert("effect".into(), opt(&self.effect, |e| json!(e.as_str())));
-        json!({
-            "output": {
-                "level": opt(&self.output_level, |l| json!(l.as_str())),
-                "classes": classes_json(&self.output_classes, &self.scopes),
-                "source": opt(&self.output_source, |s| json!(s.as_str())),
-            },
-            "input": {
-                "destination": opt(&self.input_destination, |d| json!(d.as_str())),
-                "classes": classes_json(&self.input_classes, &self.scopes),
-                "outcomes": opt(&self.outcomes, |o| json!(o.as_str())),
-            },
-            "effects": effects,
-            "attribution": if self.attribution.is_empty() { Value::Null } else {
-                json!(self.attribution.iter().map(|c| json!({ "value": c.value, "source": c.source })).collect::<Vec<_>>())
-            },
-            "problems": self.problems.iter().map(|p| json!({ "pointer": p.pointer, "detail": p.detail })).collect::<Vec<_>>(),
-        })
+        effects.insert("effect".into(), opt(&self.effect, |e| e.as_str().into()));
+        let attribution =
+            |c: &Claim<Value>| obj(vec![("value", c.value.clone()), ("source", c.source.as_str().into())]);
+        let problem =
+            |p: &Problem| obj(vec![("pointer", p.pointer.as_str().into()), ("detail", p.detail.as_str().into())]);
+        obj(vec![
+            (
+                "output",
+                obj(vec![
+                    ("level", opt(&self.output_level, |l| l.as_str().into())),
+                    ("classes", classes_json(&self.output_classes, &self.scopes)),
+                    ("source", opt(&self.output_source, |s| s.as_str().into())),
+                ]),
+            ),
+            (
+                "input",
+                obj(vec![
+                    ("destination", opt(&self.input_destination, |d| d.as_str().into())),
+                    ("classes", classes_json(&self.input_classes, &self.scopes)),
+                    ("outcomes", opt(&self.outcomes, |o| o.as_str().into())),
+                ]),
+            ),
+            ("effects", Value::Object(effects)),
+            (
+                "attribution",
+                if self.attribution.is_empty() {
+                    Value::Null
+                } else {
+                    self.attribution.iter().map(attribution).collect()
+                },
+            ),
+            ("problems", self.problems.iter().map(problem).collect()),
+        ])
     }
 }
 
 fn fact_json<T: Copy>(f: &Fact<T>, word: impl Fn(T) -> Value) -> Value {
-    let claims: Vec<Value> = f.claims.iter().map(|c| json!({ "value": word(c.value), "source": c.source })).collect();
-    json!({ "value": word(f.value), "claims": claims })
+    let claims = f.claims.iter().map(|c| obj(vec![("value", word(c.value)), ("source", c.source.as_str().into())]));
+    obj(vec![("value", word(f.value)), ("claims", claims.collect())])
 }
 
 fn opt<T: Copy>(f: &Option<Fact<T>>, word: impl Fn(T) -> Value) -> Value {
@@ -250,21 +271,22 @@ fn classes_json(claims: &[Claim<Class>], scopes: &[Claim<Vec<String>>]) -> Value
     let claims: Vec<Value> = claims
         .iter()
         .map(|c| {
-            let mut v = json!({ "value": c.value.as_str(), "source": c.source });
+            let mut v = obj(vec![("value", c.value.as_str().into()), ("source", c.source.as_str().into())]);
             #[cfg(test)]
             tests::LOOKED.with(|n| n.set(n.get() + 1));
             if let Some(&i) = at.get(c.source.as_str()) {
-                v["scopes"] = json!(scopes[i as usize].value);
+                v["scopes"] = scopes[i as usize].value.iter().map(|s| Value::from(s.as_str())).collect();
             }
             v
         })
         .collect();
-    json!({ "value": value, "claims": claims })
+    obj(vec![("value", value.into_iter().map(Value::from).collect()), ("claims", Value::Array(claims))])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     thread_local! {
         /// Scopes looked at to find a class's own: the work of `classes_json`.

@@ -273,7 +273,7 @@ impl Reader {
                     add(self, Claim { value: w, source: pointer })
                 }
                 None => {
-                    self.problem(&pointer, format!("unknown {} {v}", T::WHAT));
+                    self.problem(&pointer, format!("unknown {} {}", T::WHAT, crate::json::write::text(v)));
                     unknown.push(Unknown { problem: self.problems.len() - 1, pointer });
                 }
             }

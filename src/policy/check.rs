@@ -1,7 +1,8 @@
 //! "May the agent make this call?": the pre-call rules over a tool's model, the session's
 //! labels and the call's arguments.
 
-use serde_json::{json, Value};
+use crate::json::write::obj;
+use serde_json::Value;
 
 use crate::model::{Class, Destination, Effect, Fact, Hint, Outcomes, ToolModel};
 use crate::policy::reference::{self, Vault};
@@ -31,10 +32,15 @@ pub struct CheckResult {
 
 impl CheckResult {
     pub fn to_json(&self) -> Value {
-        let reasons: Vec<Value> = self.reasons.iter()
-            .map(|r| json!({ "code": r.rule.code(), "decision": r.decision.as_str(), "message": r.message, "source": r.source }))
-            .collect();
-        json!({ "decision": self.decision.as_str(), "reasons": reasons })
+        let reason = |r: &CheckReason| {
+            obj(vec![
+                ("code", r.rule.code().into()),
+                ("decision", r.decision.as_str().into()),
+                ("message", r.message.as_str().into()),
+                ("source", r.source.as_str().into()),
+            ])
+        };
+        obj(vec![("decision", self.decision.as_str().into()), ("reasons", self.reasons.iter().map(reason).collect())])
     }
 }
 
@@ -195,6 +201,7 @@ fn every_string(args: &Value) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::model::Level;
+    use serde_json::json;
 
     fn decide(tool: Value, args: Value, labels: &Labels, known: &KnownSecrets) -> CheckResult {
         check(&ToolModel::read(&tool), &args, labels, &Policy::default(), known)

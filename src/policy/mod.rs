@@ -124,7 +124,7 @@ impl Policy {
         let mut p = Policy::default();
         let Value::Object(obj) = v else { return Err("policy must be an object".into()) };
         for (key, value) in obj {
-            let bad = || format!("policy.{key} has an invalid value {value}");
+            let bad = || format!("policy.{key} has an invalid value {}", crate::json::write::text(value));
             match key.as_str() {
                 "withholdAt" => p.withhold_at = value.as_str().and_then(Level::parse).ok_or_else(bad)?,
                 "redactClasses" => {

@@ -4,7 +4,8 @@
 //! so what a result can add is bounded: at most [`MAX_ENTRIES`] attribution entries and as many
 //! evidence references, each at most [`MAX_ENTRY_BYTES`] of JSON; the rest is not kept.
 
-use serde_json::{json, Value};
+use crate::json::write::obj;
+use serde_json::Value;
 
 use crate::model::{Class, Hint, Level, Source, ToolModel};
 
@@ -65,8 +66,13 @@ impl Labels {
 
     /// `evidence` is written only when there is some.
     pub fn to_json(&self) -> Value {
-        let mut v = json!({ "sensitivity": self.sensitivity.as_str(), "private": self.private, "openWorld": self.open_world,
-                "malicious": self.malicious, "attribution": self.attribution });
+        let mut v = obj(vec![
+            ("sensitivity", self.sensitivity.as_str().into()),
+            ("private", self.private.into()),
+            ("openWorld", self.open_world.into()),
+            ("malicious", self.malicious.into()),
+            ("attribution", self.attribution.clone().into()),
+        ]);
         if !self.evidence.is_empty() {
             v["evidence"] = Value::Array(self.evidence.clone());
         }
@@ -151,6 +157,7 @@ fn entries(v: &Value, key: &str) -> Result<Vec<Value>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// What one result of `tool` adds: the tool's labels and the result's own claims.
     fn observed(tool: Value, result: Value) -> Labels {

@@ -1,11 +1,11 @@
 //! A CallToolResult: `structuredContent`, each content block (rule 5), `_meta` and the rest.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::blocks::{block_label, classify, reference_strings, user_only_label, user_only_strings, Block};
 use super::stubs::{as_mcp_stub, is_library_block, is_library_key, new_handle, stub, REPORT_KEY};
 use super::{Run, UNDECLARED_LABEL};
-use crate::json::{child, embedded_spans, is_mcp_member, parse_embedded, quoted_spans};
+use crate::json::{child, embedded_spans, is_mcp_member, parse_embedded, quoted_spans, write};
 use crate::policy::claims::{nested_too_deep, MAX_EMBEDDED};
 use crate::{Error, Format, Limits, Reason};
 
@@ -72,7 +72,7 @@ impl Run<'_> {
             changed |= self.scrub(v, "/structuredContent");
         }
         // Scrub after every block has added its needles, so block order does not matter.
-        let text = structured.as_ref().map(Value::to_string);
+        let text = structured.as_ref().map(write::text);
         let mut blocks = Vec::with_capacity(kept.len());
         let mut kept_at = Vec::with_capacity(kept.len());
         for (i, mut block) in kept {
@@ -471,9 +471,11 @@ impl Run<'_> {
         depth: usize,
     ) -> Result<Option<String>, Error> {
         Ok(match json {
-            TextJson::Whole(mut value) => self.walk_embedded(&mut value, allowlist, depth)?.then(|| value.to_string()),
+            TextJson::Whole(mut value) => {
+                self.walk_embedded(&mut value, allowlist, depth)?.then(|| write::text(&value))
+            }
             TextJson::Within(mut value, arrays) => {
-                self.walk_within(&mut value, arrays, allowlist, depth)?.then(|| value.to_string())
+                self.walk_within(&mut value, arrays, allowlist, depth)?.then(|| write::text(&value))
             }
             TextJson::Inside(parts, aside) => {
                 let (mut out, mut at, mut changed) = (String::with_capacity(text.len()), 0, false);
@@ -495,9 +497,11 @@ impl Run<'_> {
                 changed.then_some(out)
             }
             // Written back as the JSON string it was, holding the redacted JSON.
-            TextJson::Quoted(json, inner) => {
-                self.rewrite_text(&inner, *json, allowlist, depth + 1)?.map(|t| Value::String(t).to_string())
-            }
+            TextJson::Quoted(json, inner) => self.rewrite_text(&inner, *json, allowlist, depth + 1)?.map(|t| {
+                let mut quoted = String::new();
+                write::string(&mut quoted, &t);
+                quoted
+            }),
         })
     }
 
@@ -589,7 +593,7 @@ impl Run<'_> {
         let Value::Object(map) = meta else {
             if allowlist {
                 self.take(String::new(), Reason::Undeclared, "_meta".into(), meta);
-                return Some(json!({}));
+                return Some(Value::Object(Map::new()));
             }
             return Some(meta);
         };

@@ -14,9 +14,9 @@ mod stream;
 pub(crate) mod stubs;
 mod walk;
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 
-use crate::json::{child, parse_embedded, parse_result};
+use crate::json::{child, parse_embedded, parse_result, write};
 use crate::policy::claims;
 use crate::policy::session::Labels;
 use crate::redact::blocks::STRUCTURAL;
@@ -156,7 +156,14 @@ fn overrun(known: &KnownSecrets, options: &Options) -> Error {
 /// The agent view when a result cannot be redacted: no part of the raw result.
 pub fn withheld_result(tool_name: &str, code: ErrorCode) -> String {
     let text = format!("The result of {tool_name} was withheld: {code}.");
-    json!({ "content": [{ "type": "text", "text": text }], "isError": true }).to_string()
+    let mut out = String::new();
+    write::object(&mut out, |o| {
+        write::array(o.key("content"), [&text], |out, t| {
+            write::object(out, |b| _ = b.str("type", "text").str("text", t))
+        });
+        o.bool("isError", true);
+    });
+    out
 }
 
 /// Is `raw_json` exactly the withheld view of `tool_name` for some error code?
@@ -370,7 +377,7 @@ impl Run<'_> {
             }
         }
         if let Some(agent) = agent.as_object_mut() {
-            let meta = agent.entry("_meta").or_insert_with(|| json!({}));
+            let meta = agent.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
             if let Some(meta) = meta.as_object_mut() {
                 meta.insert(UNTRUSTED_KEY.into(), Value::Bool(true));
             }
@@ -413,7 +420,7 @@ impl Run<'_> {
     fn withhold_whole(&mut self, raw: Value) -> Value {
         let is_error = raw.get("isError") == Some(&Value::Bool(true)) || self.tool.publishes_schema();
         self.take(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw);
-        let mut agent = json!({ "content": [] });
+        let mut agent = write::obj(vec![("content", Value::Array(vec![]))]);
         if is_error {
             agent["isError"] = Value::Bool(true);
         }
@@ -433,11 +440,12 @@ impl Run<'_> {
     fn wrap_structured(&mut self, mut value: Value) -> Value {
         self.scrub(&mut value, "");
         if value.is_null() && !self.collect.is_empty() {
-            return json!({ "content": [] }); // taken whole: the stub says it all
+            return write::obj(vec![("content", Value::Array(vec![]))]); // taken whole: the stub says it all
         }
         // Written out together, the scrubbed strings can spell a known value again.
-        let text = self.scrub_json_text(value.to_string());
-        let mut agent = json!({ "content": [{ "type": "text", "text": text }] });
+        let text = self.scrub_json_text(write::text(&value));
+        let block = write::obj(vec![("type", "text".into()), ("text", text.into())]);
+        let mut agent = write::obj(vec![("content", Value::Array(vec![block]))]);
         if value.is_object() {
             agent["structuredContent"] = value;
         }

@@ -58,7 +58,7 @@ impl Written {
     /// text the redactor writes, so a view that went through `JSON.parse`/`JSON.stringify`
     /// still counts.
     pub fn wrote(&self, tool: &str, raw: &Value) -> bool {
-        !self.digests.is_empty() && self.digests.contains(&self.digest(tool, &raw.to_string()))
+        !self.digests.is_empty() && self.digests.contains(&self.digest(tool, &crate::json::write::text(raw)))
     }
 }
 

@@ -247,7 +247,7 @@ impl Walker<'_, '_> {
             Some(verdict) => Ok(Some(verdict)),
             None if found.is_empty() => Ok(None),
             None => {
-                *value = Value::String(inner.to_string());
+                *value = Value::String(crate::json::write::text(&inner));
                 let at = self.pointer.clone();
                 self.eval.spend(found.len() as u64 * (1 + at.len() as u64 / 16))?;
                 self.taken.extend(found.into_iter().map(|t| Taken { pointer: at.clone(), ..t }));

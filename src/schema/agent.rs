@@ -184,7 +184,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
         }
         // Any string of the document will do (a reference under `not` counts too): when in doubt
         // a `oneOf` goes rather than being renamed.
-        let pointer_into_one_of = values[schema.root].to_string().contains("/oneOf/");
+        let pointer_into_one_of = crate::json::write::text(values[schema.root]).contains("/oneOf/");
         let mut a = Analysis {
             schema,
             values,
@@ -563,7 +563,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
                         written.push(self.write(b)?);
                     }
                     if nullable && key == "anyOf" {
-                        written.push(serde_json::json!({ "type": "null" }));
+                        written.push(crate::json::write::obj(vec![("type", "null".into())]));
                     }
                     Value::Array(written)
                 }

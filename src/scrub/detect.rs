@@ -147,7 +147,10 @@ impl Detect {
                 }
                 Ok(d)
             }
-            _ => Err(format!("policy.detect must be true, false or an object of kinds, not {v}")),
+            _ => Err(format!(
+                "policy.detect must be true, false or an object of kinds, not {}",
+                crate::json::write::text(v)
+            )),
         }
     }
 }

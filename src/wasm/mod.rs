@@ -27,6 +27,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use crate::json::parse::parse;
+use crate::json::write;
 use crate::policy::reference::Vault;
 use crate::policy::session::Labels;
 use crate::scrub::known::Learned;
@@ -82,7 +83,7 @@ impl WasmRedactor {
 
     /// The tool's model (see README "Policy") as JSON text.
     pub fn describe(&mut self, tool_utf8: &[u8]) -> Result<String, JsValue> {
-        self.core.describe(text(tool_utf8)).map(|v| v.to_string()).map_err(|e| redaction_error(&e))
+        self.core.describe(text(tool_utf8)).map(|v| write::text(&v)).map_err(|e| redaction_error(&e))
     }
 
     /// The `outputSchema` to register the tool with, as JSON text (`null`: none): its own,
@@ -90,7 +91,7 @@ impl WasmRedactor {
     #[wasm_bindgen(js_name = agentSchema)]
     pub fn agent_schema(&mut self, tool_utf8: &[u8]) -> Result<String, JsValue> {
         let schema = self.core.agent_schema(text(tool_utf8)).map_err(|e| redaction_error(&e))?;
-        Ok(schema.map_or_else(|| "null".to_string(), |v| v.to_string()))
+        Ok(schema.map_or_else(|| "null".to_string(), |v| write::text(&v)))
     }
 
     /// Redacts one raw result, given as UTF-8 bytes (`TextEncoder#encode` of the text: a typed
@@ -148,7 +149,7 @@ impl WasmRedactor {
     /// consent prompt; `null` when they cannot be read.
     #[wasm_bindgen(js_name = scrubKnown)]
     pub fn scrub_known(&self, args_json: &str) -> String {
-        self.core.scrub_known(args_json).map_or_else(|| "null".to_string(), |v| v.to_string())
+        self.core.scrub_known(args_json).map_or_else(|| "null".to_string(), |v| write::text(&v))
     }
 
     /// A value the user was given by `redeem`: scrubbed from every later result.
