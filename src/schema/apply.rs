@@ -389,8 +389,8 @@ impl Eval {
             order.push(s);
             let node = &schema.nodes[node_of(s)];
             next.clear();
-            // Members that do nothing are not visited (see `Schema::inert`).
-            next.extend(node.all_of.iter().filter(|&&m| !schema.inert[m]).chain(&node.refs));
+            // Members and targets that do nothing are not visited (see `Schema::inert`).
+            next.extend(node.all_of.iter().chain(&node.refs).filter(|&&m| !schema.inert[m]));
             for d in &node.dynamic {
                 let bound = &self.ctxs[ctx_of(s) as usize];
                 let target = match bound.binary_search_by_key(&d.name, |&(n, _)| n) {

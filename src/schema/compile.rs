@@ -63,7 +63,7 @@ pub(crate) fn compile_mapped<'a>(
     c.work += super::trivial::settle(&mut c.nodes, &candidates);
     let declaring = graph.declaring(&c.nodes, root);
     let fit = graph.fit(&c.nodes);
-    let inert = c.nodes.iter().map(Node::inert).collect();
+    let inert = super::inert_nodes(&c.nodes);
     let mut anchors = c.resource_anchors;
     anchors.iter_mut().for_each(|a| a.sort_unstable());
     let schema = Schema {
