@@ -144,7 +144,10 @@ fn claims_shapes(n: usize) -> Vec<(&'static str, Value)> {
         keys.insert(format!("{{\"_meta\":{{\"k{i}\":1}}}} {}", claiming(i)), json!(prose(i)));
     }
     vec![
-        ("identical texts naming no place", blocks(vec![blocks([format!("[{}]", "1,".repeat(20) + "1")]).to_string(); n])),
+        (
+            "identical texts naming no place",
+            blocks(vec![blocks([format!("[{}]", "1,".repeat(20) + "1")]).to_string(); n]),
+        ),
         ("identical texts naming a place", blocks(vec![prose(0); n / 4])),
         ("distinct texts naming a place", blocks((0..n / 4).map(prose))),
         ("texts nested four times over", blocks([nested])),
@@ -168,7 +171,10 @@ fn the_claims_reader_reads_each_text_a_bounded_number_of_times() {
                 Ok(webmcp_redact::parse_json(t).ok())
             })
             .expect("reads");
-            assert!(name.starts_with("identical texts naming no") || claims.labels.sensitivity == Level::High, "{name}");
+            assert!(
+                name.starts_with("identical texts naming no") || claims.labels.sensitivity == Level::High,
+                "{name}"
+            );
             read.get() as f64 / raw.to_string().len() as f64
         });
         println!("claims {name}: {a:.2} B read per byte at n, {b:.2} at 4n");
