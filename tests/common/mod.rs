@@ -211,3 +211,28 @@ pub fn withheld_family(what: &str, seed: u64, cases: usize, mut build: impl FnMu
     println!("{what}: {cases}, seed {seed:#x}");
     assert!(bad.is_empty(), "{failed} of {cases}:\n{}", bad[..bad.len().min(8)].join("\n"));
 }
+
+/// For the tests that idle parts of a schema cost nothing per call: `tool(n, real, extra,
+/// sensitive)` is a tool with `n` idle parts beside the subschema `real`, under `extra`
+/// keywords of its root. At 1,000 and 20,000 idle parts, under `maxWork` 10,000, three calls of
+/// a cached tool redact alike (marks, allowlist mode, `unevaluatedProperties`, a title).
+pub fn idle_parts_cost_nothing(tool: impl Fn(usize, Value, &Value, bool) -> String) {
+    let limits = Limits { max_work: 10_000, ..Default::default() };
+    let raw = r#"{"content":[],"structuredContent":{"s":"hunter2-idle","a":"shown-a","b":"other-b"}}"#;
+    let marked = json!({ "properties": { "s": { "x-sensitive": true }, "a": {} } });
+    let extras = [json!({}), json!({ "unevaluatedProperties": { "x-sensitive": true } }), json!({ "title": "t" })];
+    for (sensitive, extra) in [false, true].into_iter().flat_map(|s| extras.iter().map(move |e| (s, e))) {
+        let views: Vec<String> = [1000, 20_000]
+            .into_iter()
+            .map(|n| {
+                let tool = tool(n, marked.clone(), extra, sensitive);
+                let mut r = Redactor::new(Config { limits, ..Config::default() }, Box::new(Counter(0)));
+                let out = (0..3).map(|_| r.redact(&tool, raw, None).agent_json).last().expect("three");
+                assert!(out.contains("secret_reference"), "not withheld whole: {n}: {out}");
+                assert!(!out.contains("hunter2-idle"), "{n}: {out}");
+                out
+            })
+            .collect();
+        assert_eq!(views[0], views[1], "{extra} (sensitive {sensitive})");
+    }
+}
