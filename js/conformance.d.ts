@@ -25,6 +25,8 @@ export interface Vector {
   /** The raw result as a value, unless `rawText` gives its exact JSON text. */
   raw?: unknown;
   rawText?: string;
+  /** `rawText` has no exact JavaScript value (`1e400`): hand it on as text, never `JSON.parse` it. */
+  textOnly?: true;
   format?: "webmcp" | "mcp";
   known?: { label: string; value: string }[];
   limits?: Record<string, number>;

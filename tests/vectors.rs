@@ -97,7 +97,20 @@ fn well_formed(v: &Value, stem: &str) -> Result<(), String> {
     if !v["expect"].is_object() {
         return Err("`expect` must be an object".into());
     }
+    well_formed_text_only(v)?;
     well_formed_proposal(v)
+}
+
+/// `textOnly: true` says the `rawText` has no exact JavaScript value (`JSON.parse` would change
+/// it: `1e400` becomes Infinity), so runners hand the text itself to `redactJson`, never a
+/// value read from it. `runConformance` may hand an implementation a value, so such a vector
+/// has no `proposal`.
+fn well_formed_text_only(v: &Value) -> Result<(), String> {
+    match v.get("textOnly") {
+        None => Ok(()),
+        Some(Value::Bool(true)) if v["rawText"].is_string() && v.get("proposal").is_none() => Ok(()),
+        Some(_) => Err("`textOnly` is `true`, with a `rawText` and no `proposal`".into()),
+    }
 }
 
 /// The proposal's strings, `(hidden, kept)`; both empty when the vector has no `proposal`.
