@@ -346,12 +346,19 @@ fn json_string(literal: &str) -> Option<String> {
     }
 }
 
-/// JavaScript truthiness of a JSON value, as `if (x)` would see it.
+/// JavaScript truthiness of a JSON value, as `if (x)` would see it, save that a number is read
+/// by its exact value, from its digits: only zero is falsy. Through an f64, `1e400` (Infinity
+/// to JavaScript, so truthy) was no number at all and counted as false, so
+/// `"sensitiveHint": 1e400` in a result's `_meta` claimed nothing and the result reached the
+/// agent (found by review s30); `1e-400`, which JavaScript rounds to 0, counts (fail closed).
 pub fn truthy(v: &Value) -> bool {
     match v {
         Value::Null => false,
         Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Value::Number(n) => {
+            let mantissa = n.as_str().split(['e', 'E']).next().unwrap_or_default();
+            mantissa.bytes().any(|d| matches!(d, b'1'..=b'9'))
+        }
         Value::String(s) => !s.is_empty(),
         Value::Array(_) | Value::Object(_) => true,
     }
@@ -540,6 +547,16 @@ mod tests {
             ("0", false),
             ("\"\"", false),
             ("0.0", false),
+            ("-0", false),
+            ("0e400", false),
+            ("-0.000E-99999999999999999999", false),
+            // Infinity to JavaScript; through an f64 it was no number and claimed nothing.
+            ("1e400", true),
+            ("-1.5E999", true),
+            ("1e99999999999999999999", true),
+            // Zero to JavaScript, but not zero: counted, fail closed.
+            ("1e-400", true),
+            ("0.0000001e-400", true),
         ] {
             assert_eq!(truthy(&serde_json::from_str(t).unwrap()), want, "{t}");
         }
