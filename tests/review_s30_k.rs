@@ -62,3 +62,113 @@ fn k1_a_hint_past_f64_claims() {
         }
     });
 }
+
+/// A claim of high sensitivity, as one of the vocabularies writes it in a place.
+fn claim(rng: &mut Rng) -> Value {
+    match rng.below(4) {
+        0 => json!({ "sensitiveHint": true }),
+        1 => json!({ "io.modelcontextprotocol/trust-annotations": { "sensitive": true } }),
+        2 => json!({ "mcp.dev/resultSensitivity": "restricted" }),
+        _ => json!({ "sensitive_hint": "high" }),
+    }
+}
+
+/// `name` with one of its characters written as an escape the decoded view reads: an HTML
+/// numeric reference (`html`) or a percent-escape.
+fn one_escaped(name: &str, html: bool, rng: &mut Rng) -> String {
+    let at = rng.below(name.len());
+    let b = name.as_bytes()[at];
+    let escaped = match (html, rng.below(4)) {
+        (true, 0) => format!("&#{b};"),
+        (true, 1) => format!("&#x{b:x};"),
+        (true, 2) => format!("&#X{b:02X};"),
+        (true, _) => format!("&#00{b};"),
+        (false, 0) => format!("%{b:02x}"),
+        (false, _) => format!("%{b:02X}"),
+    };
+    format!("{}{escaped}{}", &name[..at], &name[at + 1..])
+}
+
+/// A claiming result written as text, HTML- or percent-escaped as a whole, with one character
+/// of its place's name (`_meta`, `annotations`) escaped too, as an encoder that escapes more
+/// than it must (or a hostile tool) writes it. Found by probing 72b9a6f: the claims reader
+/// asked for `_meta` or `annotations` as written before it read the decoded views, so the
+/// result reached the agent raw in both formats and both engines. Fails without the escapes in
+/// `claims::names_a_place`.
+#[test]
+fn k2_a_place_named_through_an_escape_claims() {
+    withheld_family("k2: place names escaped in escaped results", SEED ^ 2, 1_500, |canary, rng| {
+        let html = rng.below(2) == 0;
+        let place = ["_meta", "annotations"][rng.below(2)];
+        let inner = json!({ "content": [{ "type": "text", "text": canary }], "@PLACE@": claim(rng) });
+        let written = inner.to_string();
+        let text = if html {
+            let quote = ["&quot;", "&#34;", "&#x22;"][rng.below(3)];
+            written.replace('"', quote)
+        } else {
+            let keep = |b: u8| b.is_ascii_alphanumeric() || b"_-.~@".contains(&b);
+            written.bytes().map(|b| if keep(b) { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+        };
+        let text = text.replace("@PLACE@", &one_escaped(place, html, rng));
+        let text = format!("{}{text}", ["", "Relayed: ", "out="][rng.below(3)]);
+        match rng.below(4) {
+            0 => text_result(&text),
+            1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+            2 => json!({ "data": { "log": text } }),
+            _ => json!({ "content": [{ "type": "text", "text": text }], "isError": true }),
+        }
+    });
+}
+
+/// Texts the parser must read as JSON.parse does (or refuse, failing the result closed): keys
+/// equal only after unescaping are duplicates, lone surrogates, BOMs, NULs and whitespace JSON
+/// does not allow, numbers JSON does not allow or past any f64. Guard (found nothing): the
+/// marked `s` never reaches the agent, and the engines agree.
+#[test]
+fn k3_the_parser_holds_at_its_edges() {
+    let def = json!({ "name": "t", "outputSchema": { "type": "object", "properties": {
+        "s": { "x-sensitive": true }, "a/b": { "x-sensitive": true }, "n": { "anyOf": [{ "type": "integer", "x-sensitive": true }, { "type": "string" }] } } } });
+    let c = "CzSECRETQx";
+    let cases = [
+        format!(r#"{{"s":"{c}","\u0073":null}}"#),
+        format!(r#"{{"\u0073":null,"s":"{c}"}}"#),
+        format!(r#"{{"\u0073":"{c}"}}"#),
+        format!(r#"{{"\u0073":"{c}","s":"{c}"}}"#),
+        format!(r#"{{"a\/b":"{c}"}}"#),
+        format!(r#"{{"a\u002fb":"{c}"}}"#),
+        format!(r#"{{"a/b":"{c}","a\/b":1}}"#),
+        format!("\u{feff}{{\"s\":\"{c}\"}}"),
+        format!("{{\"s\":\"{c}\"}}\u{0}"),
+        format!("{{\"s\":\"{c}\"}}\u{a0}"),
+        format!("{{\"s\":\"{c}\"}}\u{c}"),
+        format!("{{\"s\"\u{b}:\"{c}\"}}"),
+        format!("{{\"x\":\"{c}\u{0}\"}}"),
+        format!(r#"{{"x":"{c}","x":"{c}"}}"#),
+        format!(r#"{{"s":"{c}\udfff","s\ud800":1}}"#),
+        format!(r#"{{"\ud800":"{c}","\udc00":"{c}"}}"#),
+        format!(r#"{{"s":"\ud83d{c}"}}"#),
+        format!(r#"{{"s":"{c}"  ,  "t":01}}"#),
+        format!(r#"{{"s":"{c}","t":1.}}"#),
+        format!(r#"{{"s":"{c}","t":-}}"#),
+        format!(r#"{{"s":"{c}","t":.5}}"#),
+        format!(r#"{{"s":"{c}","t":+1}}"#),
+        format!(r#"{{"s":"{c}","t":NaN}}"#),
+        format!(r#"{{"s":"{c}","t":1e}}"#),
+        format!(r#"{{"s":"{c}","t":{}}}"#, "9".repeat(5000)),
+        format!(r#"{{"s":"{c}","t":1e{}}}"#, "9".repeat(5000)),
+        format!(r#"{{"s":"{c}",}}"#),
+        format!(r#"{{"s":"{c}"}}{{}}"#),
+        format!(r#"{{"s":'{c}'}}"#),
+        format!(r#"{{s:"{c}"}}"#),
+        format!(r#"{{"s":"{c}"/*x*/}}"#),
+        format!(r#"{{"s":"\x41{c}"}}"#),
+        format!(r#"{{"s":"{c}\u00"}}"#),
+        format!(r#"{{"s":"{c}\uD800\u"}}"#),
+    ];
+    let mut bad = Vec::new();
+    for raw in &cases {
+        bad.extend(both_engines(&def, raw, c));
+    }
+    println!("k3: {} texts", cases.len());
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

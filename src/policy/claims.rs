@@ -48,10 +48,18 @@ pub fn may_claim(s: &str) -> bool {
     s.contains(['{', '[']) || ["%7B", "%7b", "%5B", "%5b"].iter().any(|p| s.contains(p))
 }
 
-/// Could `s` name a place of claims, `_meta` or `annotations`, spelled out or `\u`-escaped
-/// (HTML and percent escapes leave them as they are)?
+/// Could `s` name a place of claims, `_meta` or `annotations`, spelled out or with a letter or
+/// `_` escaped as one of the decoded views reads it: `\u`, an HTML numeric reference, or a
+/// percent-escape of a letter, digit or `_`. Found by review s30: `&quot;&#95;meta&quot;` or
+/// `%5Fmeta` in an escaped result was not read, and its result reached the agent raw.
 fn names_a_place(s: &str) -> bool {
-    s.contains("_meta") || s.contains("annotations") || s.contains("\\u")
+    let hex = |b: u8| (b as char).to_digit(16);
+    let escaped = |w: &[u8]| Some(char::from_u32(hex(w[1])? * 16 + hex(w[2])?)?);
+    let escapes_a_name = || {
+        let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        s.as_bytes().windows(3).any(|w| w[0] == b'%' && escaped(w).is_some_and(name_char))
+    };
+    s.contains("_meta") || s.contains("annotations") || s.contains("\\u") || s.contains("&#") || escapes_a_name()
 }
 
 /// A result's own claims.
