@@ -172,3 +172,59 @@ fn k3_the_parser_holds_at_its_edges() {
     println!("k3: {} texts", cases.len());
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// `s` as PHP's `htmlentities` (and Java's `escapeHtml4`) write it: the specials and every
+/// Latin-1 character by name.
+fn htmlentities(s: &str) -> String {
+    const LATIN1: &str = "nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml";
+    let names: Vec<&str> = LATIN1.split(' ').collect();
+    s.chars()
+        .map(|c| match c {
+            '&' => "&amp;".to_string(),
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '"' => "&quot;".to_string(),
+            '\u{a0}'..='\u{ff}' => format!("&{};", names[c as usize - 0xA0]),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
+/// A known value with Latin-1 letters (a name, an address, a password), taken by an earlier
+/// call, comes back written by PHP's `htmlentities` or Java's `escapeHtml4` (`J&uuml;rgen`):
+/// it is scrubbed from a later result and caught by `check()`. Fails without the Latin-1 names
+/// in `scrub::unescape::reference` (every case reached the agent: README listed the form as not
+/// caught until review s30).
+#[test]
+fn k4_a_known_value_written_with_latin1_names_is_scrubbed() {
+    let mut rng = Rng(SEED ^ 4);
+    let (mut bad, cases) = (Vec::new(), 400);
+    let letters: Vec<char> = "abcxyzABC019-_ ".chars().chain((0xC0..=0xFF).filter_map(char::from_u32)).collect();
+    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+    for _ in 0..cases {
+        // At least one Latin-1 letter, so that the encoded form differs from the value.
+        let mut value: String = (0..6 + rng.below(10)).map(|_| letters[rng.below(letters.len())]).collect();
+        value.push(char::from_u32(0xC0 + rng.below(64) as u32).unwrap());
+        let value = format!("Q{}Z", value.trim());
+        let encoded = htmlentities(&value);
+        let text = format!("{}{encoded}{}", ["", "Name: ", "<td>"][rng.below(3)], ["", ".", "</td>"][rng.below(3)]);
+        let later = match rng.below(3) {
+            0 => text_result(&text),
+            1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+            _ => json!({ "page": { "html": text } }),
+        };
+        for view in later_views(json!(value), &later) {
+            if view.contains(&encoded) {
+                bad.push(format!("{value:?} as {encoded:?}: {view}"));
+            }
+        }
+        let mut r = redactor(webmcp_redact::Format::Webmcp);
+        r.redact(MARKED, &json!({ "s": value }).to_string(), None);
+        let c = r.check(post, &json!({ "body": text }).to_string(), None).unwrap();
+        if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+            bad.push(format!("check() let {encoded:?} out"));
+        }
+    }
+    println!("k4: Latin-1 names: {cases} values, seed {:#x}", SEED ^ 4);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}

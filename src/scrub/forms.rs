@@ -23,7 +23,8 @@
 //!   space);
 //! - HTML-escaped: `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&#34;`, `&#39;`, `&#x27;`, `&#039;` or
 //!   `&apos;`, all-decimal or all-hexadecimal references (either case), .NET's `HtmlEncoder`
-//!   (`&#x2B;` for `+`, `&#xE9;` for `é`), Python's `xmlcharrefreplace` (`&#233;`); quotes left alone in text content; and JSON inside an
+//!   (`&#x2B;` for `+`, `&#xE9;` for `é`), Python's `xmlcharrefreplace` (`&#233;`), PHP's
+//!   `htmlentities` (`&eacute;`); quotes left alone in text content; and JSON inside an
 //!   HTML attribute (`\&quot;`);
 //! - base64 and base64url, padded or not: the value encoded on its own (a `data:` URL, a Basic
 //!   auth header, a JWT part, a `blob` or `data` field), and the value inside a longer encoded
@@ -52,8 +53,8 @@
 //! - Anything an agent or a tool did to the value itself: reversed, split (`sk_live_` in one
 //!   place, the rest in another), spaced out, cut short, case changed (`SK_LIVE_…`), characters
 //!   swapped or translated; a value spelled out in words, or read back from an image.
-//! - Escapes the decoded views do not read: `\x3c`, `%u003C`, HTML's other named entities
-//!   (`&eacute;`), punycode; more than three decodings chained. (Mixtures of styles inside one
+//! - Escapes the decoded views do not read: `\x3c`, `%u003C`, HTML's named entities past
+//!   Latin-1 (`&euro;`; the Latin-1 ones, `&eacute;`, are read), punycode; more than three decodings chained. (Mixtures of styles inside one
 //!   value, and escapes of letters and digits, are caught: a view decodes every escape of its
 //!   kind at once.)
 
@@ -168,7 +169,8 @@ pub(super) const HTML_34: [&str; 5] = HTML[4];
 #[cfg(test)]
 /// `s` as each HTML style writes it: the five specials in each style; .NET's `HtmlEncoder`,
 /// which also writes `+` and everything outside printable ASCII as references; and Python's
-/// `html.escape` then `xmlcharrefreplace` (non-ASCII as decimal references). None when `s` has
+/// `html.escape` then `xmlcharrefreplace` (non-ASCII as decimal references); and PHP's
+/// `htmlentities` (Latin-1 by name). None when `s` has
 /// nothing any of them changes.
 pub(super) fn html_forms(s: &str) -> Vec<String> {
     let specials = s.contains(['&', '<', '>', '"', '\'']);
@@ -179,7 +181,18 @@ pub(super) fn html_forms(s: &str) -> Vec<String> {
     if !s.is_ascii() {
         out.push(decimal_references(&html(s, &HTML[1])));
     }
+    if s.contains(|c| ('\u{a0}'..='\u{ff}').contains(&c)) {
+        out.push(latin1_names(&html(s, &HTML[2])));
+    }
     out
+}
+
+#[cfg(test)]
+/// Every Latin-1 character by name (`&eacute;`), as PHP's `htmlentities` writes it.
+fn latin1_names(s: &str) -> String {
+    let names: Vec<&str> = super::unescape::LATIN1.split(' ').collect();
+    let name = |c: char| names.get((c as usize).wrapping_sub(0xA0)).map(|n| format!("&{n};"));
+    s.chars().map(|c| name(c).unwrap_or_else(|| c.to_string())).collect()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Escapes, decoded for matching: a string holding a backslash, an ampersand or a percent sign
 //! is also matched as it reads once decoded: JSON escapes (`\"`, `\\`, `\/`, `\n`...,
 //! `\uXXXX` with surrogate pairs), HTML references (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
-//! `&apos;`, decimal and hexadecimal numeric ones), percent-escapes (`%2F` or `%2f`, `+` for a
+//! `&apos;`, decimal and hexadecimal numeric ones, Latin-1 ones by name), percent-escapes (`%2F` or `%2f`, `+` for a
 //! space). Views chain, up to [`LEVELS`] decodings deep: JSON inside a JSON string inside a text
 //! block, JSON in an HTML attribute, a value percent-encoded twice. Whatever encoder wrote the
 //! escapes, and whatever it escaped (even letters, `\u0073`), and however it mixed styles, the
@@ -279,6 +279,9 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
             (code_point(&dec[..n], 10)?, 1 + n)
         }
         _ => {
+            if let Some(hit) = latin1(rest) {
+                return Some(hit);
+            }
             const NAMES: [(&[u8], char); 9] = [
                 (b"amp", '&'),
                 (b"lt", '<'),
@@ -298,6 +301,24 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
         }
     };
     Some((c, 1 + len + usize::from(rest.get(len) == Some(&b';'))))
+}
+
+/// HTML's names for U+00A0 to U+00FF, in that order, as PHP's `htmlentities` and Java's
+/// `escapeHtml4` write every Latin-1 character (`J&uuml;rgen`): a known name or password with
+/// an umlaut written so was missed (named as open by review s29, caught since review s30).
+/// HTML's other names (`&euro;`, `&alpha;`) are not read: their table would cost the module
+/// several KiB for characters values rarely hold.
+pub(super) const LATIN1: &str = "nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml";
+
+/// A Latin-1 reference by name (after the ampersand), with its `;`: the character and the bytes
+/// it takes, ampersand included.
+fn latin1(rest: &[u8]) -> Option<(char, usize)> {
+    let n = rest.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+    if n < 2 || rest.get(n) != Some(&b';') {
+        return None;
+    }
+    let i = LATIN1.split(' ').position(|name| name.as_bytes() == &rest[..n])?;
+    Some((char::from_u32(0xA0 + i as u32)?, n + 2))
 }
 
 /// The character a numeric reference's digits name, as a browser reads them: leading zeros
@@ -622,6 +643,23 @@ mod tests {
         assert_eq!(text("&#127;&#160;").as_deref(), Some("\u{7f}\u{a0}"));
         // Past any code point, a surrogate, or no digits at all: not a character, kept as written.
         for s in ["&#1114112;", "&#x000110000;", "&#123456789;", "&#xD800;", "&#;", "&#x;"] {
+            assert_eq!(text(s), None, "{s}");
+        }
+    }
+
+    /// Latin-1 characters by name, as PHP's `htmlentities` and Java's `escapeHtml4` write them
+    /// (fails without `latin1`: `J&uuml;rgen` read as written, so a known name was missed).
+    #[test]
+    fn latin1_references_by_name() {
+        let text = |s: &str| unreference(s, false).map(|d| d.text);
+        let all: String = LATIN1.split(' ').map(|n| format!("&{n};")).collect();
+        assert_eq!(text(&all).as_deref(), Some(&*(0xA0..=0xFF).filter_map(char::from_u32).collect::<String>()));
+        assert_eq!(
+            text("J&uuml;rgen M&uuml;ller-Stra&szlig;e &amp; &Auml;").as_deref(),
+            Some("Jürgen Müller-Straße & Ä")
+        );
+        // Only with its `;`, in its own case, and no longer name that starts the same.
+        for s in ["J&uumlrgen", "&UUML;", "&notin;", "&auml", "&;", "&a;"] {
             assert_eq!(text(s), None, "{s}");
         }
     }
