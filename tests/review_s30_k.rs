@@ -228,3 +228,39 @@ fn k4_a_known_value_written_with_latin1_names_is_scrubbed() {
     println!("k4: Latin-1 names: {cases} values, seed {:#x}", SEED ^ 4);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
 }
+
+/// The sibling keywords of the integer leak: a number past f64 (or equal to a schema's number
+/// only mathematically) meets every marked branch an `anyOf`, `oneOf`, `if`/`then` or
+/// `dependentSchemas` offers it, whatever `minimum`, `exclusiveMaximum`, `multipleOf`, `enum`
+/// or `const` say, and whatever the spelling of a count keyword (`2.0`, `1e400`). Guard (found
+/// nothing): branches apply when their type fits, so no numeric keyword but `type` decides one.
+#[test]
+fn k5_numeric_keywords_decide_no_branch() {
+    let mut rng = Rng(SEED ^ 5);
+    let (mut bad, cases) = (Vec::new(), 600);
+    for _ in 0..cases {
+        let n = number_past_f64(&mut rng);
+        let keyword = match rng.below(8) {
+            0 => json!({ "minimum": number(&n) }),
+            1 => json!({ "maximum": number("1e308") }),
+            2 => json!({ "exclusiveMinimum": number("-1e400") }),
+            3 => json!({ "multipleOf": number("1e-400") }),
+            4 => json!({ "enum": [number("1e401"), number("-0"), number("1.0")] }),
+            5 => json!({ "const": number(&n.replace('e', "0e").replace('E', "0E")) }),
+            6 => json!({ "minLength": number("1e400"), "maxItems": number("2.0") }),
+            _ => json!({ "type": ["integer", "number"], "minimum": number("0.0") }),
+        };
+        let mut marked = keyword.clone();
+        marked["x-sensitive"] = json!(true);
+        let schema = match rng.below(4) {
+            0 => json!({ "anyOf": [marked, { "type": "string" }] }),
+            1 => json!({ "oneOf": [{ "type": "string" }, marked] }),
+            2 => json!({ "if": keyword, "then": { "x-sensitive": true } }),
+            _ => json!({ "anyOf": [{ "type": "number", "x-sensitive": true }, keyword] }),
+        };
+        let def = json!({ "name": "t", "outputSchema": { "type": "object", "properties": { "n": schema } } });
+        bad.extend(both_engines(&def, &format!(r#"{{"n":{n},"note":"ok"}}"#), &n));
+    }
+    println!("k5: numeric keywords: {cases} schemas, seed {:#x}", SEED ^ 5);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}
