@@ -54,7 +54,7 @@ pub fn may_claim(s: &str) -> bool {
 /// `%5Fmeta` in an escaped result was not read, and its result reached the agent raw.
 fn names_a_place(s: &str) -> bool {
     let hex = |b: u8| (b as char).to_digit(16);
-    let escaped = |w: &[u8]| Some(char::from_u32(hex(w[1])? * 16 + hex(w[2])?)?);
+    let escaped = |w: &[u8]| char::from_u32(hex(w[1])? * 16 + hex(w[2])?);
     let escapes_a_name = || {
         let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
         s.as_bytes().windows(3).any(|w| w[0] == b'%' && escaped(w).is_some_and(name_char))
