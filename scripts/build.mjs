@@ -7,7 +7,7 @@
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { toolPaths } from "./tools.mjs";
@@ -121,7 +121,10 @@ function printSizes() {
 /** One module: the crate built with `features`, bound and optimized as `pkg/<name>_bg.wasm`. */
 function buildModule(bindgen, name, features) {
   run("cargo", ["build", "--release", "--lib", "--target", TARGET, "--no-default-features", ...features]);
-  const raw = join(root, "target", TARGET, "release", "webmcp_redact.wasm");
+  // Where cargo wrote it: its target directory, moved by CARGO_TARGET_DIR (relative to the
+  // clone, where cargo runs) as cargo itself reads it.
+  const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, "target");
+  const raw = join(targetDir, TARGET, "release", "webmcp_redact.wasm");
   // --target web: plain ES module glue that loads in browsers without a bundler and in Node
   // (js/engine.js hands it the compiled module, so nothing is fetched by the glue itself).
   // The glue's own .d.ts is kept: tsc checks js/ against it. `__wbg_reset_state` gives a fresh
