@@ -463,8 +463,9 @@ export interface Redactor {
    */
   compile(tool: ToolDefinition): void;
   /**
-   * Snapshots `raw` with one `JSON.stringify` (a top-level `undefined` counts as `null`) and
-   * returns what the agent may see. Never throws: on any error the result is withheld and
+   * Snapshots `raw` with one `JSON.stringify` (a top-level `undefined` counts as `null`; when
+   * that text holds `null`, once more, with ±Infinity written as ±1e400, which claims as
+   * JavaScript reads it) and returns what the agent may see. Never throws: on any error the result is withheld and
    * `error` says why. `R` types the agent view: a {@link CallToolResult} unless you say
    * otherwise (e.g. `redact<CallToolResult | MyValue>` for a `"webmcp"` tool returning plain
    * values, which pass through when nothing is redacted; or the MCP SDK's `CallToolResult` in
@@ -720,8 +721,9 @@ export interface LintFinding {
  * Lints tool definitions: one tool, an array, or a `tools/list` result, as an object or JSON text.
  * Lint has a module of its own (`pkg/webmcp_redact_lint_bg.wasm`, also with the inline entry),
  * loaded on the first call; when it cannot load, this rejects with `wasm_unavailable`.
- * Definitions `JSON.stringify` cannot write (a BigInt, a cycle) reject with a
- * {@link RedactionError} `unserializable`; text that is not JSON is a finding (`invalid_json`).
+ * Definitions `JSON.stringify` cannot write (a BigInt, a cycle), or that hold a value JSON
+ * cannot hold (`Infinity`, `NaN`, a function, a symbol: JSON would write `null` or leave it
+ * out), reject with a {@link RedactionError} `unserializable`; text that is not JSON is a finding (`invalid_json`).
  * @example
  * ```js
  * const errors = (await lintTools(tools)).filter((f) => f.severity === "error");

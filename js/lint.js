@@ -5,6 +5,7 @@
 
 import { RedactionError, redactionError } from "./errors.js";
 import { loadWasm, wasmUnavailable } from "./wasm.js";
+import { definitionText } from "./json.js";
 
 /** @type {Promise<typeof import("../pkg/webmcp_redact_lint.js")> | null} */
 let ready = null;
@@ -34,12 +35,16 @@ export async function lintToolsWith(read, definitions) {
   });
   const glue = await ready;
   // Errors with a code, as everywhere else in the API, never the engine's own TypeError: a
-  // definition JSON cannot write is `unserializable` (as a result would be); `undefined` is
-  // linted as `null` (JSON.stringify gives no text for it).
+  // definition JSON cannot write is `unserializable` (as a result would be), and so is one
+  // holding a value JSON would write in another sense than JavaScript reads it (js/json.js:
+  // `sensitiveHint: Infinity` linted as null, claiming nothing); `undefined` is linted as
+  // `null` (JSON.stringify gives no text for it).
   let text;
   try {
-    text = typeof definitions === "string" ? definitions : JSON.stringify(definitions) ?? "null";
-  } catch {
+    text = typeof definitions === "string" ? definitions : definitionText(definitions);
+  } catch (err) {
+    const unheld = /** @type {any} */ (err);
+    if (typeof unheld?.pointer === "string") throw redactionError("unserializable", "", unheld.pointer, `JSON cannot hold ${unheld.what}`);
     // The thrown error is not kept as `cause`: a getter's message could hold a value.
     throw redactionError("unserializable", "", "", "JSON.stringify failed (a BigInt, a cycle, or a throwing getter or toJSON)");
   }

@@ -8,6 +8,7 @@ import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { makeVault } from "./vault/store.js";
 import { Session } from "./session.js";
 import { checkWasmOption } from "./wasm.js";
+import { definitionText, resultText } from "./json.js";
 import { asker, checkConfirmOption } from "./enforce.js";
 
 /**
@@ -105,18 +106,40 @@ export function definitionOf(tool) {
   if (tool === null || (typeof tool !== "object" && typeof tool !== "function")) {
     throw redactionError("schema_invalid", name, "", "the tool definition must be an object");
   }
-  let def;
+  let text;
   try {
     const { title, outputSchema, annotations, _meta } = tool;
-    def = JSON.parse(JSON.stringify({ name, title, outputSchema, annotations, _meta }));
+    text = judgedText(name, { name, title, outputSchema, annotations, _meta });
   } catch (err) {
-    throw redactionError("schema_invalid", name, "", "the tool definition is not serializable as JSON", err);
+    if (err instanceof RedactionError) throw err;
+    throw redactionError("schema_invalid", name, "", "the tool definition could not be read (a getter or a Proxy threw)");
   }
+  const def = JSON.parse(text);
   // Frozen to the last value (plain data from JSON.parse: no getter, no Proxy), so its key can
   // be taken now, once, for every call: each call made it again, a whole JSON.stringify of a
-  // 1.5 MB definition (20 ms in Node) for a result of a few bytes (found by review).
-  KEYS.set(deepFreeze(def), keyOf(def));
+  // 1.5 MB definition (20 ms in Node) for a result of a few bytes (found by review). The text
+  // is the key: JSON.parse's object writes back as it (same members, same order).
+  KEYS.set(deepFreeze(def), UTF8.encode(text));
   return def;
+}
+
+/**
+ * The JSON text of the fields of a tool the core judges it by: a value JSON cannot hold, which
+ * JSON.stringify would write as `null` or leave out while JavaScript reads it as true
+ * (`sensitiveHint: Infinity`, `"x-sensitive": () => true`), is a `schema_invalid` at its place
+ * (js/json.js), as is anything JSON.stringify refuses (a BigInt, a cycle).
+ */
+function judgedText(name, fields) {
+  try {
+    return definitionText(fields);
+  } catch (err) {
+    const unheld = /** @type {any} */ (err);
+    if (typeof unheld?.pointer === "string") {
+      throw redactionError("schema_invalid", name, unheld.pointer, `JSON cannot hold ${unheld.what}, which it would write as null or leave out: write the value JSON means`);
+    }
+    // The thrown error is not kept as `cause`: a getter's message could hold a value.
+    throw redactionError("schema_invalid", name, "", "the tool definition is not serializable as JSON");
+  }
 }
 
 /** The key of each definition definitionOf made (frozen: it cannot go stale). */
@@ -129,7 +152,7 @@ const KEYS = new WeakMap();
  */
 function keyOf(tool) {
   const { title, outputSchema, annotations, _meta } = tool;
-  return UTF8.encode(JSON.stringify({ name: tool.name, title, outputSchema, annotations, _meta }));
+  return UTF8.encode(judgedText(toolName(tool), { name: tool.name, title, outputSchema, annotations, _meta }));
 }
 
 /**
@@ -444,7 +467,7 @@ class Redactor {
     let text;
     try {
       // The one and only read of `raw`: everything after works on this text.
-      text = JSON.stringify(raw) ?? "null";
+      text = resultText(raw);
     } catch {
       // The thrown error is not kept as `cause`: a getter's error message may hold a value.
       const detail = "JSON.stringify failed (a BigInt, a cycle, or a throwing getter or toJSON)";
@@ -611,9 +634,10 @@ class Redactor {
   }
 }
 
+// Labels JSON would misread (`private: () => true` left out, read as false) are refused too.
 function labelsJson(labels) {
   try {
-    return JSON.stringify(labels ?? {}) ?? "null";
+    return definitionText(labels ?? {});
   } catch {
     return "null"; // the core refuses it with its TypeError
   }

@@ -1,0 +1,63 @@
+// The JSON text the core reads of a JavaScript value. JSON cannot hold every JavaScript value,
+// and what JSON.stringify writes instead changed what the core decided: `Infinity` is written
+// `null`, which claims nothing, though JavaScript reads it as true (`sensitiveHint: Infinity`
+// let a sensitive tool's result through raw, as did `"x-sensitive": () => true`, which
+// JSON.stringify drops). No claim word is needed here: the two readers below keep JavaScript's
+// truthiness in the text, one by refusing, the other by writing the number JSON can hold.
+
+/**
+ * A tool definition's JSON text: a value JSON cannot hold (a non-finite number, a function, a
+ * symbol, or `undefined` in an array, which JSON writes as `null`) anywhere in it throws
+ * `{ pointer, what }`, the JSON Pointer of the first one, for the caller's `schema_invalid`.
+ * `undefined` as a member's value is left out, as JSON leaves it: it is falsy, as absent is.
+ * Also throws what JSON.stringify throws (a BigInt, a cycle, a throwing getter).
+ * @param {unknown} value
+ * @returns {string}
+ */
+export function definitionText(value) {
+  const pointers = new WeakMap();
+  /** @this {any} @param {string} key @param {unknown} v */
+  function strict(key, v) {
+    const at = pointers.has(this) ? `${pointers.get(this)}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}` : "";
+    const kind = unheld(v, Array.isArray(this));
+    if (kind) throw { pointer: at, what: kind };
+    if (v !== null && typeof v === "object") pointers.set(v, at);
+    return v;
+  }
+  return JSON.stringify(value, strict) ?? "null";
+}
+
+/** What JSON would write of `v` in another sense than JavaScript reads it, or "". */
+function unheld(v, inArray) {
+  if (typeof v === "number") return Number.isFinite(v) ? "" : `the number ${v}`;
+  if (typeof v === "function" || typeof v === "symbol") return `a ${typeof v}`;
+  return v === undefined && inArray ? "undefined in an array" : "";
+}
+
+const INFINITE = "webmcp-redact/infinite";
+
+/**
+ * A result's JSON text, from one JSON.stringify of it in the usual case: only a text holding
+ * `null` can have had a non-finite number written so, and only then is the value read again,
+ * with ±Infinity written as `1e400`/`-1e400` (what JSON.parse reads back as ±Infinity, and what
+ * the core counts as a claim, as JavaScript does) and NaN left `null` (falsy either way). A
+ * function or a symbol is left out, as JSON leaves it (README, "Limits": a result is data).
+ * Throws what JSON.stringify throws.
+ * @param {unknown} raw
+ * @returns {string}
+ */
+export function resultText(raw) {
+  const text = JSON.stringify(raw) ?? "null";
+  if (!text.includes("null")) return text;
+  // A stand-in no string of the first text holds (a getter could still give it on the second
+  // read: that string then becomes a number, which holds nothing).
+  let tag = INFINITE;
+  while (text.includes(tag)) tag += "~";
+  let infinite = false;
+  const again = JSON.stringify(raw, (_key, v) => {
+    if (v !== Infinity && v !== -Infinity) return v;
+    infinite = true;
+    return v > 0 ? tag : `-${tag}`;
+  }) ?? "null";
+  return infinite ? again.replaceAll(`"-${tag}"`, "-1e400").replaceAll(`"${tag}"`, "1e400") : again;
+}

@@ -1,0 +1,158 @@
+// Review s31 of the JS layer (helper L): each test states a promise a careless page, a hostile
+// script or a supported set-up broke before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRedactor, installRedaction, lintTools } from "webmcp-redact";
+import { CANARY, fakeContext } from "./helpers.mjs";
+
+// --- values JSON cannot hold ------------------------------------------------------------------
+
+// What JSON.stringify writes of each, and how JavaScript reads it: every one but NaN is true to
+// JavaScript, and JSON wrote `null` or nothing, which claims nothing.
+const UNHELD = [
+  ["Infinity", Infinity],
+  ["-Infinity", -Infinity],
+  ["NaN", NaN],
+  ["a function", () => true],
+  ["a symbol", Symbol("yes")],
+];
+
+const TRUST = "io.modelcontextprotocol/trust-annotations";
+const ACTION = "io.modelcontextprotocol/action-metadata";
+
+/**
+ * Every place of a tool definition the core reads a claim or a mark from, as [pointer, a tool
+ * holding `v` there]: the claim words of README's claims section, the action-metadata
+ * extension, a consent hint, and schema keywords.
+ * @type {[string, (v: unknown) => any][]}
+ */
+const DEFINITION_PLACES = [
+  ["/annotations/sensitiveHint", (v) => ({ annotations: { sensitiveHint: v } })],
+  ["/_meta/sensitiveHint", (v) => ({ _meta: { sensitiveHint: v } })],
+  ["/annotations/sensitiveDataHint", (v) => ({ annotations: { sensitiveDataHint: v } })],
+  ["/annotations/privateHint", (v) => ({ annotations: { privateHint: v } })],
+  ["/annotations/readOnlyHint", (v) => ({ annotations: { readOnlyHint: v } })],
+  ["/annotations/destructiveHint", (v) => ({ annotations: { destructiveHint: v } })],
+  ["/_meta/mcp.dev~1resultSensitivity", (v) => ({ _meta: { "mcp.dev/resultSensitivity": v } })],
+  [`/annotations/${ACTION.replace("/", "~1")}/returnMetadata/Sensitivity/0`, (v) => ({ annotations: { [ACTION]: { returnMetadata: { Sensitivity: [v] } } } })],
+  ["/outputSchema/properties/secret/x-sensitive", (v) => ({ outputSchema: { type: "object", properties: { secret: { type: "string", "x-sensitive": v } } } })],
+  ["/outputSchema/properties/secret/maxLength", (v) => ({ outputSchema: { type: "object", properties: { secret: { type: "string", maxLength: v, "x-sensitive": true } } } })],
+  ["/outputSchema/anyOf/1/x-sensitive", (v) => ({ outputSchema: { anyOf: [{ type: "number" }, { type: "object", "x-sensitive": v }] } })],
+  ["/title", (v) => ({ title: v })],
+];
+
+const coded = (code, pointer) => (/** @type {any} */ e) => e?.code === code && (pointer === undefined || e.pointer === pointer);
+
+// `sensitiveHint: Infinity` (a careless tool's "very") was written `null` into the definition
+// the core compiled, so the tool claimed nothing and its results reached the agent raw; the
+// same for `"x-sensitive": () => true`, left out. Every value JSON cannot hold is now refused
+// where it stands, as `schema_invalid` with its pointer, in each way a definition is given.
+test("a tool definition holding a value JSON cannot hold is refused at its place (wrapTool)", async () => {
+  const r = await createRedactor();
+  let refused = 0;
+  for (const [pointer, place] of DEFINITION_PLACES) {
+    for (const [what, v] of UNHELD) {
+      const tool = { name: "t", ...place(v), execute: async () => ({ secret: CANARY }) };
+      assert.throws(() => r.wrapTool(tool), coded("schema_invalid", pointer), `${what} at ${pointer}`);
+      refused += 1;
+    }
+  }
+  assert.equal(refused, DEFINITION_PLACES.length * UNHELD.length);
+});
+
+test("such a definition given to redact, describe, check or lint is refused too, never read as null", async () => {
+  for (const [what, v] of UNHELD) {
+    const r = await createRedactor();
+    const tool = { name: "t", annotations: { sensitiveHint: v } };
+    const out = r.redact(tool, { content: [{ type: "text", text: CANARY }] });
+    assert.equal(out.withheld, true, what);
+    assert.equal(out.error?.code, "schema_invalid", what);
+    assert.ok(!JSON.stringify(out.result).includes(CANARY), what);
+    assert.throws(() => r.describe(tool), coded("schema_invalid"), what);
+    assert.throws(() => r.session().check(tool, {}), coded("schema_invalid"), what);
+    await assert.rejects(lintTools([tool]), coded("unserializable", "/0/annotations/sensitiveHint"), what);
+  }
+});
+
+test("installRedaction refuses such a tool, in registerTool and provideContext", async () => {
+  for (const [what, v] of UNHELD) {
+    const ctx = fakeContext();
+    ctx.provideContext = () => {};
+    const uninstall = await installRedaction({ modelContext: ctx });
+    try {
+      const tool = { name: "t", description: "x", annotations: { sensitiveHint: v }, execute: async () => ({ content: [{ type: "text", text: CANARY }] }) };
+      await assert.rejects(async () => ctx.registerTool(tool), coded("schema_invalid", "/annotations/sensitiveHint"), what);
+      assert.throws(() => ctx.provideContext({ tools: [tool] }), coded("schema_invalid", "/annotations/sensitiveHint"), what);
+      assert.equal(ctx.tools.size, 0, what);
+    } finally {
+      uninstall();
+    }
+  }
+});
+
+// `undefined` as a member is left out by JSON and falsy to JavaScript, as absent is: it stays
+// allowed (definitionOf itself writes `title: undefined` for a tool without one). In an array
+// JSON writes it `null`: refused.
+test("undefined is absent as a member, and refused in an array", async () => {
+  const r = await createRedactor();
+  const ok = { name: "t", title: undefined, annotations: { sensitiveHint: undefined }, execute: async () => ({}) };
+  r.wrapTool(ok);
+  const bad = { name: "t", outputSchema: { type: "object", required: [undefined] }, execute: async () => ({}) };
+  assert.throws(() => r.wrapTool(bad), coded("schema_invalid", "/outputSchema/required/0"));
+});
+
+/**
+ * Every place of a result its claims are read from, as a result holding `v` there and CANARY
+ * in text the claim should withhold.
+ * @type {[string, (v: unknown) => any][]}
+ */
+const RESULT_PLACES = [
+  ["_meta", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { sensitiveHint: v } })],
+  ["annotations", (v) => ({ content: [{ type: "text", text: CANARY }], annotations: { sensitiveHint: v } })],
+  ["_meta.annotations", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { annotations: { sensitiveHint: v } } })],
+  ["a block's _meta", (v) => ({ content: [{ type: "text", text: CANARY, _meta: { sensitiveHint: v } }] })],
+  ["a block's annotations", (v) => ({ content: [{ type: "text", text: CANARY, annotations: { sensitiveHint: v } }] })],
+  ["a resource's _meta", (v) => ({ content: [{ type: "resource", resource: { uri: "x:/a", text: CANARY, _meta: { sensitiveHint: v } } }] })],
+  ["trust-annotations", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { [TRUST]: { sensitive: v } } })],
+  ["a result nested as a value", (v) => ({ structuredContent: { inner: { content: [{ type: "text", text: CANARY }], _meta: { sensitiveHint: v } } } })],
+  ["sensitiveDataHint", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { sensitiveDataHint: v } })],
+];
+
+// The same `null` in a result: `_meta: { sensitiveHint: Infinity }` claimed nothing, and the
+// text reached the agent raw. ±Infinity is now written as 1e400 / -1e400, the number JSON can
+// hold that the core counts as the claim (vector 205) and JSON.parse reads back as ±Infinity.
+test("±Infinity where a result makes a claim claims, in every place, and reads back as itself", async () => {
+  let withheld = 0;
+  for (const [where, place] of RESULT_PLACES) {
+    for (const v of [Infinity, -Infinity]) {
+      const r = await createRedactor({ policy: { withholdAt: "medium" } });
+      const out = r.redact({ name: "t" }, place(v));
+      assert.ok(!JSON.stringify(out.result).includes(CANARY), `${v} in ${where}`);
+      withheld += 1;
+    }
+  }
+  assert.equal(withheld, RESULT_PLACES.length * 2);
+  const r = await createRedactor();
+  const out = r.redact({ name: "t" }, { structuredContent: { a: Infinity, b: [-Infinity, NaN, null], c: "webmcp-redact/infinite", d: "null" } });
+  assert.deepEqual(out.result.structuredContent, { a: Infinity, b: [-Infinity, null, null], c: "webmcp-redact/infinite", d: "null" });
+  const text = r.redactJson({ name: "t" }, '{"a":1e400}').json;
+  assert.equal(text, '{"a":1e400}');
+});
+
+// NaN is false to JavaScript, as JSON's null is: it claims nothing either way, as before.
+test("NaN in a result claims nothing, as JavaScript reads it", async () => {
+  const r = await createRedactor();
+  const out = r.redact({ name: "t" }, { content: [{ type: "text", text: "plain" }], _meta: { sensitiveHint: NaN } });
+  assert.equal(out.withheld, false);
+  assert.equal(out.result.content[0].text, "plain");
+});
+
+// Session labels restored from a value JSON would misread: `private: () => true` was left out
+// and the session read as not private (so exfiltration was not confirmed).
+test("labels JSON cannot hold are refused by restore", async () => {
+  const r = await createRedactor();
+  const s = r.session();
+  for (const [what, v] of UNHELD) {
+    assert.throws(() => s.restore({ sensitivity: "none", private: v, openWorld: false, malicious: false, attribution: [] }), (e) => e instanceof TypeError, what);
+  }
+});
