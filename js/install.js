@@ -100,6 +100,12 @@ function registrationOptions(options) {
       Object.defineProperty(copy, key, { value: Reflect.get(options, key), enumerable, writable: true, configurable: true });
     }
     signal = copy.signal; // own, or the prototype's (read once, of the copy)
+    // Not own, it stays whatever the prototype has, which the runtime would read again (a
+    // getter giving it another signal than the patch's: found by review): what was read is made
+    // own, absent too (not enumerable then, so the copy lists the members it listed).
+    if (!Object.hasOwn(copy, "signal")) {
+      Object.defineProperty(copy, "signal", { value: signal, enumerable: signal !== undefined, writable: true, configurable: true });
+    }
   } catch {
     throw optionError("registerTool's options could not be read (a getter or a Proxy threw)");
   }

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction, lintTools } from "webmcp-redact";
 import { CANARY, fakeContext } from "./helpers.mjs";
+import { reportAfterUnregister } from "./install-helpers.mjs";
 
 // --- values JSON cannot hold ------------------------------------------------------------------
 
@@ -155,4 +156,27 @@ test("labels JSON cannot hold are refused by restore", async () => {
   for (const [what, v] of UNHELD) {
     assert.throws(() => s.restore({ sensitivity: "none", private: v, openWorld: false, malicious: false, attribution: [] }), (e) => e instanceof TypeError, what);
   }
+});
+
+// --- registerTool's options ------------------------------------------------------------------
+
+// The options are copied once onto an object of their prototype, and `signal` read once of the
+// copy; but a `signal` the copy inherits stayed the prototype's getter, so the runtime read it
+// again: undefined for the patch, another signal for the runtime, which then dropped the tool on
+// a signal the patch never followed, while the name stayed counted as protected (stop 30's fix,
+// bypassed through the prototype).
+test("a signal the options inherit is read once, for the patch and the runtime alike", async () => {
+  const other = new AbortController();
+  let reads = 0;
+  const proto = {
+    get signal() {
+      return reads++ === 0 ? undefined : other.signal;
+    },
+  };
+  const seen = await reportAfterUnregister(Object.create(proto), () => other.abort());
+  if (seen !== "kept") assert.deepEqual(seen, ["lookup"], "unregistered by a signal never followed, the name stayed protected");
+  // An inherited signal that does not change is followed as an own one is.
+  const followed = new AbortController();
+  const steady = Object.create({ signal: followed.signal });
+  assert.deepEqual(await reportAfterUnregister(steady, () => followed.abort()), ["lookup"]);
 });
