@@ -35,7 +35,8 @@ Exit status: 0 all passed, 1 some failed, 2 usage (tests/vectors/README.md has t
  * would bury the line that matters), then exit status 2. @returns {never}
  */
 function usage(message) {
-  console.error(`webmcp-redact: ${message.replace(/\s*\n\s*/g, " ")} (see webmcp-redact --help)`);
+  // shown: a file name, a command or the error of importing a module can hold control characters.
+  console.error(`webmcp-redact: ${shown(message.replace(/\s*\n\s*/g, " "))} (see webmcp-redact --help)`);
   process.exit(2);
 }
 
@@ -206,7 +207,9 @@ async function lint(files, format) {
     for (const f of await lintTools(readText(file, "the tool file"))) all.push({ file, ...f });
   }
   if (format === "json") {
-    console.log(JSON.stringify(all, null, 2));
+    // Through pretty, as redact --json: JSON.stringify leaves C1 controls and format characters
+    // of a tool's name or hint (a CSI, a bidi override) raw (found by review).
+    console.log(pretty(JSON.stringify(all)));
   } else {
     for (const f of all) {
       console.log(`${shown(f.file)}: ${f.severity} ${f.code} ${f.tool ? `[${shown(f.tool)}] ` : ""}${shown(f.pointer || "(root)")}: ${shown(f.message)}`);
@@ -236,10 +239,10 @@ async function conformance(modulePath, filter, json) {
   const total = report.passed.length + report.failed.length;
   if (total === 0) usage(`no vector with proposal expectations has a name containing "${filter}"`);
   if (json) {
-    console.log(JSON.stringify(report, null, 2));
+    console.log(pretty(JSON.stringify(report)));
   } else {
     for (const f of report.failed) for (const p of f.problems) console.log(`not ok ${shown(f.name)}: ${shown(p)}`);
-    const failed = report.failed.length ? `; failed: ${report.failed.map((f) => f.name).join(", ")}` : "";
+    const failed = report.failed.length ? `; failed: ${report.failed.map((f) => shown(f.name)).join(", ")}` : "";
     console.log(`${report.passed.length} of ${total} vectors met the proposal's expectations${failed}`);
   }
   return report.failed.length ? 1 : 0;

@@ -180,3 +180,36 @@ test("a signal the options inherit is read once, for the patch and the runtime a
   const steady = Object.create({ signal: followed.signal });
   assert.deepEqual(await reportAfterUnregister(steady, () => followed.abort()), ["lookup"]);
 });
+
+// --- The CLI's JSON output ---------------------------------------------------------------------
+
+// Stop 30 escaped control and format characters in the CLI's text lines and in redact's JSON;
+// `lint --format json` and `conformance --json` still printed JSON.stringify's text, which
+// leaves C1 controls (a CSI), U+2028/9 and format characters (a bidi override, a TAG character)
+// raw: a tool's name or hint from a tools/list, or a key of the view an implementation made,
+// rewrote what the terminal or the CI log showed.
+test("lint --format json and conformance --json show control and format characters as escapes", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const root = new URL("../..", import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), "s31-cli-"));
+  const RAW = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u;
+  const cli = (/** @type {string[]} */ args) => spawnSync(process.execPath, ["bin/webmcp-redact.mjs", ...args], { cwd: root, encoding: "utf8" });
+  let cases = 0;
+  for (const evil of ["\u009b2K", "\u202e", "\u2028", "\u{E0041}\u{E007F}", "\u007f"]) {
+    const tool = { name: `t${evil}`, annotations: { sensitiveHint: `level${evil}` } };
+    writeFileSync(join(dir, "tool.json"), JSON.stringify(tool));
+    const lint = cli(["lint", "--format", "json", join(dir, "tool.json")]);
+    assert.ok(!RAW.test(lint.stdout), `lint --format json: ${JSON.stringify(lint.stdout)}`);
+    assert.equal(JSON.parse(lint.stdout)[0].tool, `t${evil}`, "the same JSON value, escaped");
+    writeFileSync(join(dir, "impl.mjs"), `export function redact(tool, raw) { return { ${JSON.stringify(`k${evil}`)}: raw }; }\n`);
+    const conformance = cli(["conformance", "--json", "--module", join(dir, "impl.mjs")]);
+    assert.equal(conformance.status, 1);
+    assert.ok(!RAW.test(conformance.stdout), `conformance --json: ${JSON.stringify(conformance.stdout.slice(0, 400))}`);
+    assert.ok(JSON.parse(conformance.stdout).failed.length > 0);
+    cases += 1;
+  }
+  assert.equal(cases, 5);
+});
