@@ -996,7 +996,11 @@ export interface Uninstall {
  * (or carrying its `execute`) is refused with code `foreign_wrapper` (its secrets could not be
  * revealed): register the tool itself, or wrap it with {@link Uninstall.redactor}'s `wrapTool`.
  * The `registerTool` options are read once; options that throw when read, or whose `signal` is
- * not an `AbortSignal`, are refused with `invalid_options`.
+ * not an `AbortSignal`, are refused with `invalid_options`. Where the context also has
+ * `registerResource` / `registerPrompt` (MCP-B's server), what each resource's `read` and
+ * prompt's `get` returns goes through the same session as a result of no tool: known values
+ * and detected credentials are masked in place, and one that claims sensitivity (or cannot be
+ * redacted) rejects, which the server answers as an error.
  * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
  * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
  * when an option is bad (or a `RangeError` with that code, for a value out of range).

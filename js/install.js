@@ -252,6 +252,8 @@ function contextToPatch(given) {
   let ownBefore;
   let installed;
   let provide;
+  /** @type {Record<string, { fn: Function, own: PropertyDescriptor | undefined }>} */
+  const extras = {};
   try {
     modelContext = findModelContext(given);
     original = modelContext ? modelContext.registerTool : undefined;
@@ -260,6 +262,10 @@ function contextToPatch(given) {
       installed = Boolean(modelContext[INSTALLED]);
       const fn = modelContext.provideContext;
       if (typeof fn === "function") provide = { fn, own: Object.getOwnPropertyDescriptor(modelContext, "provideContext") };
+      for (const key of Object.keys(SCRUBBED)) {
+        const f = modelContext[key];
+        if (typeof f === "function") extras[key] = { fn: f, own: Object.getOwnPropertyDescriptor(modelContext, key) };
+      }
     }
   } catch {
     if (given !== undefined) throw optionError("modelContext could not be read (a getter or a Proxy threw)");
@@ -271,8 +277,19 @@ function contextToPatch(given) {
     throw usageError("no_model_context", "no modelContext with a registerTool function (load a WebMCP polyfill first, or pass modelContext)");
   }
   if (installed) throw usageError("already_installed", "already installed on this modelContext");
-  return { modelContext, original, ownBefore, provide };
+  return { modelContext, original, ownBefore, provide, extras };
 }
+
+/**
+ * MCP-B's server (`@mcp-b/global`'s `document.modelContext`) serves resources and prompts too:
+ * what their `read` and `get` return reached MCP clients as the page wrote it, so a value a
+ * tool's redacted result held, written again into a resource (an "account" resource showing
+ * the API key a tool made), reached the agent raw (found by review). Each registration's
+ * descriptor member (`read`, `get`) is wrapped so that what it returns goes through the page
+ * session as a result of no tool: known values and detectors are matched in it, and its own
+ * claims (`_meta.sensitiveHint`) apply. The registration's method -> [member, kind].
+ */
+const SCRUBBED = { registerResource: ["read", "resource"], registerPrompt: ["get", "prompt"] };
 
 /**
  * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
@@ -288,7 +305,7 @@ export async function installRedactionWith(load, options = {}) {
   checkWasmOption(wasm, "installRedaction");
   checkConfirmOption(confirm, "installRedaction");
   if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
-  const { modelContext, original, ownBefore, provide } = contextToPatch(given);
+  const { modelContext, original, ownBefore, provide, extras } = contextToPatch(given);
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
   // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
   const bridge = bridgeOf(modelContext, toldBridge);
@@ -519,11 +536,62 @@ export async function installRedactionWith(load, options = {}) {
     };
     restore("registerTool", registerTool, ownBefore);
     if (provide) restore("provideContext", provideContext, provide.own);
+    for (const [key, { own }] of Object.entries(extras)) restore(key, patchedExtras[key], own);
   }
+
+  /**
+   * `registerResource` / `registerPrompt` (SCRUBBED) through the patch: the runtime is given a
+   * copy of the descriptor (its own enumerable members, and `member` even when inherited) whose
+   * `member` is scrubbed.
+   * @param {string} key
+   * @param {Function} fn
+   */
+  function scrubbedRegistration(key, fn) {
+    const [member, kind] = SCRUBBED[/** @type {keyof typeof SCRUBBED} */ (key)];
+    /** @this {any} */
+    return function (/** @type {any} */ descriptor, /** @type {any[]} */ ...args) {
+      if (descriptor === null || typeof descriptor !== "object") return Reflect.apply(fn, this, [descriptor, ...args]);
+      let copy;
+      try {
+        copy = { ...descriptor };
+        if (!Object.hasOwn(copy, member) && descriptor[member] !== undefined) copy[member] = descriptor[member];
+      } catch {
+        throw redactionError("schema_invalid", "", "", `the ${kind} given to ${key} could not be read (a getter or a Proxy threw)`);
+      }
+      const handler = copy[member];
+      if (typeof handler === "function") {
+        const name = `${kind} ${typeof copy.name === "string" ? copy.name : ""}`;
+        copy[member] = async (/** @type {any[]} */ ...more) => scrubbed(name, await Reflect.apply(handler, descriptor, more));
+      }
+      return Reflect.apply(fn, this, [copy, ...args]);
+    };
+  }
+
+  /**
+   * What a resource's read or a prompt's get returned, as the agent may see it: the value with
+   * what was found masked in place (the view's structuredContent: a value that is no tool
+   * result is carried there, in the "mcp" format always, in "webmcp" once something is found;
+   * unchanged, the value itself); or, withheld (its own claim, an error, no module), a
+   * rejection, which the server answers as an error: a view of another shape is not one MCP
+   * clients accept.
+   * @param {string} name
+   * @param {unknown} value
+   */
+  async function scrubbed(name, value) {
+    const s = session ?? (await sessionReady);
+    const out = s.redact({ name }, value);
+    if (!out.withheld && out.result?.structuredContent !== undefined) return out.result.structuredContent;
+    if (!out.withheld && out.redactions.length === 0) return out.result;
+    throw new Error(`webmcp-redact: the ${name} was withheld (${out.error?.code ?? out.redactions[0]?.reason ?? "withheld"})`);
+  }
+  /** @type {Record<string, Function>} */
+  const patchedExtras = {};
+  for (const [key, { fn }] of Object.entries(extras)) patchedExtras[key] = scrubbedRegistration(key, fn);
 
   try {
     Object.defineProperty(modelContext, "registerTool", { configurable: true, enumerable: true, writable: true, value: registerTool });
     if (provide) Object.defineProperty(modelContext, "provideContext", { configurable: true, enumerable: true, writable: true, value: provideContext });
+    for (const [key, value] of Object.entries(patchedExtras)) Object.defineProperty(modelContext, key, { configurable: true, enumerable: true, writable: true, value });
     Object.defineProperty(modelContext, INSTALLED, { configurable: true, value: true });
   } catch {
     // A frozen or non-extensible context, a registerTool that cannot be redefined, a Proxy

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction, lintTools } from "webmcp-redact";
-import { CANARY, fakeContext } from "./helpers.mjs";
+import { CANARY, apiKeyRaw, apiKeyTool, fakeContext } from "./helpers.mjs";
 import { reportAfterUnregister } from "./install-helpers.mjs";
 
 // --- values JSON cannot hold ------------------------------------------------------------------
@@ -212,4 +212,44 @@ test("lint --format json and conformance --json show control and format characte
     cases += 1;
   }
   assert.equal(cases, 5);
+});
+
+// --- MCP-B's resources and prompts ---------------------------------------------------------------
+
+// MCP-B's server serves resources and prompts beside tools; installRedaction patched only
+// registerTool, so what a resource's read or a prompt's get returned reached MCP clients as the
+// page wrote it: the API key a tool's result had withheld, shown again by an "account"
+// resource, reached the agent raw. Both now go through the page session as a result of no tool.
+test("over MCP-B, a resource or a prompt echoing a withheld value is scrubbed, and one claiming sensitivity is refused", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  const registerResource = server.registerResource;
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    const call = await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    assert.ok(!JSON.stringify(call).includes(CANARY));
+    server.registerResource({ name: "account", uri: "app://account", mimeType: "text/plain", read: async () => ({ contents: [{ uri: "app://account", text: `your key: ${CANARY}` }] }) });
+    server.registerResource({ name: "plain", uri: "app://plain", read: async () => ({ contents: [{ uri: "app://plain", text: "nothing here" }] }) });
+    server.registerResource({ name: "marked", uri: "app://marked", read: async () => ({ contents: [{ uri: "app://marked", text: "private" }], _meta: { sensitiveHint: true } }) });
+    server.registerPrompt({ name: "use_key", get: async () => ({ messages: [{ role: "user", content: { type: "text", text: `call with ${CANARY}` } }] }) });
+    const account = await client.readResource({ uri: "app://account" });
+    assert.ok(!JSON.stringify(account).includes(CANARY), JSON.stringify(account));
+    assert.match(account.contents[0].text, /^your key: \[redacted/);
+    assert.deepEqual((await client.readResource({ uri: "app://plain" })).contents, [{ uri: "app://plain", text: "nothing here" }]);
+    await assert.rejects(client.readResource({ uri: "app://marked" }), /withheld/);
+    const prompt = await client.getPrompt({ name: "use_key" });
+    assert.ok(!JSON.stringify(prompt).includes(CANARY), JSON.stringify(prompt));
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
+  assert.equal(server.registerResource, registerResource, "uninstall puts registerResource back");
 });
