@@ -15,6 +15,15 @@
  * @returns {string}
  */
 export function definitionText(value) {
+  // The usual case (nothing JSON cannot hold) with a replacer that only looks: a tool object
+  // given to redact is written out on every call, and one that also tracks pointers cost Node
+  // 39 us a call for a 444-byte definition (bench/cases.mjs's account tool), against 8 us this
+  // way and 4.5 us with no replacer.
+  try {
+    return JSON.stringify(value, looks) ?? "null";
+  } catch (err) {
+    if (err !== UNHELD) throw err;
+  }
   const pointers = new WeakMap();
   /** @this {any} @param {string} key @param {unknown} v */
   function strict(key, v) {
@@ -25,6 +34,16 @@ export function definitionText(value) {
     return v;
   }
   return JSON.stringify(value, strict) ?? "null";
+}
+
+const UNHELD = new Error("a value JSON cannot hold");
+
+/** @this {any} @param {string} _key @param {unknown} v */
+function looks(_key, v) {
+  const t = typeof v;
+  if (t === "object" || t === "string" || t === "boolean") return v;
+  if (t === "number" ? !Number.isFinite(v) : t !== "undefined" || Array.isArray(this)) throw UNHELD;
+  return v;
 }
 
 /** What JSON would write of `v` in another sense than JavaScript reads it, or "". */
