@@ -81,3 +81,14 @@ export function signalContext() {
   ctx.getTools = async () => [...tools.keys()].map((name) => ({ name }));
   return ctx;
 }
+
+/** A small seeded generator (mulberry32): the same cases on every run. */
+export function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction } from "webmcp-redact";
-import { CANARY, apiKeyTool, apiKeyRaw, fakeContext, signalContext } from "./helpers.mjs";
+import { CANARY, apiKeyTool, apiKeyRaw, fakeContext, random, signalContext } from "./helpers.mjs";
 import { reportAfterUnregister, sensitive, settle } from "./install-helpers.mjs";
 
 const coded = (code) => (/** @type {any} */ e) => e instanceof TypeError && e.code === code;
@@ -173,16 +173,6 @@ test("wrapTool refuses another redactor's wrapTool copy with foreign_wrapper", a
 
 // --- Seeded: whatever the options, the runtime drops a tool exactly when the patch frees it ------
 
-/** A small seeded generator (mulberry32): the same cases on every run. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Options a page (careless or hostile) could give registerTool: a real signal, aborted or not,

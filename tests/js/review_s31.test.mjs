@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction, lintTools } from "webmcp-redact";
-import { CANARY, apiKeyRaw, apiKeyTool, fakeContext } from "./helpers.mjs";
+import { CANARY, apiKeyRaw, apiKeyTool, fakeContext, random } from "./helpers.mjs";
 import { reportAfterUnregister } from "./install-helpers.mjs";
 
 // --- values JSON cannot hold ------------------------------------------------------------------
@@ -252,4 +252,67 @@ test("over MCP-B, a resource or a prompt echoing a withheld value is scrubbed, a
     await server.close();
   }
   assert.equal(server.registerResource, registerResource, "uninstall puts registerResource back");
+});
+
+// --- Seeded: values JSON cannot hold, anywhere ------------------------------------------------
+
+const pick = (/** @type {() => number} */ rnd, /** @type {any[]} */ xs) => xs[Math.floor(rnd() * xs.length)];
+const KEYS = ["a", "x-sensitive", "sensitiveHint", "properties", "items", "a/b", "m~n", "_meta", "0"];
+
+/**
+ * A JSON tree `depth` levels above one planted value, and the pointer of that value within it:
+ * objects of random keys (some needing `~0`/`~1`), arrays with the value at a random index,
+ * siblings of plain JSON data.
+ */
+function planted(/** @type {() => number} */ rnd, depth, value) {
+  if (depth === 0) return { tree: value, pointer: "" };
+  const inner = planted(rnd, depth - 1, value);
+  if (rnd() < 0.3) {
+    const at = Math.floor(rnd() * 3);
+    const tree = [null, 1, "s"].slice(0, at).concat([inner.tree], [true]);
+    return { tree, pointer: `/${at}${inner.pointer}` };
+  }
+  const key = pick(rnd, KEYS);
+  const tree = { other: { type: "string" }, [key]: inner.tree };
+  return { tree, pointer: `/${key.replaceAll("~", "~0").replaceAll("/", "~1")}${inner.pointer}` };
+}
+
+// 300 definitions (seed 20261124), each with one value JSON cannot hold planted 0 to 5 levels
+// deep in title, outputSchema, annotations or _meta: each is refused, at exactly its pointer,
+// by wrapTool and (without a pointer to check) by redact.
+test("seeded: a value JSON cannot hold anywhere in a definition is refused at its pointer", async () => {
+  const rnd = random(20261124);
+  const r = await createRedactor();
+  let refused = 0;
+  for (let i = 0; i < 300; i++) {
+    const [, value] = pick(rnd, UNHELD);
+    const field = pick(rnd, ["title", "outputSchema", "annotations", "_meta"]);
+    const { tree, pointer } = planted(rnd, field === "title" ? 0 : 1 + Math.floor(rnd() * 5), value);
+    const tool = { name: `t${i}`, [field]: tree, execute: async () => ({}) };
+    assert.throws(() => r.wrapTool(tool), coded("schema_invalid", `/${field}${pointer}`), `case ${i}: ${field}${pointer}`);
+    assert.equal(r.redact(tool, {}).error?.code, "schema_invalid", `case ${i}`);
+    refused += 1;
+  }
+  assert.equal(refused, 300);
+});
+
+// 300 results (seed 20261125): a ±Infinity claim in one of the places a result makes claims,
+// among data holding nulls, NaN, Infinity and the stand-in's own text: the canary never
+// reaches the agent, and the same data without the claim reads back as JavaScript wrote it.
+test("seeded: ±Infinity claims wherever a result makes claims, and data keeps its values", async () => {
+  const rnd = random(20261125);
+  let cases = 0;
+  for (let i = 0; i < 300; i++) {
+    const [where, place] = pick(rnd, RESULT_PLACES);
+    const data = { n: pick(rnd, [Infinity, -Infinity, NaN, null, 0]), s: pick(rnd, ["webmcp-redact/infinite", "null", "x"]), list: [pick(rnd, [Infinity, null, 1])] };
+    const r = await createRedactor({ policy: { withholdAt: "medium" } });
+    const raw = place(pick(rnd, [Infinity, -Infinity]));
+    raw.structuredContent ??= data;
+    const out = r.redact({ name: "t" }, raw);
+    assert.ok(!JSON.stringify(out.result).includes(CANARY), `case ${i}: ${where}`);
+    const plain = (await createRedactor()).redact({ name: "p" }, { structuredContent: data });
+    assert.deepEqual(plain.result.structuredContent, JSON.parse(JSON.stringify(data, (_k, v) => (Number.isNaN(v) ? null : v === Infinity ? "I" : v === -Infinity ? "-I" : v)), (_k, v) => (v === "I" ? Infinity : v === "-I" ? -Infinity : v)), `case ${i}`);
+    cases += 1;
+  }
+  assert.equal(cases, 300);
 });
