@@ -290,6 +290,8 @@ function contextToPatch(given) {
  * claims (`_meta.sensitiveHint`) apply. The registration's method -> [member, kind].
  */
 const SCRUBBED = { registerResource: ["read", "resource"], registerPrompt: ["get", "prompt"] };
+/** What MCP-B reads of a resource or prompt descriptor besides that member. */
+const DESCRIBED = ["name", "title", "uri", "description", "mimeType", "argsSchema", "icons", "annotations", "_meta"];
 
 /**
  * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
@@ -554,7 +556,11 @@ export async function installRedactionWith(load, options = {}) {
       let copy;
       try {
         copy = { ...descriptor };
-        if (!Object.hasOwn(copy, member) && descriptor[member] !== undefined) copy[member] = descriptor[member];
+        // Inherited members too (a class-based descriptor), as readTool copies a tool's: the
+        // runtime spreads what it is given, and would lose them.
+        for (const key of [member, ...DESCRIBED]) {
+          if (!Object.hasOwn(copy, key) && descriptor[key] !== undefined) copy[key] = descriptor[key];
+        }
       } catch {
         throw redactionError("schema_invalid", "", "", `the ${kind} given to ${key} could not be read (a getter or a Proxy threw)`);
       }
