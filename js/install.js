@@ -559,7 +559,8 @@ export async function installRedactionWith(load, options = {}) {
         // Inherited members too (a class-based descriptor), as readTool copies a tool's: the
         // runtime spreads what it is given, and would lose them.
         for (const key of [member, ...DESCRIBED]) {
-          if (!Object.hasOwn(copy, key) && descriptor[key] !== undefined) copy[key] = descriptor[key];
+          const value = Object.hasOwn(copy, key) ? undefined : descriptor[key]; // read once
+          if (value !== undefined) copy[key] = value;
         }
       } catch {
         throw redactionError("schema_invalid", "", "", `the ${kind} given to ${key} could not be read (a getter or a Proxy threw)`);

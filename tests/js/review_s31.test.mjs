@@ -240,13 +240,15 @@ test("over MCP-B, a resource or a prompt echoing a withheld value is scrubbed, a
     server.registerResource({ name: "marked", uri: "app://marked", read: async () => ({ contents: [{ uri: "app://marked", text: "private" }], _meta: { sensitiveHint: true } }) });
     server.registerPrompt({ name: "use_key", get: async () => ({ messages: [{ role: "user", content: { type: "text", text: `call with ${CANARY}` } }] }) });
     // A class-based descriptor keeps what it inherits (the runtime spreads what it is given).
+    let uriReads = 0;
     class Account {
       get name() { return "inherited"; }
-      get uri() { return "app://inherited"; }
+      get uri() { uriReads += 1; return "app://inherited"; }
       async read() { return { contents: [{ uri: "app://inherited", text: `again ${CANARY}` }] }; }
     }
     server.registerResource(new Account());
     assert.match((await client.readResource({ uri: "app://inherited" })).contents[0].text, /^again \[redacted/);
+    assert.equal(uriReads, 1, "the descriptor is read once");
     const account = await client.readResource({ uri: "app://account" });
     assert.ok(!JSON.stringify(account).includes(CANARY), JSON.stringify(account));
     assert.match(account.contents[0].text, /^your key: \[redacted/);
