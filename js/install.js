@@ -605,7 +605,7 @@ export async function installRedactionWith(load, options = {}) {
     // that refuses: nothing stays half-installed (a patched registerTool waiting for a session
     // that never comes), and the caller gets a coded error (found by review).
     unpatch();
-    throw optionError("modelContext cannot be patched: its registerTool (or provideContext) cannot be replaced (a frozen or non-extensible object, or a Proxy that refuses)");
+    throw optionError("modelContext cannot be patched: its registerTool (or provideContext, registerResource, registerPrompt) cannot be replaced (a frozen or non-extensible object, or a Proxy that refuses)");
   }
   // Declarative tools (<form toolname>, see declarative.js): a response a submit handler gives
   // through SubmitEvent#respondWith is redacted, like an execute result; null where the runtime

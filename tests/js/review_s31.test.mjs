@@ -264,6 +264,25 @@ test("over MCP-B, a resource or a prompt echoing a withheld value is scrubbed, a
   assert.equal(server.registerResource, registerResource, "uninstall puts registerResource back");
 });
 
+// A context whose registerResource cannot be replaced is refused as one whose registerTool
+// cannot: installed, its resources would go on reaching clients raw while the page believed
+// them scrubbed. Nothing stays patched.
+test("a context whose registerResource cannot be replaced is refused, and nothing stays patched", async () => {
+  const ctx = /** @type {any} */ (fakeContext());
+  const registerTool = ctx.registerTool;
+  Object.defineProperty(ctx, "registerResource", { value: () => {}, writable: false, configurable: false });
+  await assert.rejects(installRedaction({ modelContext: ctx }), coded("invalid_options"));
+  assert.equal(ctx.registerTool, registerTool);
+  // Installed again once it can be: patched, and put back by uninstall.
+  const free = /** @type {any} */ (fakeContext());
+  const registerResource = () => {};
+  free.registerResource = registerResource;
+  const uninstall = await installRedaction({ modelContext: free });
+  assert.notEqual(free.registerResource, registerResource);
+  uninstall();
+  assert.equal(free.registerResource, registerResource);
+});
+
 // --- Seeded: values JSON cannot hold, anywhere ------------------------------------------------
 
 const pick = (/** @type {() => number} */ rnd, /** @type {any[]} */ xs) => xs[Math.floor(rnd() * xs.length)];
