@@ -2,6 +2,10 @@
 // script or a supported set-up broke before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createRedactor, installRedaction, lintTools } from "webmcp-redact";
 import { CANARY, apiKeyRaw, apiKeyTool, fakeContext, random } from "./helpers.mjs";
 import { reportAfterUnregister } from "./install-helpers.mjs";
@@ -189,10 +193,6 @@ test("a signal the options inherit is read once, for the patch and the runtime a
 // raw: a tool's name or hint from a tools/list, or a key of the view an implementation made,
 // rewrote what the terminal or the CI log showed.
 test("lint --format json and conformance --json show control and format characters as escapes", async () => {
-  const { spawnSync } = await import("node:child_process");
-  const { mkdtempSync, writeFileSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
   const root = new URL("../..", import.meta.url).pathname;
   const dir = mkdtempSync(join(tmpdir(), "s31-cli-"));
   const RAW = /[\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\u{E0000}-\u{E007F}]/u;
