@@ -24,16 +24,25 @@ export function definitionText(value) {
   } catch (err) {
     if (err !== UNHELD) throw err;
   }
-  const pointers = new WeakMap();
+  // Each object's place as a link to its holder's, the pointer spelt out only for the value
+  // found (spelt out for every value, a deep definition cost its depth per value).
+  const places = new WeakMap();
   /** @this {any} @param {string} key @param {unknown} v */
   function strict(key, v) {
-    const at = pointers.has(this) ? `${pointers.get(this)}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}` : "";
+    const place = places.has(this) ? { up: places.get(this), key } : null;
     const kind = unheld(v, Array.isArray(this));
-    if (kind) throw { pointer: at, what: kind };
-    if (v !== null && typeof v === "object") pointers.set(v, at);
+    if (kind) throw { pointer: pointerOf(place), what: kind };
+    if (v !== null && typeof v === "object") places.set(v, place);
     return v;
   }
   return JSON.stringify(value, strict) ?? "null";
+}
+
+/** The JSON Pointer of a place `strict` linked. */
+function pointerOf(place) {
+  const keys = [];
+  for (let p = place; p; p = p.up) keys.push(p.key.replaceAll("~", "~0").replaceAll("/", "~1"));
+  return keys.reverse().map((k) => `/${k}`).join("");
 }
 
 const UNHELD = new Error("a value JSON cannot hold");

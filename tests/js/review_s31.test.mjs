@@ -95,6 +95,29 @@ test("installRedaction refuses such a tool, in registerTool and provideContext",
   }
 });
 
+// The pointer of a refused value was spelt out for every value of the definition as it was
+// written (a deep definition cost its depth per value); now only the refused value's is.
+// Counted: the key escapes made, for a definition of 2,000 levels with the value at the bottom
+// (each level's siblings seen first).
+test("refusing a value deep in a large definition spells out one pointer", async () => {
+  const r = await createRedactor();
+  let tree = /** @type {any} */ ({ bad: Infinity });
+  // Siblings first: JSON.stringify writes (and the replacer sees) them before going down.
+  for (let i = 0; i < 2000; i++) tree = { other: [1, 2, 3], [`k${i % 7}`]: tree };
+  const replaceAll = String.prototype.replaceAll;
+  let escapes = 0;
+  String.prototype.replaceAll = function (...args) {
+    escapes += 1;
+    return Reflect.apply(replaceAll, this, args);
+  };
+  try {
+    assert.throws(() => r.wrapTool({ name: "t", _meta: tree, execute: async () => ({}) }), coded("schema_invalid"));
+  } finally {
+    String.prototype.replaceAll = replaceAll;
+  }
+  assert.ok(escapes <= 2 * 2003, `${escapes} key escapes`);
+});
+
 // `undefined` as a member is left out by JSON and falsy to JavaScript, as absent is: it stays
 // allowed (definitionOf itself writes `title: undefined` for a tool without one). In an array
 // JSON writes it `null`: refused.
