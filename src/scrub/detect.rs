@@ -903,7 +903,7 @@ mod tests {
     fn random_reads_classes_from_its_byte_set() {
         let by_bytes = |s: &[u8]| {
             let classes = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit];
-            let seen = classes.iter().filter(|f| s.iter().any(|c| f(c))).count();
+            let seen = classes.iter().filter(|f| s.iter().any(f)).count();
             seen >= 2 && distinct(s) >= (s.len() / 2).min(12)
         };
         let edges = *b"/09:@AZ[`az{~_-+\x00\x7f\x80\xff";
