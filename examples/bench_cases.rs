@@ -4,11 +4,52 @@
 //! ```sh
 //! cargo run --release --example bench_cases [all|pass|2kb|tree] [bytes] [reps]
 //! ```
+//!
+//! It also prints the peak of the bytes live on the heap during a call (redaction and side
+//! record), over the input's size: what a call grows the module's memory by, at least.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use serde_json::{json, Value};
 use webmcp_redact::{wire, Config, HandleSource, Redactor};
+
+/// Counts the bytes live on the heap, and their peak since `PEAK` was last reset.
+struct Peak;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(bytes: usize) {
+    let live = LIVE.fetch_add(bytes, Relaxed) + bytes;
+    PEAK.fetch_max(live, Relaxed);
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; the counters only observe sizes.
+unsafe impl GlobalAlloc for Peak {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        System.alloc(layout)
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size());
+        System.alloc_zeroed(layout)
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Relaxed);
+        System.dealloc(p, layout)
+    }
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // The old block and the new one are both live while it is copied.
+        grew(new_size);
+        LIVE.fetch_sub(layout.size(), Relaxed);
+        System.realloc(p, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static HEAP: Peak = Peak;
 
 struct Counter(u64);
 
@@ -125,6 +166,7 @@ fn main() {
     let tool = tool.to_string();
     let mut times = Vec::new();
     let mut side_times = Vec::new();
+    let mut peaks = Vec::new();
     // One redactor, its tool compiled once (as a page's); the known set is cleared before each
     // call, as the bench's vault.clear() does.
     let mut core = Redactor::new(Config::default(), Box::new(Counter(0)));
@@ -139,6 +181,8 @@ fn main() {
         if known == 0 {
             core.forget_all();
         }
+        let live = LIVE.load(Relaxed);
+        PEAK.store(live, Relaxed);
         let start = Instant::now();
         let outcome = core.redact(&tool, &text, None);
         let mid = Instant::now();
@@ -146,14 +190,18 @@ fn main() {
         times.push((mid - start).as_secs_f64() * 1e3);
         side_times.push(mid.elapsed().as_secs_f64() * 1e3);
         assert!(outcome.error.is_none(), "{:?}", outcome.error);
+        peaks.push(PEAK.load(Relaxed) - live);
         std::hint::black_box(side);
     }
     times.sort_by(f64::total_cmp);
     side_times.sort_by(f64::total_cmp);
+    peaks.sort_unstable();
     println!(
-        "{case} {} bytes: redact {:.3} ms, side record {:.3} ms (medians of {reps})",
+        "{case} {} bytes: redact {:.3} ms, side record {:.3} ms (medians of {reps}); peak heap {} bytes ({:.2}x the input)",
         text.len(),
         times[reps / 2],
-        side_times[reps / 2]
+        side_times[reps / 2],
+        peaks[reps / 2],
+        peaks[reps / 2] as f64 / text.len() as f64
     );
 }
