@@ -44,16 +44,53 @@ pub fn string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// The length of [`string`]'s literal of `s`, its quotes included, without writing it: a
+/// text that holds a long string reserves this, so that it never grows by doubling past what
+/// it needs (the agent view of a dense 1 MB result, its JSON text block written escaped, grew
+/// from 1.85 MB to a 3.7 MB buffer for 1.95 MB of text).
+pub fn string_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    let (mut len, mut i) = (bytes.len() + 2, next_escape(bytes, 0));
+    while i < bytes.len() {
+        // A short form, or `\u00xx`.
+        len += if escape(bytes[i]).is_empty() { 5 } else { 1 };
+        i = next_escape(bytes, i + 1);
+    }
+    len
+}
+
 /// The inside of [`string`]'s literal. Every write is one `push_str`: at opt-level "z"
 /// `String::push` is not inlined, and each char it pushes is a call, a reserve and a UTF-8
 /// encoding (measured: a fifth of the time `string` took on a result of escaped JSON text).
 fn body(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
-    let (mut start, mut i) = (0, 0);
-    // An indexed loop: at opt-level "z" the slice iterator's steps are not inlined (perf).
+    let (mut start, mut i) = (0, next_escape(bytes, 0));
     while i < bytes.len() {
-        // Eight bytes at a time past those that need no escape (most of a long text), and
-        // straight to the one that does.
+        // Every escaped byte is ASCII, so `i` and `i + 1` are character boundaries.
+        out.push_str(&s[start..i]);
+        let b = bytes[i];
+        match escape(b) {
+            "" => {
+                const HEX: &str = "0123456789abcdef";
+                let (hi, lo) = (usize::from(b >> 4), usize::from(b & 0xf));
+                out.push_str("\\u00");
+                out.push_str(&HEX[hi..=hi]);
+                out.push_str(&HEX[lo..=lo]);
+            }
+            short => out.push_str(short),
+        }
+        start = i + 1;
+        i = next_escape(bytes, start);
+    }
+    out.push_str(&s[start..]);
+}
+
+/// Where the first byte from `i` on that a literal escapes is (`bytes.len()` for none): eight
+/// bytes at a time past those that need no escape (most of a long text), and straight to the
+/// one that does. An indexed loop: at opt-level "z" the slice iterator's steps are not inlined
+/// (perf).
+fn next_escape(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() {
         if let Some(word) = bytes.get(i..i + 8) {
             let k = super::scan::first_special(u64::from_le_bytes(word.try_into().expect("eight bytes")));
             i += k;
@@ -62,34 +99,27 @@ fn body(out: &mut String, s: &str) {
             }
         }
         let b = bytes[i];
+        if b < 0x20 || b == b'"' || b == b'\\' {
+            return i;
+        }
         i += 1;
-        if b >= 0x20 && b != b'"' && b != b'\\' {
-            continue;
-        }
-        // Every escaped byte is ASCII, so `i - 1` and `i` are character boundaries.
-        out.push_str(&s[start..i - 1]);
-        start = i;
-        let short = match b {
-            0x08 => "\\b",
-            0x0c => "\\f",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            _ => "",
-        };
-        if short.is_empty() {
-            const HEX: &str = "0123456789abcdef";
-            let (hi, lo) = (usize::from(b >> 4), usize::from(b & 0xf));
-            out.push_str("\\u00");
-            out.push_str(&HEX[hi..=hi]);
-            out.push_str(&HEX[lo..=lo]);
-        } else {
-            out.push_str(short);
-        }
     }
-    out.push_str(&s[start..]);
+    bytes.len()
+}
+
+/// How a byte [`next_escape`] stops at is written: its short form, or "" for `\u00xx` (six
+/// bytes).
+fn escape(b: u8) -> &'static str {
+    match b {
+        0x08 => "\\b",
+        0x0c => "\\f",
+        b'\n' => "\\n",
+        b'\r' => "\\r",
+        b'\t' => "\\t",
+        b'"' => "\\\"",
+        b'\\' => "\\\\",
+        _ => "",
+    }
 }
 
 /// Any JSON value, written as `serde_json::to_string` writes it (compact, keys in their
@@ -102,6 +132,20 @@ pub fn value(out: &mut String, v: &Value) {
         Value::String(s) => string(out, s),
         Value::Array(items) => array(out, items, value),
         Value::Object(map) => members(out, map.iter()),
+    }
+}
+
+/// The bytes [`value`] writes for `v` when none of its strings needs an escape (fewer than it
+/// writes otherwise): what a record that holds many values reserves for them.
+pub fn size_hint(v: &Value) -> usize {
+    match v {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => n.as_str().len(),
+        Value::String(s) => s.len() + 2,
+        // A comma after each, but for the last: one for the brackets of an empty one.
+        Value::Array(items) => items.iter().map(|v| size_hint(v) + 1).sum::<usize>().max(1) + 1,
+        Value::Object(map) => map.iter().map(|(k, v)| k.len() + 4 + size_hint(v)).sum::<usize>().max(1) + 1,
     }
 }
 
@@ -191,6 +235,26 @@ mod tests {
             back,
             serde_json::json!({ "s": tricky, "t": true, "n": 12.5, "l": ["a", tricky], "v": { "x": [1, null] } })
         );
+    }
+
+    #[test]
+    fn a_value_without_escapes_is_as_long_as_its_size_hint() {
+        let v = serde_json::json!({ "a": [1, -2.5e3, true, false, null, "x"], "b": {}, "c": [], "d": { "e": [[]] } });
+        assert_eq!(size_hint(&v), text(&v).len());
+        let escaped = serde_json::json!(["q\"", { "k\n": "\u{1}" }]);
+        assert!(size_hint(&escaped) < text(&escaped).len());
+    }
+
+    #[test]
+    fn the_length_of_a_literal_is_known_before_it_is_written() {
+        let tricky = "q\"b\\s/\n\r\t\u{1}\u{8}\u{c}\u{1f}\u{7f}é😀\u{2028}";
+        let mut texts: Vec<String> = (0u8..0x80).map(|b| char::from(b).to_string()).collect();
+        texts.extend(["", tricky, &tricky.repeat(9), &format!("{}\"", "a".repeat(17))].map(String::from));
+        for s in &texts {
+            let mut out = String::new();
+            string(&mut out, s);
+            assert_eq!(string_len(s), out.len(), "{s:?}");
+        }
     }
 
     #[test]

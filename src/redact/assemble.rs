@@ -176,7 +176,9 @@ impl Run<'_> {
 fn structured_view(value: &str, text: Option<&str>, is_object: bool, tail: Option<&Tail>) -> String {
     let text = text.unwrap_or(value);
     let extra = tail.map_or(0, |t| t.blocks.len() + t.entries.len());
-    let mut out = String::with_capacity(value.len() + text.len() + extra + 128);
+    // Exactly what it takes (the fixed words are under 128 bytes): the text block is the
+    // value's JSON written escaped, longer than the value by a backslash per quote.
+    let mut out = String::with_capacity(value.len() + write::string_len(text) + extra + 128);
     out.push_str(r#"{"content":[{"type":"text","text":"#);
     write::string(&mut out, text);
     out.push('}');

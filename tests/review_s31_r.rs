@@ -1,0 +1,77 @@
+//! Stop 31 (helper R): what an all-redacted result costs in memory and work (issue 9). Counted,
+//! never timed: the peak of the bytes a call holds live (a counting allocator, per thread),
+//! and the capacity of what it returns.
+
+// Native only: the module has its own counting allocator on wasm32.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod counting;
+
+use counting::peak;
+
+use webmcp_redact::{wire, Config, HandleSource, Redactor};
+
+struct Counter(u64);
+
+impl HandleSource for Counter {
+    fn fill(&mut self, bytes: &mut [u8; 16]) {
+        self.0 += 1;
+        bytes[..8].copy_from_slice(&self.0.to_le_bytes());
+    }
+}
+
+/// The ratio bench's "all redacted" case (bench/cases.mjs): API-key records of about `bytes`
+/// of JSON text, each losing its marked `secret`.
+const KEYS_TOOL: &str = r#"{"name":"list_keys","outputSchema":{"type":"object","properties":{"keys":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"created":{"type":"integer"},"secret":{"type":"string","x-sensitive":true}}}}}}}"#;
+
+fn keys(bytes: usize) -> String {
+    let mut out = String::from("{\"keys\":[");
+    let mut i = 0u64;
+    while out.len() < bytes {
+        if i > 0 {
+            out.push(',');
+        }
+        let secret = format!("sk_live_{i:x>24}");
+        let record = format!(
+            "{{\"id\":\"key_{i}\",\"name\":\"key number {i}\",\"created\":{},\"secret\":\"{secret}\"}}",
+            1_700_000_000 + i
+        );
+        out.push_str(&record);
+        i += 1;
+    }
+    out.push_str("]}");
+    out
+}
+
+/// One all-redacted call as the module's door makes it (the redaction, then its side record),
+/// on a redactor whose tool is compiled and whose known set is empty: the peak of the bytes it
+/// held live over the input's size, and the capacities of the agent view and the side record
+/// over their lengths.
+fn all_redacted(bytes: usize) -> (f64, f64, f64) {
+    let text = keys(bytes);
+    let mut r = Redactor::new(Config::default(), Box::new(Counter(0)));
+    r.compile(KEYS_TOOL).expect("compiles");
+    let (held, (outcome, side)) = peak(|| {
+        let outcome = r.redact(KEYS_TOOL, &text, None);
+        let side = wire::side_json(&outcome, None, None);
+        (outcome, side)
+    });
+    assert!(outcome.error.is_none() && outcome.redactions.len() > 1000, "{:?}", outcome.error);
+    let over = |s: &String| s.capacity() as f64 / s.len() as f64;
+    (held as f64 / text.len() as f64, over(&outcome.agent_json), over(&side))
+}
+
+/// The agent view of a dense result was written into a buffer sized for its value twice,
+/// but its text block is the value's JSON escaped (a backslash per quote): it outgrew the
+/// buffer and doubled it (3.7 MB for 1.95 MB of text at 1 MB of input). The side record grew
+/// from nothing by doubling (4 MiB for 2.1 MB). And the overflow stub's values kept the buffer
+/// of the values pending their handles (3.0 MB for what 1.1 MB holds). Each is now sized to
+/// what it holds: at 256 KB, the call's peak was 20.8 times the input before, 14.8 now.
+#[test]
+fn an_all_redacted_call_holds_what_it_writes_not_twice_that() {
+    let (held, agent, side) = all_redacted(256_000);
+    eprintln!("held {held:.2} agent {agent:.3} side {side:.3}");
+    assert!(agent < 1.01, "the agent view's buffer is {agent:.2} times its text");
+    assert!(side < 1.25, "the side record's buffer is {side:.2} times its text");
+    assert!(held < 15.0, "a call held {held:.2} times its input at its peak");
+}
