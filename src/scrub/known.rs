@@ -28,14 +28,21 @@ pub struct KnownSecrets {
     values: TextMap<Rc<str>, Known>,
     /// handle -> the values it holds, each once (one handle may hold thousands: the items
     /// behind an overflow stub, so asking whether it holds one must not read them all).
-    owned: TextMap<String, TextSet<Rc<str>>>,
-    /// Values noted in this run with no handle yet: `settle` pins those that never got one.
-    provisional: Vec<(String, String)>,
+    owned: TextMap<Rc<str>, TextSet<Rc<str>>>,
+    /// Values noted in this run with no handle yet, with their labels: `settle` pins those
+    /// that never got one.
+    provisional: Vec<(Rc<str>, Rc<str>)>,
     /// What changed since the last `drain`, so that JS can rebuild the set after a trap.
     log: Vec<Learned>,
     /// The holdings the current run added, so that `rollback` can take back an attempt's.
     /// Emptied by `settle` and `drain`.
-    held: Vec<(String, Rc<str>)>,
+    held: Vec<(Rc<str>, Rc<str>)>,
+    /// The label last noted: the values of a result share a few labels, and every record of
+    /// one (`provisional`, `log`) shares its text. (Each value's text is shared the same way,
+    /// from `values`, and a handle's from `owned`: a dense result's records of what it
+    /// learned were three copies of each value, label and handle, a tenth of its call's
+    /// memory.)
+    label: Option<Rc<str>>,
     /// Where `held` and `log` stood at the last `mark`.
     undo_from: (usize, usize),
     /// The agent views this redactor returned (not secrets, but the same kind of memory: what
@@ -69,52 +76,72 @@ struct Known {
 }
 
 /// One value that joined the set, exactly as the core holds it: held by `handle`, or pinned.
+/// Its texts are the set's own, shared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Learned {
-    pub handle: Option<String>,
-    pub label: String,
-    pub value: String,
+    pub handle: Option<Rc<str>>,
+    pub label: Rc<str>,
+    pub value: Rc<str>,
 }
 
 impl KnownSecrets {
     /// Remembers `value` under `label` (the label its redactions will show), provisionally: the
     /// run gives it a handle, or `settle` pins it.
     pub fn note(&mut self, value: &str, label: &str) {
-        if self.values.contains_key(value) {
-            return;
+        self.noted(value, label);
+    }
+
+    /// [`note`](Self::note), and the set's text of `value`.
+    fn noted(&mut self, value: &str, label: &str) -> Rc<str> {
+        if let Some((shared, _)) = self.values.get_key_value(value) {
+            return Rc::clone(shared);
         }
         let added = self.needles.add(value, label);
         self.charge(added);
-        self.values.insert(Rc::from(value), Known::default());
-        self.provisional.push((value.to_string(), label.to_string()));
+        let shared: Rc<str> = Rc::from(value);
+        self.values.insert(Rc::clone(&shared), Known::default());
+        let label = self.shared_label(label);
+        self.provisional.push((Rc::clone(&shared), label));
+        shared
+    }
+
+    /// `label` as the set keeps it: the last one's text when it is the same.
+    fn shared_label(&mut self, label: &str) -> Rc<str> {
+        match &self.label {
+            Some(last) if **last == *label => Rc::clone(last),
+            _ => Rc::clone(self.label.insert(Rc::from(label))),
+        }
     }
 
     /// Remembers `value` as held by `handle`.
     pub fn own(&mut self, handle: &str, value: &str, label: &str) {
-        self.note(value, label);
-        let (shared, _) = self.values.get_key_value(value).expect("noted above");
-        let shared = Rc::clone(shared);
+        let shared = self.noted(value, label);
         // One handle often holds many values (the overflow stub's): its name is copied once.
-        let held = match self.owned.get_mut(handle) {
-            Some(held) => held,
-            None => self.owned.entry(handle.to_string()).or_default(),
+        let handle = match self.owned.get_key_value(handle) {
+            Some((name, _)) => Rc::clone(name),
+            None => {
+                let name: Rc<str> = Rc::from(handle);
+                self.owned.insert(Rc::clone(&name), TextSet::default());
+                name
+            }
         };
+        let held = self.owned.get_mut(&handle).expect("entered above");
         if held.insert(Rc::clone(&shared)) {
-            self.values.get_mut(value).expect("noted above").owners += 1;
-            self.held.push((handle.to_string(), shared));
-            let learned =
-                Learned { handle: Some(handle.to_string()), label: label.to_string(), value: value.to_string() };
-            self.log.push(learned);
+            self.values.get_mut(&shared).expect("noted above").owners += 1;
+            self.held.push((Rc::clone(&handle), Rc::clone(&shared)));
+            let label = self.shared_label(label);
+            self.log.push(Learned { handle: Some(handle), label, value: shared });
         }
     }
 
     /// Remembers `value` for good (until `clear`), held by no handle.
     pub fn pin(&mut self, value: &str, label: &str) {
-        self.note(value, label);
-        let known = self.values.get_mut(value).expect("noted above");
+        let shared = self.noted(value, label);
+        let known = self.values.get_mut(&shared).expect("noted above");
         if !known.pinned {
             known.pinned = true;
-            self.log.push(Learned { handle: None, label: label.to_string(), value: value.to_string() });
+            let label = self.shared_label(label);
+            self.log.push(Learned { handle: None, label, value: shared });
         }
     }
 
@@ -133,29 +160,29 @@ impl KnownSecrets {
     pub(crate) fn rollback(&mut self, mark: usize) {
         let (held_at, log_at) = self.undo_from;
         for (handle, value) in self.held.drain(held_at.min(self.held.len())..) {
-            let Some(set) = self.owned.get_mut(handle.as_str()) else { continue };
+            let Some(set) = self.owned.get_mut(&handle) else { continue };
             if set.remove(&value) {
                 if let Some(known) = self.values.get_mut(&value) {
                     known.owners -= 1;
                 }
             }
             if set.is_empty() {
-                self.owned.remove(handle.as_str());
+                self.owned.remove(&handle);
             }
         }
         self.log.truncate(log_at);
         while self.provisional.len() > mark {
             let Some((value, _)) = self.provisional.pop() else { break };
-            self.values.remove(value.as_str());
+            self.values.remove(&value);
             self.needles.remove(&value);
         }
     }
 
     /// The end of a run (whatever its outcome): values it noted that no handle holds are pinned.
     pub fn settle(&mut self) {
-        self.held.clear();
+        self.held = Vec::new(); // its buffer goes too: it grows with a result's values
         for (value, label) in std::mem::take(&mut self.provisional) {
-            if self.values.get(value.as_str()).is_some_and(|k| k.owners == 0) {
+            if self.values.get(&value).is_some_and(|k| k.owners == 0) {
                 self.pin(&value, &label);
             }
         }
@@ -209,7 +236,7 @@ impl KnownSecrets {
 
     /// What joined the set since the last call.
     pub fn drain(&mut self) -> Vec<Learned> {
-        self.held.clear();
+        self.held = Vec::new();
         self.undo_from = (0, 0);
         std::mem::take(&mut self.log)
     }

@@ -160,7 +160,7 @@ impl WasmRedactor {
     /// Replays one entry of a side record's `known` (what an earlier core learned) after a
     /// trap: held by `handle`, or pinned when `handle` is undefined.
     pub fn remember(&mut self, handle: Option<String>, label: String, value: String) {
-        self.core.remember(&Learned { handle, label, value });
+        self.core.remember(&Learned { handle: handle.map(Into::into), label: label.into(), value: value.into() });
     }
 
     /// The vault entry `handle` was deleted.

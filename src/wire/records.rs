@@ -67,7 +67,10 @@ fn side_size(outcome: &Outcome) -> usize {
         .sum();
     let known: usize = known_runs(&outcome.learned)
         .map(|run| {
-            opt(&run[0].handle) + text(&run[0].label) + run.iter().map(|l| l.value.len() + 3).sum::<usize>() + 16
+            run[0].handle.as_deref().map_or(0, text)
+                + text(&run[0].label)
+                + run.iter().map(|l| l.value.len() + 3).sum::<usize>()
+                + 16
         })
         .sum();
     redactions + secrets + known + 512
