@@ -68,13 +68,15 @@ fn all_redacted(bytes: usize) -> (f64, f64, f64) {
 /// of the values pending their handles (3.0 MB for what 1.1 MB holds). Each is now sized to
 /// what it holds: at 256 KB, the call's peak was 20.8 times the input before, 14.8 after.
 /// Sharing the known set's texts (`the_known_set_keeps_each_value_label_and_handle_once`)
-/// took it to 13.0.
+/// took it to 13.0; sizing the report, the known set's records of the run and the report's
+/// entries in the agent view to what the streaming engine took (each grew by doubling), and
+/// letting the value's copy go of the room reserved for the whole input, to 11.0.
 #[test]
 fn an_all_redacted_call_holds_what_it_writes_not_twice_that() {
     let (held, agent, side) = all_redacted(256_000);
     assert!(agent < 1.01, "the agent view's buffer is {agent:.2} times its text");
     assert!(side < 1.25, "the side record's buffer is {side:.2} times its text");
-    assert!(held < 13.5, "a call held {held:.2} times its input at its peak");
+    assert!(held < 11.5, "a call held {held:.2} times its input at its peak");
 }
 
 /// The most bytes the known set held per value while it learned `n` values of 32 bytes from a

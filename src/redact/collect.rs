@@ -49,6 +49,12 @@ impl Collector {
         self.report.is_empty()
     }
 
+    /// Room for `n` more entries.
+    pub fn reserve(&mut self, n: usize) {
+        self.report.reserve(n);
+        self.pending.reserve(n);
+    }
+
     /// A point to come back to with [`Collector::point_since`].
     pub fn mark(&self) -> usize {
         self.report.len()
@@ -115,6 +121,7 @@ impl Collector {
         let values = pending.iter().filter(|p| !p.user_only).count();
         let overflow = values > MAX_STUBS + 1;
         let user_only = pending.len() - values;
+        known.reserve(pending.iter().map(|p| p.strings.len()).sum());
         handles.reserve(if overflow { user_only + MAX_STUBS + 1 } else { pending.len() });
         let mut stubs = Vec::with_capacity(pending.len().min(user_only + MAX_STUBS + 1));
         let mut rest = Vec::with_capacity(if overflow { values - MAX_STUBS } else { 0 });

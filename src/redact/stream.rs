@@ -173,6 +173,9 @@ pub(super) fn scan(
         return None;
     }
     s.flush(end);
+    // Reserved for the whole text, which stays for the call: a dense result's copy is about
+    // half of it.
+    s.out.shrink_to_fit();
     Some(Scanned { text: s.out, taken: s.taken, values: Vec::new(), is_object, exhausted: s.exhausted })
 }
 
@@ -522,6 +525,10 @@ impl Run<'_> {
     /// takes are, and the result is withheld.
     pub(super) fn take_streamed(&mut self, scanned: Scanned) -> Result<Option<Agent>, Error> {
         let Scanned { text: value, taken, values, is_object, exhausted } = scanned;
+        // What it took is known: the report and the known set's records are sized once (each
+        // grew by doubling to twice what a dense result needs).
+        self.collect.reserve(taken.len());
+        self.known.reserve(taken.len());
         for (t, v) in taken.into_iter().zip(values) {
             let strings = secret_strings(&v, false);
             self.take_with(t.pointer, t.reason, t.label, v, strings);

@@ -113,6 +113,14 @@ impl KnownSecrets {
         }
     }
 
+    /// Room for `n` more values in the run's records (a dense result's grew by doubling to
+    /// twice what they held).
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.provisional.reserve(n);
+        self.held.reserve(n);
+        self.log.reserve(n);
+    }
+
     /// Remembers `value` as held by `handle`.
     pub fn own(&mut self, handle: &str, value: &str, label: &str) {
         let shared = self.noted(value, label);
