@@ -7,7 +7,7 @@
 
 mod counting;
 
-use counting::{allocated, peak};
+use counting::peak;
 
 use webmcp_redact::{wire, Config, HandleSource, KnownSecrets, Redactor};
 
@@ -20,27 +20,16 @@ impl HandleSource for Counter {
     }
 }
 
-/// The ratio bench's "all redacted" case (bench/cases.mjs): API-key records of about `bytes`
-/// of JSON text, each losing its marked `secret`.
+/// The ratio bench's "all redacted" case (bench/cases.mjs): API-key records, about 100 bytes
+/// each, of about `bytes` of JSON text, each losing its marked `secret`.
 const KEYS_TOOL: &str = r#"{"name":"list_keys","outputSchema":{"type":"object","properties":{"keys":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"created":{"type":"integer"},"secret":{"type":"string","x-sensitive":true}}}}}}}"#;
 
 fn keys(bytes: usize) -> String {
-    let mut out = String::from("{\"keys\":[");
-    let mut i = 0u64;
-    while out.len() < bytes {
-        if i > 0 {
-            out.push(',');
-        }
-        let secret = format!("sk_live_{i:x>24}");
-        let record = format!(
-            "{{\"id\":\"key_{i}\",\"name\":\"key number {i}\",\"created\":{},\"secret\":\"{secret}\"}}",
-            1_700_000_000 + i
-        );
-        out.push_str(&record);
-        i += 1;
-    }
-    out.push_str("]}");
-    out
+    let record = |i: usize| {
+        let created = 1_700_000_000 + i;
+        format!(r#"{{"id":"key_{i}","name":"key number {i}","created":{created},"secret":"sk_live_{i:x>24}"}}"#)
+    };
+    format!(r#"{{"keys":[{}]}}"#, (0..bytes / 100).map(record).collect::<Vec<_>>().join(","))
 }
 
 /// One all-redacted call as the module's door makes it (the redaction, then its side record),

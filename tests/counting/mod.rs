@@ -53,6 +53,7 @@ unsafe impl GlobalAlloc for Counting {
 static COUNTING: Counting = Counting;
 
 /// Bytes this thread allocates while `f` runs, and what it returns.
+#[allow(dead_code)]
 pub fn allocated<T>(f: impl FnOnce() -> T) -> (u64, T) {
     let before = ALLOCATED.with(Cell::get);
     let out = f();
