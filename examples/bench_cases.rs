@@ -8,6 +8,7 @@
 //! It also prints the peak of the bytes live on the heap during a call (redaction and side
 //! record), over the input's size: what a call grows the module's memory by, at least.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -15,18 +16,22 @@ use std::time::Instant;
 use serde_json::{json, Value};
 use webmcp_redact::{wire, Config, HandleSource, Redactor};
 
-/// Counts the bytes live on the heap, and their peak since `PEAK` was last reset.
+/// Counts the bytes live on the heap, and their peak since `PEAK` was last reset. (Natively:
+/// the module has its own allocator on wasm32.)
+#[cfg(not(target_arch = "wasm32"))]
 struct Peak;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
+#[cfg(not(target_arch = "wasm32"))]
 fn grew(bytes: usize) {
     let live = LIVE.fetch_add(bytes, Relaxed) + bytes;
     PEAK.fetch_max(live, Relaxed);
 }
 
 // SAFETY: every call is forwarded to `System` unchanged; the counters only observe sizes.
+#[cfg(not(target_arch = "wasm32"))]
 unsafe impl GlobalAlloc for Peak {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         grew(layout.size());
@@ -48,6 +53,7 @@ unsafe impl GlobalAlloc for Peak {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static HEAP: Peak = Peak;
 
