@@ -35,23 +35,46 @@ pub(crate) fn nested_too_deep(at: &str) -> Error {
 }
 
 /// Could JSON written in string `s` of a value make claims? Only through a `_meta` or
-/// `annotations` member, its name spelled out or with `\u` escapes, and with a bracket, as
-/// written or percent-encoded (a result written into a URL). The claims reader reads
-/// just these strings (no other string of a value is parsed for claims), and the streaming
-/// engine declines just these (`stream.rs`), so both engines read the same.
+/// `annotations` member, its name spelled out or escaped ([`names_a_place`]), and with a
+/// bracket, as written or escaped (a result written into a URL or into HTML), in `s` or in a
+/// view of it decoded again where it escapes an escape ([`in_a_chain`]). The claims reader
+/// reads just these strings (no other string of a value is parsed for claims), and the
+/// streaming engine declines just these (`stream.rs`), so both engines read the same.
 pub fn may_claim(s: &str) -> bool {
     // Every string of a plain value is asked (the streaming engine's hot path): one pass over it
-    // answers no for almost all of them. Over bytes: the three are ASCII, which UTF-8 never
+    // answers no for almost all of them. Over bytes: the five are ASCII, which UTF-8 never
     // writes inside another character, and `str::contains` with a set of chars decoded every
     // character (a third of a pass-through call's instructions, callgrind, stop 31).
-    if !s.bytes().any(|b| matches!(b, b'{' | b'[' | b'%')) || !names_a_place(s) {
+    s.bytes().any(|b| matches!(b, b'{' | b'[' | b'%' | b'&' | b'\\'))
+        && in_a_chain(s, crate::scrub::DECODINGS - 1, &|s| names_a_place(s) && holds_a_bracket(s))
+}
+
+/// A bracket as written, or as an escape one decoded view reads as one.
+fn holds_a_bracket(s: &str) -> bool {
+    const ESCAPED: [&str; 6] = ["%7B", "%7b", "%5B", "%5b", "&#", "\\u"];
+    s.bytes().any(|b| matches!(b, b'{' | b'[')) || ESCAPED.iter().any(|p| s.contains(p))
+}
+
+/// Does `test` (which looks one decoding ahead) hold for `s`, or for a view of it `levels`
+/// decodings deep at most, decoded where the text escapes an escape (`%255F`, `&amp;#95;`,
+/// `%26quot%3B`)? Found by review s31: a result escaped twice made no claims (its place name
+/// or brackets escaped twice were not asked for), so it reached the agent raw. Only a string
+/// with such an escape is decoded here (most strings of a value hold none).
+fn in_a_chain(s: &str, levels: usize, test: &dyn Fn(&str) -> bool) -> bool {
+    const ESCAPES_AN_ESCAPE: [&str; 6] = ["%25", "%26", "%5C", "%5c", "&amp", "&AMP"];
+    if test(s) {
+        return true;
+    }
+    if levels == 0 || !ESCAPES_AN_ESCAPE.iter().any(|e| s.contains(e)) {
         return false;
     }
-    s.bytes().any(|b| matches!(b, b'{' | b'[')) || ["%7B", "%7b", "%5B", "%5b"].iter().any(|p| s.contains(p))
+    let mut found = false;
+    crate::scrub::each_decoding(s, &mut |view| found = found || in_a_chain(view, levels - 1, test));
+    found
 }
 
 /// Could `s` name a place of claims, `_meta` or `annotations`, spelled out or with a letter or
-/// `_` escaped as one of the decoded views reads it: `\u`, an HTML numeric reference, or a
+/// `_` escaped as one decoded view reads it: `\u`, an HTML numeric reference, or a
 /// percent-escape of a letter, digit or `_`. Found by review s30: `&quot;&#95;meta&quot;` or
 /// `%5Fmeta` in an escaped result was not read, and its result reached the agent raw.
 fn names_a_place(s: &str) -> bool {
@@ -61,7 +84,8 @@ fn names_a_place(s: &str) -> bool {
         let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
         s.as_bytes().windows(3).any(|w| w[0] == b'%' && escaped(w).is_some_and(name_char))
     };
-    s.contains("_meta") || s.contains("annotations") || s.contains("\\u") || s.contains("&#") || escapes_a_name()
+    const NAMED: [&str; 4] = ["_meta", "annotations", "\\u", "&#"];
+    NAMED.iter().any(|p| s.contains(p)) || escapes_a_name()
 }
 
 /// A result's own claims.
@@ -199,7 +223,7 @@ impl Reader<'_, '_> {
     fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
         // Only a text that names a place has views, so only such a text is read again; the
         // others (most text blocks) are not copied into `seen`.
-        let names = names_a_place(text);
+        let names = in_a_chain(text, crate::scrub::DECODINGS - 1, &names_a_place);
         if names && !self.first_time(text) {
             return Ok(());
         }
@@ -213,12 +237,41 @@ impl Reader<'_, '_> {
         // written into HTML (`{&quot;content&quot;:…}`) or into a URL (`%7B%22content%22…`):
         // found by review s29, each reached the agent raw. Each decoder once, and not again
         // inside what a view holds, so a text is read at most five times.
-        let mut views = Vec::new();
-        crate::scrub::each_decoding(text, &mut |view| views.push(view.to_string()));
         self.in_view = true;
-        let read = views.iter().try_for_each(|view| self.as_written(view, depth, at).map(drop));
+        let read = self.views(text, depth, at, crate::scrub::DECODINGS, &mut TextMap::default());
         self.in_view = false;
         read
+    }
+
+    /// Reads each decoded view of `text` as written, and a view that is no JSON value as
+    /// written but still names a place through its own views, up to `levels` decodings deep
+    /// (at most 4 + 16 + 64 views, as value matching reads): a result escaped twice
+    /// (`{&amp;quot;_meta&amp;quot;:…}`, `%257B%2522_meta…`, or an HTML escape of a URL's)
+    /// reached the agent raw when views were read one decoding deep (found by review s31).
+    /// `read` holds each view read so far with the levels left below it: two chains often
+    /// decode to the same view (HTML then percent, percent then HTML), read once.
+    fn views(
+        &mut self,
+        text: &str,
+        depth: usize,
+        at: &str,
+        levels: usize,
+        read: &mut TextMap<Box<str>, usize>,
+    ) -> Result<(), Error> {
+        let mut views = Vec::new();
+        crate::scrub::each_decoding(text, &mut |view| views.push(view.to_string()));
+        for view in views {
+            let known = read.get(view.as_str()).copied();
+            if known.is_some_and(|left| left >= levels) {
+                continue;
+            }
+            read.insert(view.as_str().into(), levels);
+            let deeper = levels > 1 && in_a_chain(&view, levels - 2, &names_a_place);
+            if (known.is_some() || !self.as_written(&view, depth, at)?) && deeper {
+                self.views(&view, depth, at, levels - 1, read)?;
+            }
+        }
+        Ok(())
     }
 
     /// Whether `text` is to be read: not when it was read before, in full or, reading a view
@@ -392,9 +445,13 @@ mod tests {
     /// its own pieces and of characters whose UTF-8 holds bytes near `{`, `[`, `%` (seeded).
     #[test]
     fn may_claim_over_bytes_answers_as_over_characters() {
+        // The form before stop 31 went over bytes, with review s31's chains of escapes.
+        let bracket = |s: &str| {
+            s.contains(['{', '[']) || ["%7B", "%7b", "%5B", "%5b", "&#", "\\u"].iter().any(|p| s.contains(p))
+        };
         let by_chars = |s: &str| {
-            (s.contains(['{', '[', '%']) && names_a_place(s))
-                && (s.contains(['{', '[']) || ["%7B", "%7b", "%5B", "%5b"].iter().any(|p| s.contains(p)))
+            s.contains(['{', '[', '%', '&', '\\'])
+                && in_a_chain(s, crate::scrub::DECODINGS - 1, &|s| names_a_place(s) && bracket(s))
         };
         let pieces = [
             "{",
@@ -407,6 +464,10 @@ mod tests {
             "annotations",
             "\\u",
             "&#",
+            "&amp;",
+            "%25",
+            "&",
+            "\\",
             "a",
             "é",
             "\u{7b}",

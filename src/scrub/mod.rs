@@ -70,6 +70,8 @@ pub(crate) const MARKER_FORMS: [(&str, &str); 2] = [("[redacted: ", "]"), ("[sec
 /// Values of at least this many characters are matched wherever they occur. Shorter ones
 /// would match innocent text everywhere.
 pub(crate) const MIN_LEN: usize = 4;
+/// How many decodings deep a chain of views goes (`unescape.rs`), for the claims reader.
+pub(crate) const DECODINGS: usize = unescape::LEVELS;
 
 /// Values of `MIN_SHORT` to `MIN_LEN - 1` characters (a CVV, a short PIN) are matched only where
 /// they stand alone as a token: "CVV 737" is caught, "17370" is not. A single character is
