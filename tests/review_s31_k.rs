@@ -69,3 +69,105 @@ fn k1_a_result_escaped_by_a_chain_of_encoders_claims() {
         }
     });
 }
+
+/// `s` as `he.encode(s, { encodeEverything: true, useNamedReferences: true })` writes ASCII:
+/// every punctuation character by its HTML name where it has one, else numerically.
+fn html5_names(s: &str) -> String {
+    const NAMES: &[(char, &str)] = &[
+        ('!', "excl"),
+        ('"', "quot"),
+        ('#', "num"),
+        ('$', "dollar"),
+        ('%', "percnt"),
+        ('&', "amp"),
+        ('\'', "apos"),
+        ('(', "lpar"),
+        (')', "rpar"),
+        ('*', "ast"),
+        ('+', "plus"),
+        (',', "comma"),
+        ('.', "period"),
+        ('/', "sol"),
+        (':', "colon"),
+        (';', "semi"),
+        ('<', "lt"),
+        ('=', "equals"),
+        ('>', "gt"),
+        ('?', "quest"),
+        ('@', "commat"),
+        ('[', "lsqb"),
+        ('\\', "bsol"),
+        (']', "rsqb"),
+        ('^', "Hat"),
+        ('_', "lowbar"),
+        ('`', "grave"),
+        ('{', "lcub"),
+        ('|', "verbar"),
+        ('}', "rcub"),
+    ];
+    s.chars()
+        .map(|c| match NAMES.iter().find(|(k, _)| *k == c) {
+            Some((_, name)) => format!("&{name};"),
+            None if c.is_ascii_punctuation() => format!("&#{};", c as u32),
+            None => c.to_string(),
+        })
+        .collect()
+}
+
+/// HTML's names for ASCII characters (`&lowbar;`, `&commat;`, `&lcub;`), as `he.encode` writes
+/// punctuation with `useNamedReferences`: a claiming result written so (or only its place name,
+/// `&lowbar;meta`, named open by review s30) makes its claims, and a known value with
+/// punctuation written so is scrubbed from later results and caught by `check()`. Found by
+/// probing: only the legacy names and the Latin-1 ones were decoded, so both reached the agent
+/// (600 of 600 claiming results, and every value). Fails without `scrub::unescape::ascii` (and
+/// its names in `claims`).
+#[test]
+fn k2_html_names_of_ascii_characters_are_read() {
+    withheld_family("k2: claims written with HTML's ASCII names", SEED ^ 2, 600, |canary, rng| {
+        let inner = json!({ "content": [{ "type": "text", "text": canary }], "_meta": claim(rng) }).to_string();
+        let text = match rng.below(3) {
+            0 => html5_names(&inner),
+            1 => inner.replace('"', "&quot;").replace("_meta", "&lowbar;meta"),
+            _ => encode(&html5_names(&inner), [0, 2][rng.below(2)]),
+        };
+        match rng.below(3) {
+            0 => text_result(&text),
+            1 => json!({ "data": { "log": text } }),
+            _ => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+        }
+    });
+    let mut rng = Rng(SEED ^ 0x22);
+    let (mut bad, cases) = (Vec::new(), 400);
+    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+    let punctuation: Vec<char> = "!#$%()*+,./:;=?@[\\]^_`{|}~-".chars().collect();
+    for _ in 0..cases {
+        let mut value = format!("Q{:06x}", rng.next() >> 40);
+        for _ in 0..1 + rng.below(3) {
+            let at = 1 + rng.below(value.len() - 1);
+            value.insert(at, punctuation[rng.below(punctuation.len())]);
+        }
+        let encoded = html5_names(&value);
+        if encoded == value {
+            continue;
+        }
+        let text = format!("{}{encoded}{}", ["", "Key: ", "<td>"][rng.below(3)], ["", ".", "</td>"][rng.below(3)]);
+        let later = match rng.below(3) {
+            0 => text_result(&text),
+            1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+            _ => json!({ "page": { "html": text } }),
+        };
+        for view in later_views(json!(value), &later) {
+            if view.contains(&encoded) {
+                bad.push(format!("{value:?} as {encoded:?}: {view}"));
+            }
+        }
+        let mut r = redactor(webmcp_redact::Format::Webmcp);
+        r.redact(MARKED, &json!({ "s": value }).to_string(), None);
+        let c = r.check(post, &json!({ "body": text }).to_string(), None).unwrap();
+        if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+            bad.push(format!("check() let {encoded:?} out"));
+        }
+    }
+    println!("k2: values with HTML's ASCII names: {cases}, seed {:#x}", SEED ^ 0x22);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}

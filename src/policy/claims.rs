@@ -51,9 +51,12 @@ pub fn may_claim(s: &str) -> bool {
 
 /// A bracket as written, or as an escape one decoded view reads as one.
 fn holds_a_bracket(s: &str) -> bool {
-    const ESCAPED: [&str; 6] = ["%7B", "%7b", "%5B", "%5b", "&#", "\\u"];
-    s.bytes().any(|b| matches!(b, b'{' | b'[')) || ESCAPED.iter().any(|p| s.contains(p))
+    s.bytes().any(|b| matches!(b, b'{' | b'[')) || ESCAPED_BRACKETS.iter().any(|p| s.contains(p))
 }
+
+/// The escapes of a bracket one decoded view reads as one.
+const ESCAPED_BRACKETS: [&str; 10] =
+    ["%7B", "%7b", "%5B", "%5b", "&#", "\\u", "&lcub;", "&lbrace;", "&lsqb;", "&lbrack;"];
 
 /// Does `test` (which looks one decoding ahead) hold for `s`, or for a view of it `levels`
 /// decodings deep at most, decoded where the text escapes an escape (`%255F`, `&amp;#95;`,
@@ -61,7 +64,7 @@ fn holds_a_bracket(s: &str) -> bool {
 /// or brackets escaped twice were not asked for), so it reached the agent raw. Only a string
 /// with such an escape is decoded here (most strings of a value hold none).
 fn in_a_chain(s: &str, levels: usize, test: &dyn Fn(&str) -> bool) -> bool {
-    const ESCAPES_AN_ESCAPE: [&str; 6] = ["%25", "%26", "%5C", "%5c", "&amp", "&AMP"];
+    const ESCAPES_AN_ESCAPE: [&str; 8] = ["%25", "%26", "%5C", "%5c", "&amp", "&AMP", "&percnt;", "&bsol;"];
     if test(s) {
         return true;
     }
@@ -74,8 +77,8 @@ fn in_a_chain(s: &str, levels: usize, test: &dyn Fn(&str) -> bool) -> bool {
 }
 
 /// Could `s` name a place of claims, `_meta` or `annotations`, spelled out or with a letter or
-/// `_` escaped as one decoded view reads it: `\u`, an HTML numeric reference, or a
-/// percent-escape of a letter, digit or `_`. Found by review s30: `&quot;&#95;meta&quot;` or
+/// `_` escaped as one decoded view reads it: `\u`, an HTML numeric reference or `&lowbar;`, or
+/// a percent-escape of a letter, digit or `_`. Found by review s30: `&quot;&#95;meta&quot;` or
 /// `%5Fmeta` in an escaped result was not read, and its result reached the agent raw.
 fn names_a_place(s: &str) -> bool {
     let hex = |b: u8| (b as char).to_digit(16);
@@ -84,7 +87,7 @@ fn names_a_place(s: &str) -> bool {
         let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
         s.as_bytes().windows(3).any(|w| w[0] == b'%' && escaped(w).is_some_and(name_char))
     };
-    const NAMED: [&str; 4] = ["_meta", "annotations", "\\u", "&#"];
+    const NAMED: [&str; 6] = ["_meta", "annotations", "\\u", "&#", "&lowbar;", "&UnderBar;"];
     NAMED.iter().any(|p| s.contains(p)) || escapes_a_name()
 }
 
@@ -446,9 +449,7 @@ mod tests {
     #[test]
     fn may_claim_over_bytes_answers_as_over_characters() {
         // The form before stop 31 went over bytes, with review s31's chains of escapes.
-        let bracket = |s: &str| {
-            s.contains(['{', '[']) || ["%7B", "%7b", "%5B", "%5b", "&#", "\\u"].iter().any(|p| s.contains(p))
-        };
+        let bracket = |s: &str| s.contains(['{', '[']) || ESCAPED_BRACKETS.iter().any(|p| s.contains(p));
         let by_chars = |s: &str| {
             s.contains(['{', '[', '%', '&', '\\'])
                 && in_a_chain(s, crate::scrub::DECODINGS - 1, &|s| names_a_place(s) && bracket(s))
@@ -465,6 +466,8 @@ mod tests {
             "\\u",
             "&#",
             "&amp;",
+            "&lcub;",
+            "&lowbar;",
             "%25",
             "&",
             "\\",
