@@ -259,16 +259,16 @@ impl Reader<'_, '_> {
         depth: usize,
         at: &str,
         levels: usize,
-        read: &mut TextMap<Box<str>, usize>,
+        read: &mut TextMap<Box<str>, u32>,
     ) -> Result<(), Error> {
         let mut views = Vec::new();
         crate::scrub::each_decoding(text, &mut |view| views.push(view.to_string()));
         for view in views {
             let known = read.get(view.as_str()).copied();
-            if known.is_some_and(|left| left >= levels) {
+            if known.is_some_and(|left| left as usize >= levels) {
                 continue;
             }
-            read.insert(view.as_str().into(), levels);
+            read.insert(view.as_str().into(), levels as u32);
             let deeper = levels > 1 && in_a_chain(&view, levels - 2, &names_a_place);
             if (known.is_some() || !self.as_written(&view, depth, at)?) && deeper {
                 self.views(&view, depth, at, levels - 1, read)?;
