@@ -30,7 +30,15 @@ pub mod wire;
 mod wasm;
 
 pub use error::{Error, ErrorCode};
-pub use json::parse_json;
+pub use json::parse_limited as parse_json_with;
+
+/// JSON text as the core reads it (what `JSON.parse` accepts; a repeated key is
+/// `duplicate_key`), held to the default [`Limits`] (`maxDepth`, `maxInputBytes`): a value
+/// nested past them could not even be dropped without overflowing the stack. Use
+/// [`parse_json_with`] for other limits.
+pub fn parse_json(text: &str) -> Result<serde_json::Value, Error> {
+    json::parse_limited(text, &Limits::default())
+}
 pub use options::{Engine, Format, Limits, Options};
 pub use policy::{check, session};
 pub use redact::outcome::{Outcome, Reason, Redaction, Secret, SecretKind};

@@ -171,3 +171,22 @@ fn k2_html_names_of_ascii_characters_are_read() {
     println!("k2: values with HTML's ASCII names: {cases}, seed {:#x}", SEED ^ 0x22);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
 }
+
+/// The crate's public parser is held to the default limits, as the product's paths are: text
+/// nested 100,000 deep is `depth_limit`, never a value whose drop overflows the stack (named
+/// open by review s30: `parse_json` had no limit, and a Rust caller handing it such text
+/// crashed). Fails on the code before (it returned the value; dropping it aborts the test).
+#[test]
+fn k3_the_crates_parser_is_held_to_the_depth_limit() {
+    use webmcp_redact::{parse_json, parse_json_with, ErrorCode, Limits};
+    let n = 100_000;
+    let deep = [format!("{}{}", "[".repeat(n), "]".repeat(n)), format!("{}1{}", "{\"a\":".repeat(n), "}".repeat(n))];
+    for text in &deep {
+        assert_eq!(parse_json(text).expect_err("deeper than maxDepth").code, ErrorCode::DepthLimit);
+        let wide = Limits { max_depth: usize::MAX, ..Limits::default() };
+        assert_eq!(parse_json_with(text, &wide).expect_err("past the ceiling").code, ErrorCode::DepthLimit);
+    }
+    let within = format!("{}{}", "[".repeat(128), "]".repeat(128));
+    assert!(parse_json(&within).is_ok());
+    assert_eq!(parse_json(r#"{"a":1,"a":2}"#).expect_err("repeated").code, ErrorCode::DuplicateKey);
+}
