@@ -83,9 +83,13 @@ import { gzipSync } from "node:zlib";
 // serializer out, every value written by json::write, -15.9 / -5.3 KiB; K: numbers read from
 // their digits for claims, escaped place names, HTML's Latin-1 names, +1.4 / +0.9 KiB; M: idle
 // members carried through allOf and $ref, short-value first bytes, +1.3 / +0.4 KiB): 536.6 KiB
-// raw, 240.3 KiB gzip, so the budget comes down to 540 / 243 KiB.
-const BUDGET_RAW = 540 * 1024;
-const BUDGET_GZIP = 243 * 1024;
+// raw, 240.3 KiB gzip, so the budget comes down to 540 / 243 KiB. Review s31 (K: claims of
+// results escaped by chains of encoders, HTML's names for ASCII characters, +1.8 / +0.9 KiB; R:
+// an all-redacted call's peak memory cut by a third (buffers sized to what they hold, the known
+// set's texts shared), +2.7 / +0.9 KiB; S: +0.1 / +0.1 KiB): 541.1 KiB raw, 242.2 KiB gzip, so
+// the budget goes up to 544 / 245 KiB.
+const BUDGET_RAW = 544 * 1024;
+const BUDGET_GZIP = 245 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
