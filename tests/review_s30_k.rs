@@ -200,30 +200,13 @@ fn k4_a_known_value_written_with_latin1_names_is_scrubbed() {
     let mut rng = Rng(SEED ^ 4);
     let (mut bad, cases) = (Vec::new(), 400);
     let letters: Vec<char> = "abcxyzABC019-_ ".chars().chain((0xC0..=0xFF).filter_map(char::from_u32)).collect();
-    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
     for _ in 0..cases {
         // At least one Latin-1 letter, so that the encoded form differs from the value.
         let mut value: String = (0..6 + rng.below(10)).map(|_| letters[rng.below(letters.len())]).collect();
         value.push(char::from_u32(0xC0 + rng.below(64) as u32).unwrap());
         let value = format!("Q{}Z", value.trim());
         let encoded = htmlentities(&value);
-        let text = format!("{}{encoded}{}", ["", "Name: ", "<td>"][rng.below(3)], ["", ".", "</td>"][rng.below(3)]);
-        let later = match rng.below(3) {
-            0 => text_result(&text),
-            1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
-            _ => json!({ "page": { "html": text } }),
-        };
-        for view in later_views(json!(value), &later) {
-            if view.contains(&encoded) {
-                bad.push(format!("{value:?} as {encoded:?}: {view}"));
-            }
-        }
-        let mut r = redactor(webmcp_redact::Format::Webmcp);
-        r.redact(MARKED, &json!({ "s": value }).to_string(), None);
-        let c = r.check(post, &json!({ "body": text }).to_string(), None).unwrap();
-        if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
-            bad.push(format!("check() let {encoded:?} out"));
-        }
+        echo_is_caught(&mut rng, &value, &encoded, &mut bad);
     }
     println!("k4: Latin-1 names: {cases} values, seed {:#x}", SEED ^ 4);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));

@@ -138,7 +138,6 @@ fn k2_html_names_of_ascii_characters_are_read() {
     });
     let mut rng = Rng(SEED ^ 0x22);
     let (mut bad, cases) = (Vec::new(), 400);
-    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
     let punctuation: Vec<char> = "!#$%()*+,./:;=?@[\\]^_`{|}~-".chars().collect();
     for _ in 0..cases {
         let mut value = format!("Q{:06x}", rng.next() >> 40);
@@ -150,23 +149,7 @@ fn k2_html_names_of_ascii_characters_are_read() {
         if encoded == value {
             continue;
         }
-        let text = format!("{}{encoded}{}", ["", "Key: ", "<td>"][rng.below(3)], ["", ".", "</td>"][rng.below(3)]);
-        let later = match rng.below(3) {
-            0 => text_result(&text),
-            1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
-            _ => json!({ "page": { "html": text } }),
-        };
-        for view in later_views(json!(value), &later) {
-            if view.contains(&encoded) {
-                bad.push(format!("{value:?} as {encoded:?}: {view}"));
-            }
-        }
-        let mut r = redactor(webmcp_redact::Format::Webmcp);
-        r.redact(MARKED, &json!({ "s": value }).to_string(), None);
-        let c = r.check(post, &json!({ "body": text }).to_string(), None).unwrap();
-        if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
-            bad.push(format!("check() let {encoded:?} out"));
-        }
+        echo_is_caught(&mut rng, &value, &encoded, &mut bad);
     }
     println!("k2: values with HTML's ASCII names: {cases}, seed {:#x}", SEED ^ 0x22);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));

@@ -111,6 +111,30 @@ pub fn later_views(secret: Value, later: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Learns `value` through `MARKED`, then writes it as `encoded` into a later result (a text
+/// block, a resource's text or a value's string, chosen by `rng`) and into a post's arguments:
+/// what reaches the agent or passes `check()` is pushed onto `bad`.
+pub fn echo_is_caught(rng: &mut Rng, value: &str, encoded: &str, bad: &mut Vec<String>) {
+    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+    let text = format!("{}{encoded}{}", ["", "Key: ", "<td>"][rng.below(3)], ["", ".", "</td>"][rng.below(3)]);
+    let later = match rng.below(3) {
+        0 => text_result(&text),
+        1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+        _ => json!({ "page": { "html": text } }),
+    };
+    for view in later_views(json!(value), &later) {
+        if view.contains(encoded) {
+            bad.push(format!("{value:?} as {encoded:?}: {view}"));
+        }
+    }
+    let mut r = redactor(Format::Webmcp);
+    r.redact(MARKED, &json!({ "s": value }).to_string(), None);
+    let c = r.check(post, &json!({ "body": text }).to_string(), None).unwrap();
+    if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+        bad.push(format!("check() let {encoded:?} out"));
+    }
+}
+
 /// A CallToolResult of one text block.
 pub fn text_result(text: &str) -> Value {
     json!({ "content": [{ "type": "text", "text": text }] })
