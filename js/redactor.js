@@ -466,7 +466,8 @@ class Redactor {
   #redact(tool, raw, state) {
     let text;
     try {
-      // The one and only read of `raw`: everything after works on this text.
+      // The one text of `raw` everything after works on (resultText reads `raw` a second time
+      // when the first text holds `null`, and this is then that second read's text).
       text = resultText(raw);
     } catch {
       // The thrown error is not kept as `cause`: a getter's error message may hold a value.
