@@ -63,16 +63,6 @@ fn k1_a_hint_past_f64_claims() {
     });
 }
 
-/// A claim of high sensitivity, as one of the vocabularies writes it in a place.
-fn claim(rng: &mut Rng) -> Value {
-    match rng.below(4) {
-        0 => json!({ "sensitiveHint": true }),
-        1 => json!({ "io.modelcontextprotocol/trust-annotations": { "sensitive": true } }),
-        2 => json!({ "mcp.dev/resultSensitivity": "restricted" }),
-        _ => json!({ "sensitive_hint": "high" }),
-    }
-}
-
 /// `name` with one of its characters written as an escape the decoded view reads: an HTML
 /// numeric reference (`html`) or a percent-escape.
 fn one_escaped(name: &str, html: bool, rng: &mut Rng) -> String {

@@ -5,19 +5,9 @@
 mod common;
 
 use common::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 const SEED: u64 = 0x5eed_0031_c0de_000b;
-
-/// A claim of high sensitivity, as one of the vocabularies writes it in a place.
-fn claim(rng: &mut Rng) -> Value {
-    match rng.below(4) {
-        0 => json!({ "sensitiveHint": true }),
-        1 => json!({ "io.modelcontextprotocol/trust-annotations": { "sensitive": true } }),
-        2 => json!({ "mcp.dev/resultSensitivity": "restricted" }),
-        _ => json!({ "sensitive_hint": "high" }),
-    }
-}
 
 /// `s` written by one of the encoders a tool or bridge applies to text: `htmlspecialchars`,
 /// numeric references of every punctuation character, `encodeURIComponent`, percent-escapes of

@@ -135,6 +135,16 @@ pub fn echo_is_caught(rng: &mut Rng, value: &str, encoded: &str, bad: &mut Vec<S
     }
 }
 
+/// A claim of high sensitivity, as one of the vocabularies writes it in a place.
+pub fn claim(rng: &mut Rng) -> Value {
+    match rng.below(4) {
+        0 => json!({ "sensitiveHint": true }),
+        1 => json!({ "io.modelcontextprotocol/trust-annotations": { "sensitive": true } }),
+        2 => json!({ "mcp.dev/resultSensitivity": "restricted" }),
+        _ => json!({ "sensitive_hint": "high" }),
+    }
+}
+
 /// A CallToolResult of one text block.
 pub fn text_result(text: &str) -> Value {
     json!({ "content": [{ "type": "text", "text": text }] })
