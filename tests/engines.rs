@@ -146,6 +146,95 @@ property! {
     }
 }
 
+static CALLS: Tally = Tally::new();
+
+property! {
+    /// CallToolResults around the case's value, as WebMCP tools return them (issue 9): its
+    /// `structuredContent`, with text blocks beside it, each the value's JSON (as
+    /// `JSON.stringify` writes it, or pretty), prose (echoing its canaries in value matching's
+    /// forms, or not), JSON in prose, or a block with a field more; `isError` or not (or not a
+    /// boolean); members and block fields in any order; sometimes after a result whose
+    /// values the redactor learned.
+    fn the_engines_agree_on_call_results(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 0), vec(any::<u8>(), 16..48), 0..3u8)) {
+        let (c, choices, prior) = t;
+        let b = built(&c, true);
+        let value: Value = serde_json::from_str(&b.raw).expect("generated JSON");
+        let mut pick = Picks { choices: &choices, at: 0 };
+        let raw = call_result(&value, &b.canaries, &mut pick);
+        // The value itself before it (its values known), or a call result of it before.
+        let earlier = match prior {
+            0 => vec![],
+            1 => vec![b.raw.clone()],
+            _ => vec![call_result(&value, &b.canaries, &mut pick)],
+        };
+        let earlier: Vec<&str> = earlier.iter().map(String::as_str).collect();
+        let streamed = agree(&b.tool, &earlier, &raw, c.format, Limits::default())?;
+        // A sensitive tool's results, and a value that is no object, are the DOM engine's.
+        if value.is_object() && !c.sensitive {
+            CALLS.count(streamed);
+        }
+        Ok(())
+    }
+}
+
+/// Choices, one by one.
+struct Picks<'c> {
+    choices: &'c [u8],
+    at: usize,
+}
+
+impl Picks<'_> {
+    fn next(&mut self, n: u8) -> u8 {
+        let c = self.choices[self.at % self.choices.len()];
+        self.at += 1;
+        c % n
+    }
+}
+
+/// A CallToolResult around `value` (see `the_engines_agree_on_call_results`).
+fn call_result(value: &Value, canaries: &[String], pick: &mut Picks) -> String {
+    // Now and then a value of its own that only echoes a canary (known from a result before).
+    let own = json!({ "summary": format!("about {}", canaries.first().map_or("nothing", String::as_str)) });
+    let value = if pick.next(5) == 0 { &own } else { value };
+    let compact = value.to_string();
+    let mut blocks = Vec::new();
+    for i in 0..pick.next(4) {
+        let canary = canaries.get(usize::from(pick.next(8))).map_or("nothing", String::as_str);
+        let form = CLAIMED_FORMS[usize::from(pick.next(CLAIMED_FORMS.len() as u8))];
+        let text = match pick.next(12) {
+            0..=4 => compact.clone(),
+            5 => serde_json::to_string_pretty(value).expect("JSON"),
+            6 | 7 => format!("note {i}: {}.", props::echo::encode(form, canary)),
+            8 => format!("Done: {i} item(s) updated."),
+            9 => format!("Result: {compact}"),
+            10 => format!(" {compact}"),
+            _ => format!("see {canary}"),
+        };
+        let mut block = vec![("type", json!("text")), ("text", json!(text))];
+        if pick.next(3) == 0 {
+            block.reverse();
+        }
+        match pick.next(12) {
+            0 => block.push(("annotations", json!({ "priority": 0.5 }))),
+            1 => block.push(("note", json!(canary))),
+            2 => block[0].1 = json!(["not", "a", "string"]),
+            _ => {}
+        }
+        blocks.push(Value::Object(block.into_iter().map(|(k, v)| (k.to_string(), v)).collect()));
+    }
+    let mut top = vec![("content", Value::Array(blocks)), ("structuredContent", value.clone())];
+    match pick.next(8) {
+        0 | 1 => top.push(("isError", json!(true))),
+        2 => top.insert(0, ("isError", json!(false))),
+        3 => top.push(("isError", json!("yes"))),
+        _ => {}
+    }
+    if pick.next(3) == 0 {
+        top.reverse();
+    }
+    Value::Object(top.into_iter().map(|(k, v)| (k.to_string(), v)).collect()).to_string()
+}
+
 /// Writes a value as valid JSON in an odd way, choice by choice.
 struct Odd<'c> {
     choices: &'c [u8],
@@ -271,6 +360,72 @@ fn the_engines_agree_on_each_rule() {
     }
 }
 
+/// CallToolResults with the `keys` tool: what the streaming engine reads (a structuredContent
+/// object, text blocks that are its JSON as written or prose, `isError`) and what it leaves to
+/// the DOM engine, each agreeing with it.
+#[test]
+fn the_engines_agree_on_each_call_result_rule() {
+    let keys = json!({ "name": "k", "outputSchema": { "type": "object", "properties": {
+        "keys": { "type": "array", "items": { "type": "object", "properties": {
+            "id": { "type": "string" }, "secret": { "type": "string", "x-sensitive": true } } } },
+        "n": { "type": "integer" } } } })
+    .to_string();
+    let value = r#"{"keys":[{"id":"a","secret":"S1"},{"id":"b","secret":"AKIA2OGYBAH6STMMNXNN"}],"n":1}"#;
+    let text = |t: &str| json!({ "type": "text", "text": t });
+    let result = |blocks: Vec<Value>, rest: &str| {
+        format!(r#"{{"content":{},"structuredContent":{value}{rest}}}"#, Value::Array(blocks))
+    };
+    let dup = || text(value);
+    let pretty = serde_json::to_string_pretty(&serde_json::from_str::<Value>(value).unwrap()).unwrap();
+    let cases: Vec<(String, bool)> = vec![
+        (result(vec![dup()], ""), true),
+        (result(vec![dup(), text("Created 2 keys."), dup()], r#","isError":false"#), true),
+        (result(vec![], r#","isError":true"#), true),
+        (result(vec![json!({ "text": value, "type": "text" })], ""), true),
+        (result(vec![text("the key S1 and AKIA2OGYBAH6STMMNXNN")], ""), true),
+        (format!(r#" {{ "isError" : false , "structuredContent" : {value} , "content" : [ ] }} "#), true),
+        // The duplicate as written, escapes and all.
+        (
+            r#"{"structuredContent":{"keys":[{"id":"a\u0041","secret":"S\u0031"}]},"content":[{"type":"text","text":"{\"keys\":[{\"id\":\"a\\u0041\",\"secret\":\"S\\u0031\"}]}"}]}"#
+                .to_string(),
+            true,
+        ),
+        (result(vec![text(&pretty)], ""), false),
+        (result(vec![text(&format!("Result: {value}"))], ""), false),
+        (result(vec![text("a token 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")], ""), false),
+        (result(vec![json!({ "type": "text", "text": "x", "annotations": { "priority": 1 } })], ""), false),
+        (result(vec![json!({ "type": "text", "text": "x", "note": "y" })], ""), false),
+        (result(vec![json!({ "type": "image", "data": "AAAA", "mimeType": "image/png" })], ""), false),
+        (result(vec![dup()], r#","isError":"yes""#), false),
+        (result(vec![dup()], r#","_meta":{"x":1}"#), false),
+        (result(vec![dup()], r#","extra":1"#), false),
+        (result(vec![dup()], r#","content":[]"#), false),
+        (r#"{"content":[],"structuredContent":[1]}"#.to_string(), false),
+        (r#"{"content":[{"type":"text","text":"hi"}]}"#.to_string(), false),
+        (r#"{"content":[],"structuredContent":{"keys":[]},"#.to_string(), false),
+    ];
+    // Claims inside the value, in it and in its duplicate: read by the claims reader either way.
+    let claiming = [
+        r#"{"keys":[{"id":"a","secret":"S1"}],"annotations":{"sensitiveHint":true}}"#,
+        r#"{"keys":[{"id":"a","secret":"S1"}],"_meta":{"annotations":{"untrustedContentHint":true}}}"#,
+        r#"{"keys":[{"id":"a","secret":"S1","annotations":{"sensitiveHint":"high"}}]}"#,
+    ];
+    for format in Format::ALL {
+        for v in claiming {
+            let raw = format!(r#"{{"content":[{}],"structuredContent":{v}}}"#, text(v));
+            agree(&keys, &[], &raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    for format in Format::ALL {
+        for (raw, streams) in &cases {
+            let streamed = agree(&keys, &[], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(streamed, *streams, "{raw} ({format:?})");
+            let streamed = agree(&keys, &[value], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(streamed, *streams, "after the value: {raw} ({format:?})");
+        }
+    }
+}
+
 /// Past the depth limit or the size limit the streaming engine declines, and the DOM engine
 /// withholds the result as before; past the work limit the streaming engine withholds it
 /// itself, exactly as the DOM engine does (without running the walk a second time).
@@ -283,6 +438,14 @@ fn limits_are_the_dom_engines() {
     let small = Limits { max_depth: 8, ..Limits::default() };
     assert!(agree(&tree, &[], &deep(8), Format::Webmcp, small).unwrap());
     assert!(!agree(&tree, &[], &deep(9), Format::Webmcp, small).unwrap());
+    // Inside a CallToolResult the value is a level deeper, and so is its duplicate text.
+    let call = |n: usize| {
+        let value = deep(n);
+        let text = Value::String(value.clone());
+        format!(r#"{{"content":[{{"type":"text","text":{text}}}],"structuredContent":{value}}}"#)
+    };
+    assert!(agree(&tree, &[], &call(8), Format::Webmcp, small).unwrap());
+    assert!(!agree(&tree, &[], &call(9), Format::Webmcp, small).unwrap());
     let tiny = Limits { max_input_bytes: 40, ..Limits::default() };
     assert!(!agree(&tree, &[], &deep(3), Format::Webmcp, tiny).unwrap());
     for max_work in [0, 1, 5, 20, 50, 100, 200, 400] {
@@ -291,6 +454,7 @@ fn limits_are_the_dom_engines() {
             assert!(agree(&tree, &[], &deep(60), format, little_work).unwrap(), "max_work {max_work}");
             let keys = r#"{"token":"T","c":{"token":"U","c":null,"x":"AKIAFAKE2EXAMPLE7KEY"}}"#;
             agree(&tree, &[], keys, format, little_work).unwrap();
+            assert!(agree(&tree, &[], &call(30), format, little_work).unwrap(), "max_work {max_work}");
         }
     }
     let compiled = CompiledTool::compile(&tree, &Limits::default()).unwrap();

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::json::write::{self, object};
 use crate::redact::collect::{Collector, StubSpec};
+use crate::redact::stream_call::Call;
 use crate::redact::stubs::{notice_shown, write_notice, write_stub, REPORT_KEY};
 use crate::redact::{Agent, Run};
 use crate::scrub::known::KnownSecrets;
@@ -167,6 +168,7 @@ impl Run<'_> {
             (Agent::Structured { value, text, is_object }, tail) => {
                 structured_view(value, text.as_deref(), *is_object, tail.as_ref())
             }
+            (Agent::Call { value, call }, tail) => call_view(value, call, tail.as_ref()),
         };
         outcome.withheld = tail.is_some_and(|t| t.withheld);
         (outcome.redactions, outcome.secrets) = collect.into_parts();
@@ -179,21 +181,65 @@ impl Run<'_> {
 /// object, and the report in `_meta`. The value's text is copied, never parsed again.
 fn structured_view(value: &str, text: Option<&str>, is_object: bool, tail: Option<&Tail>) -> String {
     let text = text.unwrap_or(value);
-    let extra = tail.map_or(0, |t| t.blocks.len() + t.entries.len());
     // Exactly what it takes (the fixed words are under 128 bytes): the text block is the
     // value's JSON written escaped, longer than the value by a backslash per quote.
-    let mut out = String::with_capacity(value.len() + write::string_len(text) + extra + 128);
-    out.push_str(r#"{"content":[{"type":"text","text":"#);
-    write::string(&mut out, text);
-    out.push('}');
+    let size = value.len() + write::string_len(text) + 128;
+    let block = |out: &mut String| {
+        out.push_str(r#"{"type":"text","text":"#);
+        write::string(out, text);
+        out.push('}');
+        true
+    };
+    streamed_view(size, block, is_object.then_some(value), None, tail)
+}
+
+/// The agent view of a CallToolResult the streaming engine read ([`Agent::Call`]), as the DOM
+/// engine's `call_view` writes it: its blocks in their order and members' order, the
+/// duplicates written as the value, then `structuredContent`, then `isError`.
+fn call_view(value: &str, call: &Call, tail: Option<&Tail>) -> String {
+    let size =
+        value.len() + call.blocks.iter().map(|b| write::string_len(b.text_in(value, true)) + 32).sum::<usize>() + 128;
+    let blocks = |out: &mut String| {
+        for (i, b) in call.blocks.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            b.write(out, b.text_in(value, true));
+        }
+        !call.blocks.is_empty()
+    };
+    let is_error = call.is_error.map(|e| if e { "true" } else { "false" });
+    streamed_view(size, blocks, Some(value), is_error, tail)
+}
+
+/// A view the streaming engine writes: `content` (what `blocks` writes, true when it wrote
+/// any, then the tail's blocks), `structuredContent` and `isError` when given, and the
+/// report in `_meta`. `size`: what all but the tail takes, at most.
+fn streamed_view(
+    size: usize,
+    blocks: impl FnOnce(&mut String) -> bool,
+    structured: Option<&str>,
+    is_error: Option<&str>,
+    tail: Option<&Tail>,
+) -> String {
+    let extra = tail.map_or(0, |t| t.blocks.len() + t.entries.len());
+    let mut out = String::with_capacity(size + extra);
+    out.push_str(r#"{"content":["#);
+    let any = blocks(&mut out);
     if let Some(tail) = tail {
-        out.push(',');
+        if any {
+            out.push(',');
+        }
         out.push_str(&tail.blocks);
     }
     out.push(']');
-    if is_object {
+    if let Some(value) = structured {
         out.push_str(r#","structuredContent":"#);
         out.push_str(value);
+    }
+    if let Some(is_error) = is_error {
+        out.push_str(r#","isError":"#);
+        out.push_str(is_error);
     }
     if let Some(tail) = tail {
         out.push_str(r#","_meta":{"#);

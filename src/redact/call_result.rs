@@ -34,7 +34,7 @@ impl Run<'_> {
         // Beside an array structuredContent (the webmcp format), JSON text of an array can
         // stand for the value as well as an object can (found by review: it passed unwalked).
         let arrays = bare || structured.as_ref().is_some_and(Value::is_array);
-        let mut changed = match structured.as_mut() {
+        let changed = match structured.as_mut() {
             Some(v) => self.walk_into(v, "/structuredContent", allowlist),
             None => false,
         };
@@ -68,6 +68,22 @@ impl Run<'_> {
             self.detect(&Value::String(key.clone()), "");
             self.detect(value, &child("", key));
         }
+        Ok(self.call_view(structured, changed, kept, &duplicates, rest, not_mcp))
+    }
+
+    /// The rest of [`Run::call_result`] once everything is taken and the detectors have read
+    /// the result: value matching, the duplicate text written again where the structured value
+    /// changed (`changed`: the walk took from it), and the view. The streaming engine's reading
+    /// of a CallToolResult ends here too where value matching finds something.
+    pub(super) fn call_view(
+        &mut self,
+        mut structured: Option<Value>,
+        mut changed: bool,
+        kept: Vec<(usize, Value)>,
+        duplicates: &[bool],
+        rest: Vec<(String, Value)>,
+        not_mcp: bool,
+    ) -> Value {
         if let Some(v) = structured.as_mut() {
             changed |= self.scrub(v, "/structuredContent");
         }
@@ -136,7 +152,7 @@ impl Run<'_> {
             agent.insert(key, value);
         }
         self.scrub_keys(&mut agent, "", &["content", "structuredContent", "isError", "_meta"]);
-        Ok(Value::Object(agent))
+        Value::Object(agent)
     }
 
     /// `isError`, `_meta` and anything else at the top of a CallToolResult: what stays, to be

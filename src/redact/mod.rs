@@ -11,6 +11,7 @@ mod fields;
 pub(crate) mod outcome;
 pub(crate) mod own;
 mod stream;
+mod stream_call;
 pub(crate) mod stubs;
 mod walk;
 
@@ -200,6 +201,10 @@ enum Agent {
     /// when value matching changed it (else the same text), and whether it is an object (the
     /// `structuredContent`).
     Structured { value: String, text: Option<String>, is_object: bool },
+    /// A CallToolResult the streaming engine read, whose structured value (`value`, as compact
+    /// JSON) the walk changed and value matching left as it was: its duplicate texts are
+    /// `value`, its other blocks as they were.
+    Call { value: String, call: stream_call::Call },
 }
 
 /// How many times a run reads a result at most (`Run::result`): a credential uncovered by

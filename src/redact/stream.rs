@@ -22,6 +22,7 @@
 use std::fmt::Write;
 use std::hash::BuildHasher;
 
+use super::stream_call::{scan_call, Call, TextBlock};
 use super::{Agent, Run};
 use crate::hash::{Keyed, TextSet};
 use crate::json::scan::{self, Str};
@@ -55,6 +56,8 @@ pub(super) struct Scanned {
     pub is_object: bool,
     /// The walk ran out of work here (`limits.maxWork`): the result is withheld.
     pub exhausted: Option<String>,
+    /// The value is the `structuredContent` of this CallToolResult (`stream_call.rs`).
+    pub call: Option<super::stream_call::Call>,
 }
 
 /// What happens to a value.
@@ -134,7 +137,22 @@ pub(super) fn scan(
     max_depth: usize,
 ) -> Option<Scanned> {
     let b = text.as_bytes();
-    let start = scan::skip_ws(b, 0);
+    let (scanned, end) = scan_at(text, scan::skip_ws(b, 0), schema, eval, detect, meter, max_depth)?;
+    (scan::skip_ws(b, end) == b.len()).then_some(scanned)
+}
+
+/// [`scan`] of the value at `start` of `text` (a CallToolResult's `structuredContent`), with
+/// where it ends. The spans taken are offsets in `text`.
+pub(super) fn scan_at(
+    text: &str,
+    start: usize,
+    schema: Option<&Schema>,
+    eval: &mut Eval,
+    detect: Detect,
+    meter: &Meter,
+    max_depth: usize,
+) -> Option<(Scanned, usize)> {
+    let b = text.as_bytes();
     let is_object = match b.get(start) {
         Some(b'{') => true,
         Some(b'[') => false,
@@ -169,14 +187,13 @@ pub(super) fn scan(
         return None; // taken whole: the DOM engine writes that result
     }
     let end = s.run(start, plan)?;
-    if scan::skip_ws(b, end) != b.len() {
-        return None;
-    }
     s.flush(end);
     // Reserved for the whole text, which stays for the call: a dense result's copy is about
     // half of it.
     s.out.shrink_to_fit();
-    Some(Scanned { text: s.out, taken: s.taken, values: Vec::new(), is_object, exhausted: s.exhausted })
+    let scanned =
+        Scanned { text: s.out, taken: s.taken, values: Vec::new(), is_object, exhausted: s.exhausted, call: None };
+    Some((scanned, end))
 }
 
 impl Scanner<'_, '_> {
@@ -504,13 +521,21 @@ impl Run<'_> {
         // and so does a scan whose detectors ran out of it: they read in another order.
         let meter = self.known.meter();
         let before = meter.read();
-        let scanned = scan(raw_json, self.tool.schema(), &mut eval, self.tool.detect(), meter, max_depth)
+        let (schema, detect) = (self.tool.schema(), self.tool.detect());
+        let scanned = scan_call(raw_json, schema, &mut eval, detect, meter, max_depth)
+            .or_else(|| {
+                // Not a CallToolResult it takes: read as a plain value, from the start.
+                meter.rewind(before);
+                eval = Eval::new(limits);
+                scan(raw_json, schema, &mut eval, detect, meter, max_depth)
+            })
             .filter(|_| !meter.spent())
             .and_then(|mut scanned| {
                 let values = scanned.taken.iter().map(|t| taken_value(&raw_json[t.start..t.end]));
                 scanned.values = values.collect::<Option<_>>()?;
                 Some(scanned)
-            });
+            })
+            .filter(|scanned| self.passed_over(scanned));
         match scanned {
             Some(_) => self.eval = eval,
             None => meter.rewind(before),
@@ -524,17 +549,22 @@ impl Run<'_> {
     /// Past the work limit, what was taken up to there is still learned, as the DOM walk's
     /// takes are, and the result is withheld.
     pub(super) fn take_streamed(&mut self, scanned: Scanned) -> Result<Option<Agent>, Error> {
-        let Scanned { text: value, taken, values, is_object, exhausted } = scanned;
+        let Scanned { text: value, taken, values, is_object, exhausted, call } = scanned;
+        // A CallToolResult's value is its structuredContent, where the DOM engine walks it.
+        let base = if call.is_some() { "/structuredContent" } else { "" };
         // What it took is known: the report and the known set's records are sized once (each
         // grew by doubling to twice what a dense result needs).
         self.collect.reserve(taken.len());
         self.known.reserve(taken.len());
         for (t, v) in taken.into_iter().zip(values) {
             let strings = secret_strings(&v, false);
-            self.take_with(t.pointer, t.reason, t.label, v, strings);
+            self.take_with(format!("{base}{}", t.pointer), t.reason, t.label, v, strings);
         }
         if let Some(pointer) = exhausted {
-            return Err(work_limit(self.eval.max_work(), pointer));
+            return Err(work_limit(self.eval.max_work(), format!("{base}{pointer}")));
+        }
+        if let Some(call) = call {
+            return Ok(self.take_call(value, call));
         }
         let needles = self.known.needles();
         let wraps = self.format == Format::Mcp;
@@ -573,6 +603,51 @@ impl Run<'_> {
             Agent::Structured { value, text: None, is_object }
         };
         Ok((!self.collect.is_empty() || wraps).then_some(agent))
+    }
+}
+
+impl Run<'_> {
+    /// Would the DOM engine's detectors pass over every credential they find in a
+    /// CallToolResult's texts? They read after the walk, and pass over a known value: one known
+    /// before, or one this result takes (a taken value its duplicate text echoes).
+    fn passed_over(&self, scanned: &Scanned) -> bool {
+        let Some(call) = &scanned.call else { return true };
+        let unknown: Vec<&String> = call.detected.iter().filter(|s| !self.known.contains(s)).collect();
+        if unknown.is_empty() {
+            return true;
+        }
+        let taken: Vec<String> = scanned.values.iter().flat_map(|v| secret_strings(v, false)).collect();
+        unknown.iter().all(|s| taken.contains(s))
+    }
+
+    /// The rest of a CallToolResult the streaming engine read (`stream_call.rs`), its takes
+    /// learned: value matching, then the view. Where value matching finds something (or
+    /// reading for it runs past the allowance), the DOM engine's [`Run::call_view`] writes it,
+    /// from the values of what was read; else the view is written from the texts as they are.
+    fn take_call(&mut self, value: String, call: Call) -> Option<Agent> {
+        let changed = !self.collect.is_empty(); // the walk took from the structured value
+        let needles = self.known.needles();
+        if !needles.is_empty() {
+            let meter = self.known.meter();
+            let before = meter.read();
+            let found = any_match(needles, &value, false)
+                || call.blocks.iter().any(|b| needles.scrub(b.text_in(&value, changed)).is_some());
+            let spent = meter.spent();
+            if spent {
+                meter.rewind(before);
+            }
+            if found || spent {
+                let structured = parse_json(&value).expect("the streaming engine writes JSON");
+                let duplicates: Vec<bool> = call.blocks.iter().map(|b| b.duplicate).collect();
+                let kept = call.blocks.into_iter().map(TextBlock::into_value).enumerate().collect();
+                let rest =
+                    call.is_error.map(|e| ("isError".to_string(), serde_json::Value::Bool(e))).into_iter().collect();
+                let view = self.call_view(Some(structured), changed, kept, &duplicates, rest, false);
+                return (!self.collect.is_empty()).then_some(Agent::Value(view));
+            }
+        }
+        self.content_at = Some((0..call.blocks.len()).collect());
+        changed.then_some(Agent::Call { value, call })
     }
 }
 

@@ -1,0 +1,221 @@
+//! The streaming engine's reading of the commonest CallToolResult (issue 9): a
+//! `structuredContent` object, read in one pass as a plain structured value is (`stream.rs`),
+//! with `content` text blocks beside it, each the structured value's JSON text (its duplicate)
+//! or prose, and `isError`. It gives the DOM engine's `call_result` view byte for byte.
+//!
+//! It takes only what the DOM engine does nothing else with, and declines the rest before
+//! anything has changed: any other member at the top (`_meta`, the tool's data), a block with a
+//! field but `type` and `text` (annotations, `_meta`, unknown fields) or of another type, a
+//! structuredContent that is no object or is taken whole, a text that holds JSON other than the
+//! duplicate as written (a bracket or a backslash: JSON in prose, which rule 5 walks, or a
+//! duplicate written otherwise, which the DOM engine compares as a value), a text that may hold a
+//! result making claims (`claims::may_claim`), a `null` or repeated member, and a credential the
+//! detectors find in a text that this result does not take (the DOM engine's detectors pass
+//! over a known one: a taken value echoed in the duplicate text).
+
+use super::stream::{scan_at, Scanned};
+use crate::json::scan;
+use crate::policy::claims;
+use crate::schema::{Eval, Schema};
+use crate::scrub::detect::Detect;
+use crate::scrub::detected;
+use crate::scrub::meter::Meter;
+
+/// A CallToolResult around the structured value the streaming engine read.
+pub(super) struct Call {
+    pub blocks: Vec<TextBlock>,
+    pub is_error: Option<bool>,
+    /// What the detectors found in the blocks' texts: each is known by the time they read it
+    /// in the DOM engine (`Run::stream` checks), where it is passed over.
+    pub detected: Vec<String>,
+}
+
+/// A `{"type":"text","text":…}` block.
+pub(super) struct TextBlock {
+    pub text: String,
+    /// Its `text` member comes first (the view keeps the members' order).
+    pub text_first: bool,
+    /// The text is the structured value's JSON as written: the DOM engine's duplicate.
+    pub duplicate: bool,
+}
+
+/// Reads `text` as such a CallToolResult, its `structuredContent` walked with `schema`;
+/// `None` leaves it to the DOM engine.
+pub(super) fn scan_call(
+    text: &str,
+    schema: Option<&Schema>,
+    eval: &mut Eval,
+    detect: Detect,
+    meter: &Meter,
+    max_depth: usize,
+) -> Option<Scanned> {
+    let b = text.as_bytes();
+    let mut i = scan::skip_ws(b, 0);
+    // A block is three deep: the DOM engine's parser refuses a result deeper than the limit.
+    if b.get(i) != Some(&b'{') || max_depth < 3 {
+        return None;
+    }
+    let (mut blocks, mut is_error, mut structured) = (None, None, None);
+    i = scan::skip_ws(b, i + 1);
+    loop {
+        let (key, at) = member(text, i)?;
+        i = match key.as_str() {
+            "content" if blocks.is_none() => {
+                let (list, end) = text_blocks(text, at)?;
+                blocks = Some(list);
+                end
+            }
+            "structuredContent" if structured.is_none() && b.get(at) == Some(&b'{') => {
+                let (scanned, end) = scan_at(text, at, schema, eval, detect, meter, max_depth)?;
+                structured = Some((scanned, &text[at..end]));
+                end
+            }
+            "isError" if is_error.is_none() => {
+                let end = scan::literal(b, at)?;
+                is_error = Some(match &text[at..end] {
+                    "true" => true,
+                    "false" => false,
+                    _ => return None, // not a boolean: the DOM engine reports it
+                });
+                end
+            }
+            _ => return None,
+        };
+        i = scan::skip_ws(b, i);
+        match b.get(i) {
+            Some(b',') => i = scan::skip_ws(b, i + 1),
+            Some(b'}') if scan::skip_ws(b, i + 1) == b.len() => break,
+            _ => return None,
+        }
+    }
+    let (mut scanned, written) = structured?;
+    let mut blocks = blocks.unwrap_or_default();
+    let mut found = Vec::new();
+    for block in &mut blocks {
+        block.duplicate = block.text == written;
+        if !block.duplicate && (block.text.contains(['{', '[', '\\']) || claims::may_claim(&block.text)) {
+            return None;
+        }
+        found.extend(detected(&block.text, detect, meter).into_iter().map(|(_, secret)| secret));
+    }
+    // The DOM engine's detectors read the keys beside MCP's own.
+    if is_error.is_some() && !detected("isError", detect, meter).is_empty() {
+        return None;
+    }
+    scanned.call = Some(Call { blocks, is_error, detected: found });
+    Some(scanned)
+}
+
+/// The member whose key is at `i`: its key (decoded) and where its value starts.
+fn member(text: &str, i: usize) -> Option<(String, usize)> {
+    let b = text.as_bytes();
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let key = scan::string(b, i)?;
+    let colon = scan::skip_ws(b, key.end);
+    if b.get(colon) != Some(&b':') {
+        return None;
+    }
+    Some((chars(text, key), scan::skip_ws(b, colon + 1)))
+}
+
+/// A string token's characters.
+fn chars(text: &str, s: scan::Str) -> String {
+    match s.escaped {
+        true => scan::decode(s.raw(text)),
+        false => s.raw(text).to_string(),
+    }
+}
+
+/// The `content` array at `i`, each element a text block; and where it ends.
+fn text_blocks(text: &str, i: usize) -> Option<(Vec<TextBlock>, usize)> {
+    let b = text.as_bytes();
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    let mut blocks = Vec::new();
+    let mut i = scan::skip_ws(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Some((blocks, i + 1));
+    }
+    loop {
+        let (block, end) = text_block(text, i)?;
+        blocks.push(block);
+        i = scan::skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = scan::skip_ws(b, i + 1),
+            Some(b']') => return Some((blocks, i + 1)),
+            _ => return None,
+        }
+    }
+}
+
+/// The block at `i`: exactly a `type` of "text" and a string `text`, each once.
+fn text_block(text: &str, i: usize) -> Option<(TextBlock, usize)> {
+    let b = text.as_bytes();
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let (mut kind, mut body, mut text_first) = (None, None, false);
+    let mut i = scan::skip_ws(b, i + 1);
+    loop {
+        let (key, at) = member(text, i)?;
+        if b.get(at) != Some(&b'"') {
+            return None;
+        }
+        let value = scan::string(b, at)?;
+        match key.as_str() {
+            "type" if kind.is_none() => kind = Some(chars(text, value)),
+            "text" if body.is_none() => {
+                text_first = kind.is_none();
+                body = Some(chars(text, value));
+            }
+            _ => return None,
+        }
+        i = scan::skip_ws(b, value.end);
+        match b.get(i) {
+            Some(b',') => i = scan::skip_ws(b, i + 1),
+            Some(b'}') => break,
+            _ => return None,
+        }
+    }
+    let text = body.filter(|_| kind.as_deref() == Some("text"))?;
+    Some((TextBlock { text, text_first, duplicate: false }, i + 1))
+}
+
+impl TextBlock {
+    /// The block as the DOM engine reads it (for its `call_view`).
+    pub(super) fn into_value(self) -> serde_json::Value {
+        let (kind, text) = (("type", "text".into()), ("text", self.text.into()));
+        let members = if self.text_first { vec![text, kind] } else { vec![kind, text] };
+        crate::json::write::obj(members)
+    }
+
+    /// Its text in the view: a duplicate's is the structured value's (`value`) once the walk
+    /// `changed` that.
+    pub(super) fn text_in<'a>(&'a self, value: &'a str, changed: bool) -> &'a str {
+        if self.duplicate && changed {
+            value
+        } else {
+            &self.text
+        }
+    }
+
+    /// The block as JSON, its text `text`.
+    pub(super) fn write(&self, out: &mut String, text: &str) {
+        let kind = r#""type":"text""#;
+        out.push('{');
+        if !self.text_first {
+            out.push_str(kind);
+            out.push(',');
+        }
+        out.push_str(r#""text":"#);
+        crate::json::write::string(out, text);
+        if self.text_first {
+            out.push(',');
+            out.push_str(kind);
+        }
+        out.push('}');
+    }
+}
