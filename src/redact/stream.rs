@@ -9,7 +9,8 @@
 //! two engines to that.
 //!
 //! It covers what most results are, and declines the rest, leaving them to the DOM engine
-//! before anything has changed: a CallToolResult or anything that may be one (a `content`,
+//! before anything has changed: a CallToolResult (but the commonest shape, which
+//! `stream_call.rs` reads around this scan) or anything that may be one (a `content`,
 //! `structuredContent`, `_meta` or `annotations` member at the top; below it, a `_meta` or
 //! `annotations` object or string or a `content` array, or a string or key that may hold a
 //! result written as text (`claims::may_claim`), through which a nested result makes claims),
