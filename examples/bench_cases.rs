@@ -2,7 +2,7 @@
 //! core's own time goes (`perf record` this), not a contender in the ratios.
 //!
 //! ```sh
-//! cargo run --release --example bench_cases [all|pass|2kb|tree] [bytes] [reps]
+//! cargo run --release --example bench_cases [all|pass|2kb|tree|call|call2kb] [bytes] [reps]
 //! ```
 //!
 //! It also prints the peak of the bytes live on the heap during a call (redaction and side
@@ -157,6 +157,11 @@ fn account() -> String {
         "events": events }).to_string()
 }
 
+/// A CallToolResult around `value` (JSON text), with the duplicate text block.
+fn call_result(value: &str) -> String {
+    format!(r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{value}}}"#, Value::from(value))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let case = args.get(1).map_or("all", String::as_str);
@@ -167,6 +172,9 @@ fn main() {
         "pass" => (keys_tool(false), keys(bytes)),
         "2kb" => (account_tool(), account()),
         "tree" => (tree_tool(), tree(bytes)),
+        // As WebMCP tools return them: the value as structuredContent, its JSON as a text block.
+        "call" => (keys_tool(true), call_result(&keys(bytes))),
+        "call2kb" => (account_tool(), call_result(&account())),
         other => panic!("unknown case {other}"),
     };
     let tool = tool.to_string();
