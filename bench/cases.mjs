@@ -109,6 +109,15 @@ function tree(bytes) {
   return nodes[0];
 }
 
+/**
+ * A CallToolResult as WebMCP tools return it, of about `bytes` in all: key records as its
+ * `structuredContent`, and their JSON again as its text block (the duplicate).
+ */
+function callResult(bytes) {
+  const value = keyRecords(bytes / 2);
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
 export const SIZES = [
   ["1 KB", 1e3],
   ["100 KB", 1e5],
@@ -123,6 +132,8 @@ export const CASES = [
   { id: "pass", label: "pass-through", tool: plainTool, paths: [], sizes: SIZES, make: keyRecords },
   { id: "2kb", label: "realistic, 4 marked", tool: accountTool, paths: ACCOUNT_PATHS, sizes: [["2 KB", 2e3]], make: account },
   { id: "tree", label: "recursive $ref tree", tool: treeTool, paths: null, sizes: SIZES, make: tree },
+  // The peers censor the structured value only: the duplicate text keeps every secret.
+  { id: "call", label: "CallToolResult, duplicate text", tool: keysTool, paths: ["structuredContent.keys[*].secret"], sizes: [["2 KB", 2e3], ["1 MB", 1e6]], make: callResult },
 ];
 
 export const CONTENDERS = ["webmcp text", "webmcp object", "fast-redact", "@pinojs/redact", "parse+stringify", "parse(stringify(x))", "copy"];

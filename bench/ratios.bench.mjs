@@ -5,7 +5,7 @@
 // environment's medians, the ratios and the issue's targets beside them. It never fails on a
 // target: it measures.
 //
-//   node bench/ratios.bench.mjs [--env node|chromium] [--cases all,pass,2kb,tree]
+//   node bench/ratios.bench.mjs [--env node|chromium] [--cases all,pass,2kb,tree,call]
 //
 // The package must be built (pkg/); `npm run bench` builds it first.
 
@@ -32,7 +32,7 @@ function parseArgs(argv) {
     if (argv[i] === "--env" && ["node", "chromium"].includes(argv[i + 1])) opts.envs = [argv[++i]];
     else if (argv[i] === "--cases" && argv[i + 1]) opts.only = argv[++i].split(",");
     else {
-      console.error("usage: node bench/ratios.bench.mjs [--env node|chromium] [--cases all,pass,2kb,tree]");
+      console.error("usage: node bench/ratios.bench.mjs [--env node|chromium] [--cases all,pass,2kb,tree,call]");
       process.exit(2);
     }
   }
