@@ -324,15 +324,20 @@ impl Odd<'_> {
     }
 }
 
+/// The bench's key records with a count: `{ keys: [{ id, secret (marked) }], n }`.
+fn keys_tool() -> String {
+    json!({ "name": "k", "outputSchema": { "type": "object", "properties": {
+        "keys": { "type": "array", "items": { "type": "object", "properties": {
+            "id": { "type": "string" }, "secret": { "type": "string", "x-sensitive": true } } } },
+        "n": { "type": "integer" } } } })
+    .to_string()
+}
+
 /// The tools the bench measures, with hand-written results that reach each decline and each
 /// writing rule once: the engines agree, and the streaming engine reads what it should.
 #[test]
 fn the_engines_agree_on_each_rule() {
-    let keys = json!({ "name": "k", "outputSchema": { "type": "object", "properties": {
-        "keys": { "type": "array", "items": { "type": "object", "properties": {
-            "id": { "type": "string" }, "secret": { "type": "string", "x-sensitive": true } } } },
-        "n": { "type": "integer" } } } })
-    .to_string();
+    let keys = keys_tool();
     let cases: &[(&str, bool)] = &[
         (r#"{"keys":[{"id":"a","secret":"S1"},{"secret":"S2","id":"b"},{"secret":"S3"}],"n":1}"#, true),
         (" {\n \"keys\" : [ { \"secret\" : \"S1\" , \"id\" : \"a\" } ] , \"n\" : 1E2 } \n", true),
@@ -365,11 +370,7 @@ fn the_engines_agree_on_each_rule() {
 /// the DOM engine, each agreeing with it.
 #[test]
 fn the_engines_agree_on_each_call_result_rule() {
-    let keys = json!({ "name": "k", "outputSchema": { "type": "object", "properties": {
-        "keys": { "type": "array", "items": { "type": "object", "properties": {
-            "id": { "type": "string" }, "secret": { "type": "string", "x-sensitive": true } } } },
-        "n": { "type": "integer" } } } })
-    .to_string();
+    let keys = keys_tool();
     let value = r#"{"keys":[{"id":"a","secret":"S1"},{"id":"b","secret":"AKIA2OGYBAH6STMMNXNN"}],"n":1}"#;
     let text = |t: &str| json!({ "type": "text", "text": t });
     let result = |blocks: Vec<Value>, rest: &str| {
