@@ -105,7 +105,8 @@ pub type ReadText<'a> = dyn FnMut(&str) -> Result<Option<Value>, Error> + 'a;
 
 /// Every claim `raw` makes about itself, its blocks and the results written inside it.
 pub fn of_result(raw: &Value, read_text: &mut ReadText) -> Result<OwnClaims, Error> {
-    let mut r = Reader { claims: OwnClaims::default(), read_text, in_view: false, seen: TextMap::default() };
+    let left = crate::scrub::DECODINGS;
+    let mut r = Reader { claims: OwnClaims::default(), read_text, left, seen: TextMap::default() };
     r.result(raw, 0, None, 0)?;
     Ok(r.claims)
 }
@@ -126,20 +127,23 @@ const BLOCKS: Read = 4;
 struct Reader<'r, 'a> {
     claims: OwnClaims,
     read_text: &'r mut ReadText<'a>,
-    /// Reading a decoded view of a text: its texts are not decoded again.
-    in_view: bool,
-    /// Each text that names a place read so far, and how ([`FULL`], [`VIEW`]): a text read
-    /// again makes the same claims, and the decoded views of a text hold again what its written
-    /// form held (a result inside prose, and each text inside that): read again, each level's
-    /// views re-read every level below it (160 KB read for a 20 KB result three deep, found when
-    /// review s29's views met its once-per-level test).
-    seen: TextMap<Box<str>, u32>,
+    /// The decodings a text read now may still be read through: all of them for the result's
+    /// own texts, fewer inside a decoded view (the decodings that made it are spent), so that
+    /// a chain of decodings, wherever JSON strings split it, is at most [`DECODINGS`] long.
+    /// Found by review s32: a JSON string inside a view (`"{&quot;_meta&quot;…}"` written with
+    /// numeric references), or one holding a result whose brackets are escaped
+    /// (`"%7B%22_meta%22…"`, as `JSON.stringify` writes a percent-encoded result), was read
+    /// without views, and its result reached the agent raw.
+    ///
+    /// [`DECODINGS`]: crate::scrub::DECODINGS
+    left: usize,
+    /// Each text that names a place read so far, with the decodings it was read through: a text
+    /// read again makes the same claims, and the decoded views of a text hold again what its
+    /// written form held (a result inside prose, and each text inside that): read again, each
+    /// level's views re-read every level below it (160 KB read for a 20 KB result three deep,
+    /// found when review s29's views met its once-per-level test).
+    seen: TextMap<Box<str>, usize>,
 }
-
-/// A text read as written, then through its decoded views.
-const FULL: u32 = 1;
-/// A text read inside a decoded view (its own views not read).
-const VIEW: u32 = 2;
 
 impl Reader<'_, '_> {
     /// A result (or what stands in its place: `_meta` of a structured value claims too), at
@@ -226,23 +230,23 @@ impl Reader<'_, '_> {
     fn embedded(&mut self, text: &str, depth: usize, at: &str) -> Result<(), Error> {
         // Only a text that names a place has views, so only such a text is read again; the
         // others (most text blocks) are not copied into `seen`.
-        let names = in_a_chain(text, crate::scrub::DECODINGS - 1, &names_a_place);
+        let names = in_a_chain(text, self.left.saturating_sub(1), &names_a_place);
         if names && !self.first_time(text) {
             return Ok(());
         }
         // Text that is one JSON value as written needs no views: each string in it that could
         // hold a result is read as a text of its own, views and all. Decoded, it would only
         // hold those again, and each view re-read every level below it.
-        if self.as_written(text, depth, at)? || self.in_view || !names {
+        if self.as_written(text, depth, at)? || self.left == 0 || !names {
             return Ok(());
         }
         // A result escaped once more and left without its quotes (`out={\"content\":…}`),
         // written into HTML (`{&quot;content&quot;:…}`) or into a URL (`%7B%22content%22…`):
-        // found by review s29, each reached the agent raw. Each decoder once, and not again
-        // inside what a view holds, so a text is read at most five times.
-        self.in_view = true;
-        let read = self.views(text, depth, at, crate::scrub::DECODINGS, &mut TextMap::default());
-        self.in_view = false;
+        // found by review s29, each reached the agent raw. A text inside a view is read through
+        // the decodings left (`left`), so no chain is longer than those of value matching.
+        let left = self.left;
+        let read = self.views(text, depth, at, left, &mut TextMap::default());
+        self.left = left;
         read
     }
 
@@ -269,6 +273,7 @@ impl Reader<'_, '_> {
                 continue;
             }
             read.insert(view.as_str().into(), levels as u32);
+            self.left = levels - 1;
             let deeper = levels > 1 && in_a_chain(&view, levels - 2, &names_a_place);
             if (known.is_some() || !self.as_written(&view, depth, at)?) && deeper {
                 self.views(&view, depth, at, levels - 1, read)?;
@@ -277,20 +282,19 @@ impl Reader<'_, '_> {
         Ok(())
     }
 
-    /// Whether `text` is to be read: not when it was read before, in full or, reading a view
-    /// now, in a view (read in full, its texts' views were read too). Whatever the depth: a
-    /// text read makes the same claims at any depth, and one read deeper would only fail
-    /// sooner. Texts of a reading that failed are never met again: the error ends the reading.
+    /// Whether `text` is to be read: not when it was read before through as many decodings or
+    /// more (its texts' views were read as deep). Whatever the depth: a text read makes the
+    /// same claims at any depth, and one read deeper would only fail sooner. Texts of a reading
+    /// that failed are never met again: the error ends the reading.
     fn first_time(&mut self, text: &str) -> bool {
-        let mine = if self.in_view { VIEW } else { FULL };
         match self.seen.get_mut(text) {
-            Some(read) if *read & (FULL | mine) != 0 => false,
+            Some(read) if *read >= self.left => false,
             Some(read) => {
-                *read |= mine;
+                *read = self.left;
                 true
             }
             None => {
-                self.seen.insert(text.into(), mine);
+                self.seen.insert(text.into(), self.left);
                 true
             }
         }
@@ -319,7 +323,8 @@ impl Reader<'_, '_> {
     /// string). Found by review: its claims went unread.
     fn quoted(&mut self, text: &str, depth: usize, at: &str) -> Result<bool, Error> {
         let Ok(Some(Value::String(inner))) = (self.read_text)(text) else { return Ok(false) };
-        if inner.contains(['{', '[']) {
+        // Its brackets may be escaped (`"%7B%22_meta%22…"`, found by review s32).
+        if inner.contains(['{', '[']) || may_claim(&inner) {
             self.embedded(&inner, depth + 1, at)?;
         }
         Ok(true)

@@ -1,0 +1,104 @@
+//! Review s32, helper K: an eleventh adversarial round against the Rust core. Each test states a
+//! leak (or a broken promise) that must stay closed; each generated family prints its count
+//! and seed.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+const SEED: u64 = 0x5eed_0032_c0de_000b;
+
+/// `s` written by encoder `how` of the ones a tool, a bridge or a template applies to text.
+fn encode(s: &str, how: usize) -> String {
+    let each = |f: &dyn Fn(char) -> Option<String>| -> String {
+        s.chars().map(|c| f(c).unwrap_or_else(|| c.to_string())).collect()
+    };
+    let punct = |c: char| c.is_ascii_punctuation();
+    match how {
+        0 => each(&|c| match c {
+            '&' => Some("&amp;".into()),
+            '"' => Some("&quot;".into()),
+            '<' => Some("&lt;".into()),
+            '>' => Some("&gt;".into()),
+            _ => None,
+        }),
+        1 => each(&|c| punct(c).then(|| format!("&#{};", c as u32))),
+        2 => each(&|c| punct(c).then(|| format!("&#x{:x};", c as u32))),
+        3 => each(&|c| punct(c).then(|| format!("&#X{:X};", c as u32))),
+        4 => each(&|c| punct(c).then(|| format!("&#{:07};", c as u32))),
+        5 => each(&|c| (!c.is_ascii_alphanumeric() && !"-_.!~*'()".contains(c)).then(|| format!("%{:02X}", c as u32))),
+        6 => each(&|c| (!c.is_ascii_alphanumeric()).then(|| format!("%{:02x}", c as u32))),
+        7 => each(&|c| match c {
+            ' ' => Some("+".into()),
+            c if !c.is_ascii_alphanumeric() => Some(format!("%{:02X}", c as u32)),
+            _ => None,
+        }),
+        8 => {
+            let q = serde_json::to_string(s).unwrap();
+            q[1..q.len() - 1].to_string()
+        }
+        9 => serde_json::to_string(s).unwrap(),
+        10 => each(&|c| punct(c).then(|| format!("\\u{:04X}", c as u32))),
+        11 => each(&|c| punct(c).then(|| format!("\\u{:04x}", c as u32))),
+        12 => each(&|c| match c {
+            '&' => Some("&AMP;".into()),
+            '"' => Some("&QUOT;".into()),
+            '<' => Some("&LT;".into()),
+            '>' => Some("&GT;".into()),
+            _ => None,
+        }),
+        13 => each(&|c| match c {
+            '&' => Some("&amp".into()),
+            '"' => Some("&quot".into()),
+            '<' => Some("&lt".into()),
+            '>' => Some("&gt".into()),
+            _ => None,
+        }),
+        _ => {
+            // `;` left out where the next character cannot continue the reference.
+            let cs: Vec<char> = s.chars().collect();
+            let mut out = String::new();
+            for (i, &c) in cs.iter().enumerate() {
+                if punct(c) {
+                    let more = cs.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric());
+                    out.push_str(&format!("&#x{:x}{}", c as u32, if more { ";" } else { "" }));
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The encoders of [`encode`].
+const ENCODERS: usize = 15;
+
+/// A claiming result written as text by a chain of one to three encoders, any of which may be
+/// `JSON.stringify` (quotes and all), wherever text stands in a result. Found by probing: a
+/// JSON string inside a decoded view (`"{&quot;_meta&quot;…}"` written again with numeric
+/// references) was read without views, and so was one holding a result whose brackets are
+/// escaped (`"%7B%22_meta%22…"`: `JSON.stringify` of a percent-encoded result), so the result
+/// reached the agent raw in both formats and both engines. Fails without `claims::Reader::left`
+/// (and the escaped brackets asked for in `quoted`).
+#[test]
+fn k1_a_chain_of_encoders_split_by_json_strings_claims() {
+    withheld_family("k1: claims through chains of encoders and JSON strings", SEED ^ 1, 1_500, |canary, rng| {
+        let inner = json!({ "content": [{ "type": "text", "text": canary }], "_meta": claim(rng) });
+        let mut text = inner.to_string();
+        for _ in 0..1 + rng.below(3) {
+            text = encode(&text, rng.below(ENCODERS));
+        }
+        if rng.below(2) == 0 {
+            text = encode(&text, 9);
+        }
+        match rng.below(5) {
+            0 => text_result(&text),
+            1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+            2 => json!({ "data": { "log": text } }),
+            3 => json!({ "content": [{ "type": "text", "text": "ok" }], "_meta": { "relay": text } }),
+            _ => json!({ "content": [{ "type": "text", "text": format!("Relayed: {text}") }] }),
+        }
+    });
+}
