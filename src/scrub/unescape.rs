@@ -310,15 +310,20 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
 /// several KiB for characters values rarely hold.
 pub(super) const LATIN1: &str = "nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml";
 
-/// A Latin-1 reference by name (after the ampersand), with its `;`: the character and the bytes
-/// it takes, ampersand included.
+/// A Latin-1 reference by name (after the ampersand): the character and the bytes it takes,
+/// ampersand and `;` included. As a browser reads text: every one of these names is among
+/// HTML's legacy ones, read without their `;` too, the longest name wins (`&notit;` is `¬it;`),
+/// and `&COPY`, `&REG` are theirs in capitals. A longer HTML name not held here (`&notin;`, ∉)
+/// reads as its legacy start (`¬in;`): a view more, never one fewer. Found by review s32:
+/// `J&uumlrgen` and `&COPY;` were read as written, so a known value written so reached the agent.
 fn latin1(rest: &[u8]) -> Option<(char, usize)> {
-    let n = rest.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
-    if n < 2 || rest.get(n) != Some(&b';') {
+    if !rest.first()?.is_ascii_alphabetic() {
         return None;
     }
-    let i = LATIN1.split(' ').position(|name| name.as_bytes() == &rest[..n])?;
-    Some((char::from_u32(0xA0 + i as u32)?, n + 2))
+    let names = LATIN1.split(' ').zip(0xA0..).chain([("COPY", 0xA9), ("REG", 0xAE)]);
+    let (name, c) = names.filter(|(name, _)| rest.starts_with(name.as_bytes())).max_by_key(|(name, _)| name.len())?;
+    let n = name.len();
+    Some((char::from_u32(c)?, n + 1 + usize::from(rest.get(n) == Some(&b';'))))
 }
 
 /// HTML's names for ASCII characters past the legacy ones, each followed by its character, as
@@ -700,8 +705,19 @@ mod tests {
             text("J&uuml;rgen M&uuml;ller-Stra&szlig;e &amp; &Auml;").as_deref(),
             Some("Jürgen Müller-Straße & Ä")
         );
-        // Only with its `;`, in its own case, and no longer name that starts the same.
-        for s in ["J&uumlrgen", "&UUML;", "&notin;", "&auml", "&;", "&a;"] {
+        // In its own case only (and `&COPY`, `&REG`); as a browser reads text, without its `;`
+        // too, the longest name winning (fails without review s32's change: none of these read).
+        for (s, read) in [
+            ("J&uumlrgen", "Jürgen"),
+            ("&auml&ouml;", "äö"),
+            ("&notit;", "¬it;"),
+            ("&COPY;&REG&copy", "©®©"),
+            ("&sup2&sup3;", "²³"),
+            ("&frac12;&frac14", "½¼"),
+        ] {
+            assert_eq!(text(s).as_deref(), Some(read), "{s}");
+        }
+        for s in ["&UUML;", "&Copy;", "&;", "&a;", "&nbs", "&12;"] {
             assert_eq!(text(s), None, "{s}");
         }
     }
