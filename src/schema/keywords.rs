@@ -206,7 +206,8 @@ pub(crate) fn asserts(name: &str) -> bool {
 /// where that only makes allowlist mode stricter (six type names that are not `integer`).
 pub(crate) fn holds_always(name: &str, v: &Value) -> bool {
     match v {
-        Value::Number(n) => name.starts_with("min") && name != "minimum" && n.as_f64() == Some(0.0),
+        // Zero as its digits say, not through an f64 (`1e-400` is not 0).
+        Value::Number(_) => name.starts_with("min") && name != "minimum" && !crate::json::truthy(v),
         Value::Array(a) if name == "type" => a.iter().filter(|t| t.as_str() != Some("integer")).count() >= 6,
         Value::Array(a) => name == "required" && a.is_empty(),
         Value::String(s) => name == "pattern" && s.is_empty(),

@@ -143,4 +143,17 @@ mod tests {
             assert!(!trivial(s.clone()), "{s}");
         }
     }
+
+    /// A `min*` bound holds always only when its digits say zero: `1e-400` has no f64 but 0
+    /// (review s32 found `holds_always` reading it so: `minLength: 1e-400` counted as no
+    /// assertion, which an empty string does not meet).
+    #[test]
+    fn a_bound_past_f64_is_not_zero() {
+        for (text, holds) in [("0", true), ("-0", true), ("0.000e5", true), ("0E-400", true), ("1e-400", false), ("-1e-400", false)] {
+            for word in ["minLength", "minItems", "minProperties", "minContains"] {
+                let s: Value = serde_json::from_str(&format!(r#"{{ "{word}": {text} }}"#)).unwrap();
+                assert_eq!(trivial(s), holds, "{word}: {text}");
+            }
+        }
+    }
 }
