@@ -563,4 +563,40 @@ mod tests {
             assert_eq!(truthy(&serde_json::from_str(t).unwrap()), want, "{t}");
         }
     }
+
+    /// Every number form JSON allows, drawn from a seed, against JavaScript's
+    /// `Boolean(JSON.parse(n))`: a correctly rounded f64 (as Rust's `parse` and JavaScript's both
+    /// are; past the range it is infinite, truthy) that is not zero. They differ only where a
+    /// number that is not zero rounds to 0, and there `truthy` counts it (fail closed).
+    #[test]
+    fn truthy_as_javascript_reads_every_number_form() {
+        let mut next = generated::draws(0x5eed_0032_7e57);
+        let digits = |next: &mut dyn FnMut(usize) -> usize, n: usize, from: u8| -> String {
+            (0..n)
+                .map(|i| {
+                    char::from(if i == 0 { from } else { b'0' } + next(10 - usize::from(i == 0 && from > b'0')) as u8)
+                })
+                .collect()
+        };
+        let (mut differ, cases) = (0, 20_000);
+        for _ in 0..cases {
+            let mut n = String::from(["", "-"][next(2)]);
+            let (int, fraction, exponent) = (1 + next(4), 1 + next(4), 1 + next(4));
+            n += &if next(3) == 0 { "0".to_string() } else { digits(&mut next, int, b'1') };
+            if next(2) == 0 {
+                n += &format!(".{}", digits(&mut next, fraction, b'0'));
+            }
+            if next(3) > 0 {
+                let e = digits(&mut next, exponent, b'0');
+                n += &format!("{}{}{e}", ["e", "E"][next(2)], ["", "+", "-"][next(3)]);
+            }
+            let js = n.parse::<f64>().unwrap() != 0.0;
+            let ours = truthy(&serde_json::from_str(&n).unwrap());
+            assert!(ours == js || (ours && !js), "{n}: ours {ours}, JavaScript {js}");
+            differ += usize::from(ours != js);
+        }
+        println!("truthy: {cases} number forms, {differ} not zero yet 0 to JavaScript");
+        // Zeros written every way, and numbers that round to 0, both drawn.
+        assert!(differ > 100 && differ < cases / 4, "{differ}");
+    }
 }

@@ -149,7 +149,9 @@ mod tests {
     /// assertion, which an empty string does not meet).
     #[test]
     fn a_bound_past_f64_is_not_zero() {
-        for (text, holds) in [("0", true), ("-0", true), ("0.000e5", true), ("0E-400", true), ("1e-400", false), ("-1e-400", false)] {
+        for (text, holds) in
+            [("0", true), ("-0", true), ("0.000e5", true), ("0E-400", true), ("1e-400", false), ("-1e-400", false)]
+        {
             for word in ["minLength", "minItems", "minProperties", "minContains"] {
                 let s: Value = serde_json::from_str(&format!(r#"{{ "{word}": {text} }}"#)).unwrap();
                 assert_eq!(trivial(s), holds, "{word}: {text}");
