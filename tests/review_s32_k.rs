@@ -6,7 +6,6 @@ mod common;
 
 use common::*;
 use serde_json::json;
-use webmcp_redact::Format;
 
 const SEED: u64 = 0x5eed_0032_c0de_000b;
 
@@ -136,71 +135,5 @@ fn k2_latin1_names_without_their_semicolon_and_in_capitals() {
         echo_is_caught(&mut rng, &value, &encoded, &mut bad);
     }
     println!("k2: Latin-1 names without `;` or in capitals: {cases}, seed {:#x}", SEED ^ 2);
-    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
-}
-
-/// A marked number echoed as JavaScript writes it once parsed (`JSON.stringify(JSON.parse(n))`):
-/// past 2^53 its digits change (`12345678901234567890` is `12345678901234567000`), below 1e-6
-/// and from 1e21 it takes an exponent (`1.234567e-7`, `1e+21`). Found by probing: the number's
-/// other forms were known (its text, its plain value, exponent spellings), not this one, so a
-/// JavaScript tool's echo reached the agent (both formats) and passed `check()`. The first
-/// pairs are Node's own output; the rest are drawn from a seed and written by the same rule
-/// (shortest digits of the nearest f64). Fails without review s32's `known::number_forms`.
-#[test]
-fn k3_a_marked_number_as_javascript_writes_it() {
-    let mut pairs: Vec<(String, String)> = [
-        ("12345678901234567890", "12345678901234567000"),
-        ("0.0000001234567", "1.234567e-7"),
-        ("123456789012345678901234", "1.2345678901234569e+23"),
-        ("-98765432109876543210.5", "-98765432109876540000"),
-        ("0.00000099", "9.9e-7"),
-        ("9007199254740993", "9007199254740992"),
-    ]
-    .map(|(n, js)| (n.to_string(), js.to_string()))
-    .into();
-    let mut rng = Rng(SEED ^ 3);
-    while pairs.len() < 300 {
-        let digits: String = (0..17 + rng.below(8))
-            .map(|i| char::from(b'0' + (i == 0) as u8 + rng.below(9 + (i > 0) as usize) as u8))
-            .collect();
-        let n = match rng.below(3) {
-            0 => digits,
-            1 => format!("0.000000{digits}"),
-            _ => format!("{}.{}e{}", &digits[..1], &digits[1..], 21 + rng.below(60)),
-        };
-        let f: f64 = n.parse().unwrap();
-        let js = match format!("{f:e}") {
-            _ if (1e-6..1e21).contains(&f) => format!("{f}"),
-            e if e.contains("e-") => e,
-            e => e.replacen('e', "e+", 1),
-        };
-        if js != n {
-            pairs.push((n, js));
-        }
-    }
-    let (mut bad, mut checked) = (Vec::new(), 0);
-    let post = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
-    for (n, js) in &pairs {
-        let text = format!("balance {js} due");
-        let later = match rng.below(3) {
-            0 => text_result(&text),
-            1 => json!({ "data": { "note": text } }),
-            _ => serde_json::from_str(&format!(r#"{{ "data": {{ "amount": {js} }} }}"#)).unwrap(),
-        };
-        for format in [Format::Webmcp, Format::Mcp] {
-            let mut r = redactor(format);
-            r.redact(MARKED, &format!(r#"{{"s": {n}}}"#), None);
-            let out = r.redact(PLAIN, &later.to_string(), None).agent_json;
-            if out.contains(js.as_str()) {
-                bad.push(format!("{n} as {js}: {out}"));
-            }
-            let c = r.check(post, &json!({ "body": text }).to_string(), None).unwrap();
-            checked += 1;
-            if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
-                bad.push(format!("check() let {n} as {js} out"));
-            }
-        }
-    }
-    println!("k3: {} marked numbers as JavaScript writes them, {checked} checks, seed {:#x}", pairs.len(), SEED ^ 3);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
 }

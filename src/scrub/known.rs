@@ -400,23 +400,13 @@ fn leaves(value: &Value, keys: bool, depth: usize, out: &mut Vec<String>) {
 /// as, `Needles::scrub_number`), and with an exponent, the ways tools write one (`e15`, `E15`,
 /// `E+15`): found by review, the text a tool wrote beside the number (`card 4.111111111111111e15`)
 /// and the number written plainly both reached the agent.
-/// And as JavaScript writes it once parsed (`JSON.stringify(JSON.parse(text))`): the nearest
-/// f64's shortest digits, with an exponent below 1e-6 and from 1e21. Found by review s32: a
-/// marked `12345678901234567890` or `0.0000001234567` echoed by a JavaScript tool
-/// (`12345678901234567000`, `1.234567e-7`) reached the agent and passed `check()`.
 pub(crate) fn number_forms(text: &str) -> Vec<String> {
     let mut forms = vec![text.to_string()];
     if let Some(plain) = crate::json::scan::plain_decimal(text) {
         forms.push(plain);
     }
-    let js = text.parse::<f64>().ok().filter(|f| f.is_finite() && *f != 0.0).map(|f| match f.abs() {
-        a if (1e-6..1e21).contains(&a) => format!("{f}"),
-        _ => format!("{f:e}"),
-    });
-    for base in std::iter::once(text).chain(js.as_deref()) {
-        forms.push(base.to_string());
-        let Some(at) = base.find(['e', 'E']) else { continue };
-        let (mantissa, exp) = (&base[..at], &base[at + 1..]);
+    if let Some(at) = text.find(['e', 'E']) {
+        let (mantissa, exp) = (&text[..at], &text[at + 1..]);
         let digits = exp.trim_start_matches('+');
         let signs: &[&str] = if digits.starts_with('-') { &[""] } else { &["", "+"] };
         for marker in ["e", "E"] {
