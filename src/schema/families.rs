@@ -23,6 +23,7 @@ pub const LINEAR: &[Family] = &[
     ("many dynamic anchors times many dynamic references", dynamic_anchors),
     ("many dynamic anchor names in one resource", dynamic_names),
     ("many JSON objects in a text times a large schema", objects_in_prose),
+    ("escapes of every kind nested in one string", nested_escapes),
 ];
 
 /// Families whose work is a product of two sizes (no index or memo avoids it): the work limit
@@ -264,4 +265,14 @@ pub fn objects_in_prose(n: usize) -> (Value, Value) {
     let schema = json!({ "type": "object", "properties": properties, "allOf": all_of });
     let text = "{\"content\":[]} ".repeat(n);
     (schema, json!({ "content": [{ "type": "text", "text": text }], "p0": "secret" }))
+}
+
+/// A marked member, and a string of `n` runs of escapes of every kind nested in each other
+/// (`%25252525`, `&amp;amp;amp;`, `\\\\`, `&amp;percnt;25`, `&bsol;`) around `_meta{`: the
+/// claims reader and value matching decode each view again at every level of every chain, and
+/// each reference by name read both HTML tables word by word (1 MB took 20 s, review s32).
+pub fn nested_escapes(n: usize) -> (Value, Value) {
+    let schema = json!({ "type": "object", "properties": { "s": { "x-sensitive": true } } });
+    let text = "_meta{ %25252525 &amp;amp;amp; \\\\\\\\ &amp;percnt;25 &bsol;&bsol; &nope; ".repeat(n);
+    (schema, json!({ "s": "secret", "v": [text] }))
 }

@@ -320,11 +320,97 @@ fn latin1(rest: &[u8]) -> Option<(char, usize)> {
     if !rest.first()?.is_ascii_alphabetic() {
         return None;
     }
-    let names = LATIN1.split(' ').zip(0xA0..).chain([("COPY", 0xA9), ("REG", 0xAE)]);
-    let (name, c) = names.filter(|(name, _)| rest.starts_with(name.as_bytes())).max_by_key(|(name, _)| name.len())?;
-    let n = name.len();
+    // The longest name `rest` starts with, each length a binary search (review s32 M: a name
+    // was looked up by reading the table word by word).
+    let run = rest.iter().take(PACKED).take_while(|c| c.is_ascii_alphanumeric()).count();
+    let (n, c) = (2..=run).rev().find_map(|n| {
+        let c = match &rest[..n] {
+            b"COPY" => Some(0xA9),
+            b"REG" => Some(0xAE),
+            name => packed_lookup(&LATIN1_SORTED, name).map(|i| 0xA0 + u32::from(i)),
+        };
+        c.map(|c| (n, c))
+    })?;
     Some((char::from_u32(c)?, n + 1 + usize::from(rest.get(n) == Some(&b';'))))
 }
+
+/// How many bytes of a name `pack` holds: every Latin-1 name, and all ASCII names but three.
+const PACKED: usize = 7;
+
+/// A name of at most `PACKED` bytes (in `table[start..start + len]`), its first byte highest, and
+/// `low` (what it stands for) in the lowest byte. Names are letters and digits, never 0, so
+/// two names pack alike only when they are the same.
+const fn pack(table: &[u8], start: usize, len: usize, low: u8) -> u64 {
+    let mut key = 0u64;
+    let mut i = 0;
+    while i < PACKED {
+        key = key << 8 | if i < len { table[start + i] as u64 } else { 0 };
+        i += 1;
+    }
+    key << 8 | low as u64
+}
+
+/// `keys` sorted (by name: the lowest byte is never compared, names being distinct).
+const fn sorted<const N: usize>(mut keys: [u64; N]) -> [u64; N] {
+    let mut i = 1;
+    while i < N {
+        let mut j = i;
+        while j > 0 && keys[j - 1] > keys[j] {
+            let swap = keys[j - 1];
+            keys[j - 1] = keys[j];
+            keys[j] = swap;
+            j -= 1;
+        }
+        i += 1;
+    }
+    keys
+}
+
+/// What `name` (at most `PACKED` bytes) stands for in sorted packed `keys`: a binary search.
+/// Each reference by name in a view was looked up by reading the tables word by word
+/// (`str::split`, a `memchr` per word, about 5,000 instructions per reference), and a text's
+/// views are decoded again at every level of every chain: a string of references by name that
+/// no table holds (`&amp;lt;`, `&nope;`) cost about 30,000 instructions per byte, a 1 MB result
+/// of them 8 s (review s32).
+fn packed_lookup(keys: &[u64], name: &[u8]) -> Option<u8> {
+    if name.len() > PACKED {
+        return None;
+    }
+    let key = pack(name, 0, name.len(), 0) >> 8;
+    let compare = |k: &u64| {
+        #[cfg(test)]
+        tests::NAMES_COMPARED.with(|n| n.set(n.get() + 1));
+        (k >> 8).cmp(&key)
+    };
+    keys.binary_search_by(compare).ok().map(|i| keys[i] as u8)
+}
+
+/// The number of words of `LATIN1`.
+const LATIN1_COUNT: usize = {
+    let (t, mut i, mut n) = (LATIN1.as_bytes(), 0, 1);
+    while i < t.len() {
+        n += (t[i] == b' ') as usize;
+        i += 1;
+    }
+    n
+};
+
+/// `LATIN1`'s names packed with their index, sorted.
+const LATIN1_SORTED: [u64; LATIN1_COUNT] = {
+    let t = LATIN1.as_bytes();
+    let mut keys = [0u64; LATIN1_COUNT];
+    let (mut i, mut start, mut k) = (0, 0, 0);
+    while i <= t.len() {
+        if i == t.len() || t[i] == b' ' {
+            assert!(i - start <= PACKED && k < 256, "a Latin-1 name packs into a key");
+            keys[k] = pack(t, start, i - start, k as u8);
+            k += 1;
+            start = i + 1;
+        }
+        i += 1;
+    }
+    sorted(keys)
+};
 
 /// HTML's names for ASCII characters past the legacy ones, each followed by its character, as
 /// `he.encode` with `useNamedReferences` writes punctuation (`p&lowbar;w&commat;d`): a known
@@ -341,16 +427,71 @@ fn ascii(rest: &[u8]) -> Option<(char, usize)> {
     if n < 2 || rest.get(n) != Some(&b';') {
         return None;
     }
+    if let Some(c) = packed_lookup(&ASCII_SORTED, &rest[..n]) {
+        return Some((char::from(c), n + 2));
+    }
     let table = ASCII_NAMES.as_bytes();
-    let mut at = 0;
-    while at < table.len() {
-        let len = table[at..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
-        if table[at..at + len] == rest[..n] {
-            return Some((char::from(table[at + len]), n + 2));
+    ASCII_LONG.iter().find_map(|&at| {
+        #[cfg(test)]
+        tests::NAMES_COMPARED.with(|n| n.set(n.get() + 1));
+        let len = name_len(table, at);
+        (table[at..at + len] == rest[..n]).then(|| (char::from(table[at + len]), n + 2))
+    })
+}
+
+/// Where each name of `ASCII_NAMES` longer than `PACKED` bytes starts.
+const ASCII_LONG: [usize; name_count(PACKED + 1, usize::MAX)] = {
+    let t = ASCII_NAMES.as_bytes();
+    let mut starts = [0; name_count(PACKED + 1, usize::MAX)];
+    let (mut at, mut k) = (0, 0);
+    while at < t.len() {
+        let len = name_len(t, at);
+        if len > PACKED {
+            starts[k] = at;
+            k += 1;
         }
         at += len + 1;
     }
-    None
+    starts
+};
+
+/// How many names of `ASCII_NAMES` are `min..=max` bytes long.
+const fn name_count(min: usize, max: usize) -> usize {
+    let (t, mut at, mut n) = (ASCII_NAMES.as_bytes(), 0, 0);
+    while at < t.len() {
+        let len = name_len(t, at);
+        n += (len >= min && len <= max) as usize;
+        at += len + 1;
+    }
+    n
+}
+
+/// The number of names of `ASCII_NAMES` of at most `PACKED` bytes.
+const ASCII_COUNT: usize = name_count(0, PACKED);
+
+/// `ASCII_NAMES`' names of at most `PACKED` bytes packed with their character, sorted.
+const ASCII_SORTED: [u64; ASCII_COUNT] = {
+    let t = ASCII_NAMES.as_bytes();
+    let mut keys = [0u64; ASCII_COUNT];
+    let (mut at, mut k) = (0, 0);
+    while at < t.len() {
+        let len = name_len(t, at);
+        if len <= PACKED {
+            keys[k] = pack(t, at, len, t[at + len]);
+            k += 1;
+        }
+        at += len + 1;
+    }
+    sorted(keys)
+};
+
+/// The length of the name (letters) that starts at `t[at]`.
+const fn name_len(t: &[u8], at: usize) -> usize {
+    let mut len = 0;
+    while at + len < t.len() && t[at + len].is_ascii_alphabetic() {
+        len += 1;
+    }
+    len
 }
 
 /// The character a numeric reference's digits name, as a browser reads them: leading zeros
@@ -616,6 +757,92 @@ pub(super) fn views(s: &str) -> Vec<(String, Vec<(u32, u32)>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Names compared looking references up by name (`packed_lookup`, `ascii`'s long names).
+        pub(super) static NAMES_COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// `latin1` and `ascii` read straightforwardly: the tables word by word, the longest Latin-1
+    /// name `rest` starts with (review s32 K), an ASCII name only with its `;`.
+    fn by_name_before(rest: &[u8]) -> Option<(char, usize)> {
+        if rest.first().is_some_and(u8::is_ascii_alphabetic) {
+            let names = LATIN1.split(' ').zip(0xA0..).chain([("COPY", 0xA9), ("REG", 0xAE)]);
+            let longest = names.filter(|(name, _)| rest.starts_with(name.as_bytes())).max_by_key(|(name, _)| name.len());
+            if let Some((name, c)) = longest {
+                let n = name.len();
+                return Some((char::from_u32(c)?, n + 1 + usize::from(rest.get(n) == Some(&b';'))));
+            }
+        }
+        let n = rest.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+        if n < 2 || rest.get(n) != Some(&b';') {
+            return None;
+        }
+        let table = ASCII_NAMES.as_bytes();
+        let mut at = 0;
+        while at < table.len() {
+            let len = table[at..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+            if table[at..at + len] == rest[..n] {
+                return Some((char::from(table[at + len]), n + 2));
+            }
+            at += len + 1;
+        }
+        None
+    }
+
+    /// Every name of both tables, every prefix and extension of one, its other cases, and
+    /// seeded runs of letters and digits with and without a `;`, read as the tables read word by
+    /// word do.
+    #[test]
+    fn names_are_looked_up_as_before() {
+        let ascii_names: Vec<String> = ASCII_NAMES
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect();
+        let mut names: Vec<String> = LATIN1.split(' ').map(str::to_string).chain(ascii_names).collect();
+        for name in names.clone() {
+            for cut in 1..name.len() {
+                names.push(name[..cut].to_string());
+            }
+            names.extend([format!("{name}x"), format!("{name}1"), name.to_uppercase(), name.to_lowercase()]);
+        }
+        let mut seed = 0x5eed_u64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        const LETTERS: &[u8] = b"aAeElLtTgGqQsSuU0123456789xyz";
+        for _ in 0..20_000 {
+            let len = 1 + next(20) as usize;
+            names.push((0..len).map(|_| LETTERS[next(LETTERS.len() as u64) as usize] as char).collect());
+        }
+        for name in &names {
+            for after in [";", "", ";x", " ;", "&amp;"] {
+                let rest = format!("{name}{after}");
+                let new = latin1(rest.as_bytes()).or_else(|| ascii(rest.as_bytes()));
+                assert_eq!(new, by_name_before(rest.as_bytes()), "&{rest}");
+            }
+        }
+    }
+
+    /// A reference by name costs a few comparisons, whatever the name: each was looked up by
+    /// reading both tables word by word (96 Latin-1 names, then 36 ASCII ones, for each
+    /// reference no table holds, in each view at each level). Fails on the code before it: 132
+    /// names compared per reference. Now at most six binary searches of the Latin-1 table (one
+    /// per length, longest first, as its names are read without `;`), then one of the ASCII
+    /// table and its three long names.
+    #[test]
+    fn a_reference_by_name_costs_a_binary_search() {
+        let words = ["nope", "amp", "lt", "quot", "uuml", "lowbar", "UnderBar", "zzzzzzzzzzzzzzzzzzzz", "a1b2c3"];
+        for word in words {
+            let text = format!("&{word};x").repeat(1000);
+            NAMES_COMPARED.with(|n| n.set(0));
+            let _ = unreference(&text, false);
+            let per = NAMES_COMPARED.with(|n| n.get()) as f64 / 1000.0;
+            assert!(per <= 56.0, "&{word}; compared {per} names per reference");
+        }
+    }
 
     /// HTML's names for ASCII characters decode, with their `;` and in their own case only
     /// (fails without `ascii`: none decoded).
