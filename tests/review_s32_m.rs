@@ -6,20 +6,13 @@
 // Native only: the module has its own counting allocator on wasm32.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
 mod counting;
 
+use common::Counter;
 use counting::peak;
 
-use webmcp_redact::{Config, HandleSource, Redactor};
-
-struct Counter(u64);
-
-impl HandleSource for Counter {
-    fn fill(&mut self, bytes: &mut [u8; 16]) {
-        self.0 += 1;
-        bytes[..8].copy_from_slice(&self.0.to_le_bytes());
-    }
-}
+use webmcp_redact::{Config, Redactor};
 
 const TOOL: &str = r#"{"name":"nested","outputSchema":{"type":"object","properties":{"s":{"x-sensitive":true}}}}"#;
 
