@@ -768,7 +768,8 @@ mod tests {
     fn by_name_before(rest: &[u8]) -> Option<(char, usize)> {
         if rest.first().is_some_and(u8::is_ascii_alphabetic) {
             let names = LATIN1.split(' ').zip(0xA0..).chain([("COPY", 0xA9), ("REG", 0xAE)]);
-            let longest = names.filter(|(name, _)| rest.starts_with(name.as_bytes())).max_by_key(|(name, _)| name.len());
+            let longest =
+                names.filter(|(name, _)| rest.starts_with(name.as_bytes())).max_by_key(|(name, _)| name.len());
             if let Some((name, c)) = longest {
                 let n = name.len();
                 return Some((char::from_u32(c)?, n + 1 + usize::from(rest.get(n) == Some(&b';'))));
