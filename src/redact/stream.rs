@@ -523,11 +523,7 @@ impl Run<'_> {
         let meter = self.known.meter();
         let before = meter.read();
         let (schema, detect) = (self.tool.schema(), self.tool.detect());
-        // Off in the browser module until its size budget takes it (`stream-call` in Cargo.toml).
-        let call =
-            cfg!(feature = "stream-call").then(|| scan_call(raw_json, schema, &mut eval, detect, meter, max_depth));
-        let scanned = call
-            .flatten()
+        let scanned = scan_call(raw_json, schema, &mut eval, detect, meter, max_depth)
             .or_else(|| {
                 // Not a CallToolResult it takes: read as a plain value, from the start.
                 meter.rewind(before);
@@ -568,7 +564,7 @@ impl Run<'_> {
         if let Some(pointer) = exhausted {
             return Err(work_limit(self.eval.max_work(), format!("{base}{pointer}")));
         }
-        if let Some(call) = call.filter(|_| cfg!(feature = "stream-call")) {
+        if let Some(call) = call {
             return Ok(self.take_call(value, call));
         }
         let needles = self.known.needles();
@@ -616,7 +612,7 @@ impl Run<'_> {
     /// CallToolResult's texts? They read after the walk, and pass over a known value: one known
     /// before, or one this result takes (a taken value its duplicate text echoes).
     fn passed_over(&self, scanned: &Scanned) -> bool {
-        let Some(call) = scanned.call.as_ref().filter(|_| cfg!(feature = "stream-call")) else { return true };
+        let Some(call) = &scanned.call else { return true };
         let unknown: Vec<&String> = call.detected.iter().filter(|s| !self.known.contains(s)).collect();
         if unknown.is_empty() {
             return true;

@@ -12,9 +12,6 @@
 //! result making claims (`claims::may_claim`), a `null` or repeated member, and a credential the
 //! detectors find in a text that this result does not take (the DOM engine's detectors pass
 //! over a known one: a taken value echoed in the duplicate text).
-//!
-//! Only with the `stream-call` feature (native builds; `Cargo.toml` says why the browser module
-//! leaves it out for now).
 
 use super::stream::{scan_at, Scanned};
 use crate::json::scan;
