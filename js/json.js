@@ -3,7 +3,7 @@
 // `null`, which claims nothing, though JavaScript reads it as true (`sensitiveHint: Infinity`
 // let a sensitive tool's result through raw, as did `"x-sensitive": () => true`, which
 // JSON.stringify drops). No claim word is needed here: the two readers below keep JavaScript's
-// truthiness in the text, one by refusing, the other by writing the number JSON can hold.
+// truthiness in the text, one by refusing, the other by writing what JSON can hold.
 
 /**
  * A tool definition's JSON text: a value JSON cannot hold (a non-finite number, a function, a
@@ -65,28 +65,50 @@ function unheld(v, inArray) {
 const INFINITE = "webmcp-redact/infinite";
 
 /**
- * A result's JSON text, from one JSON.stringify of it in the usual case: only a text holding
- * `null` can have had a non-finite number written so, and only then is the value read again,
- * with ±Infinity written as `1e400`/`-1e400` (what JSON.parse reads back as ±Infinity, and what
- * the core counts as a claim, as JavaScript does) and NaN left `null` (falsy either way). A
- * function or a symbol is left out, as JSON leaves it (README, "Limits": a result is data).
- * Throws what JSON.stringify throws.
+ * A result's JSON text, from one JSON.stringify of it in the usual case. Only two kinds of text
+ * are read again: one holding `null`, where a non-finite number may have been written so
+ * (±Infinity is then written `1e400`/`-1e400`, what JSON.parse reads back as ±Infinity and what
+ * the core counts as a claim, as JavaScript does; NaN stays `null`, falsy either way), and one
+ * with a `_meta` or `annotations` member, the only places the core reads a result's claims
+ * from (src/policy/claims.rs): a function or a symbol anywhere below one of them is written
+ * `true`, as JavaScript reads it, where JSON left it out (`_meta: { sensitiveHint: () => true }`
+ * claimed nothing, found by review s31). Elsewhere a function or a symbol is left out, as JSON
+ * leaves it (README, "Limits": a result is data). A replacer on every result cost about 2.5x
+ * the plain JSON.stringify; keys are never escaped by it, so `"_meta":` in the text finds every
+ * such member. Throws what JSON.stringify throws.
  * @param {unknown} raw
  * @returns {string}
  */
 export function resultText(raw) {
   const text = JSON.stringify(raw) ?? "null";
-  if (!text.includes("null")) return text;
+  const places = text.includes('"_meta":') || text.includes('"annotations":');
+  if (!places && !text.includes("null")) return text;
   // A stand-in no string of the first text holds (a getter could still give it on the second
   // read: that string then becomes a number, which holds nothing).
   const tag = standIn(text);
   let infinite = false;
-  const again = JSON.stringify(raw, (_key, v) => {
-    if (v !== Infinity && v !== -Infinity) return v;
-    infinite = true;
-    return v > 0 ? tag : `-${tag}`;
-  }) ?? "null";
-  return infinite ? again.replaceAll(`"-${tag}"`, "-1e400").replaceAll(`"${tag}"`, "1e400") : again;
+  /** Objects at or below a claim place: their functions and symbols claim. */
+  const below = new WeakSet();
+  /** @this {any} @param {string} key @param {unknown} v */
+  function again(key, v) {
+    // Most values are strings and finite numbers: answered first (the set is asked only of an
+    // object, a function or a symbol).
+    const t = typeof v;
+    if (t === "string" || t === "boolean") return v;
+    if (t === "number") {
+      if (v !== Infinity && v !== -Infinity) return v;
+      infinite = true;
+      return v > 0 ? tag : `-${tag}`;
+    }
+    if (!places) return v;
+    if (t === "object") {
+      if (v !== null && (key === "_meta" || key === "annotations" || below.has(this))) below.add(/** @type {object} */ (v));
+      return v;
+    }
+    return (t === "function" || t === "symbol") && below.has(this) ? true : v;
+  }
+  const second = JSON.stringify(raw, again) ?? "null";
+  return infinite ? second.replaceAll(`"-${tag}"`, "-1e400").replaceAll(`"${tag}"`, "1e400") : second;
 }
 
 /**

@@ -92,3 +92,20 @@ export function random(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Every place of a result its claims are read from, as a result holding `v` there and CANARY
+ * in text the claim should withhold.
+ * @type {[string, (v: unknown) => any][]}
+ */
+export const RESULT_PLACES = [
+  ["_meta", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { sensitiveHint: v } })],
+  ["annotations", (v) => ({ content: [{ type: "text", text: CANARY }], annotations: { sensitiveHint: v } })],
+  ["_meta.annotations", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { annotations: { sensitiveHint: v } } })],
+  ["a block's _meta", (v) => ({ content: [{ type: "text", text: CANARY, _meta: { sensitiveHint: v } }] })],
+  ["a block's annotations", (v) => ({ content: [{ type: "text", text: CANARY, annotations: { sensitiveHint: v } }] })],
+  ["a resource's _meta", (v) => ({ content: [{ type: "resource", resource: { uri: "x:/a", text: CANARY, _meta: { sensitiveHint: v } } }] })],
+  ["trust-annotations", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { "io.modelcontextprotocol/trust-annotations": { sensitive: v } } })],
+  ["a result nested as a value", (v) => ({ structuredContent: { inner: { content: [{ type: "text", text: CANARY }], _meta: { sensitiveHint: v } } } })],
+  ["sensitiveDataHint", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { sensitiveDataHint: v } })],
+];

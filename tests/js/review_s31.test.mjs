@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRedactor, installRedaction, lintTools } from "webmcp-redact";
-import { CANARY, apiKeyRaw, apiKeyTool, fakeContext, random } from "./helpers.mjs";
+import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, fakeContext, random } from "./helpers.mjs";
 import { reportAfterUnregister } from "./install-helpers.mjs";
 
 // --- values JSON cannot hold ------------------------------------------------------------------
@@ -129,22 +129,6 @@ test("undefined is absent as a member, and refused in an array", async () => {
   assert.throws(() => r.wrapTool(bad), coded("schema_invalid", "/outputSchema/required/0"));
 });
 
-/**
- * Every place of a result its claims are read from, as a result holding `v` there and CANARY
- * in text the claim should withhold.
- * @type {[string, (v: unknown) => any][]}
- */
-const RESULT_PLACES = [
-  ["_meta", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { sensitiveHint: v } })],
-  ["annotations", (v) => ({ content: [{ type: "text", text: CANARY }], annotations: { sensitiveHint: v } })],
-  ["_meta.annotations", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { annotations: { sensitiveHint: v } } })],
-  ["a block's _meta", (v) => ({ content: [{ type: "text", text: CANARY, _meta: { sensitiveHint: v } }] })],
-  ["a block's annotations", (v) => ({ content: [{ type: "text", text: CANARY, annotations: { sensitiveHint: v } }] })],
-  ["a resource's _meta", (v) => ({ content: [{ type: "resource", resource: { uri: "x:/a", text: CANARY, _meta: { sensitiveHint: v } } }] })],
-  ["trust-annotations", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { [TRUST]: { sensitive: v } } })],
-  ["a result nested as a value", (v) => ({ structuredContent: { inner: { content: [{ type: "text", text: CANARY }], _meta: { sensitiveHint: v } } } })],
-  ["sensitiveDataHint", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { sensitiveDataHint: v } })],
-];
 
 // The same `null` in a result: `_meta: { sensitiveHint: Infinity }` claimed nothing, and the
 // text reached the agent raw. ±Infinity is now written as 1e400 / -1e400, the number JSON can
@@ -170,7 +154,7 @@ test("±Infinity where a result makes a claim claims, in every place, and reads 
 // The stand-in for Infinity was found by lengthening it with "~" until the text did not hold
 // it: one scan of the whole text per "~" a result wrote after the prefix, quadratic (40,000 of
 // them took 3.6 s; a 1 MB result about half an hour). Counted, not timed: the scans of texts
-// that long.
+// that long (a constant number: `null`, and since review s32 `"_meta":` and `"annotations":`).
 test("a result holding the stand-in's prefix and many ~ is read in a bounded number of scans", async () => {
   const r = await createRedactor();
   const n = 20_000;
@@ -187,7 +171,7 @@ test("a result holding the stand-in's prefix and many ~ is read in a bounded num
   } finally {
     String.prototype.includes = includes;
   }
-  assert.ok(scans <= 2, `${scans} scans of the whole text`);
+  assert.ok(scans <= 4, `${scans} scans of the whole text`);
   assert.equal(out.result.structuredContent.i, Infinity);
   assert.equal(out.result.structuredContent.s, raw.structuredContent.s);
 });
