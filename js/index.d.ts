@@ -31,7 +31,13 @@ export type ErrorCode =
    * this package's module, a CSP without `'wasm-unsafe-eval'`. {@link createRedactor} and
    * {@link lintTools} reject with it; {@link installRedaction} reports it and withholds every result.
    */
-  | "wasm_unavailable";
+  | "wasm_unavailable"
+  /**
+   * {@link installRedaction} over MCP-B: a resource's `read` or a prompt's `get` was withheld
+   * (it claims sensitivity, or a value was found inside base64 that masking would leave
+   * invalid); the read rejects with it, `pointer` at the field.
+   */
+  | "withheld";
 
 /**
  * Why a value or block left the agent view.

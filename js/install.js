@@ -290,6 +290,8 @@ function contextToPatch(given) {
  * claims (`_meta.sensitiveHint`) apply. The registration's method -> [member, kind].
  */
 const SCRUBBED = { registerResource: ["read", "resource"], registerPrompt: ["get", "prompt"] };
+/** A redaction at one of these (MCP's base64 fields) withholds the read: see `scrubbed`. */
+const BASE64_FIELD = /\/(?:blob|data)$/;
 /** What MCP-B reads of a resource or prompt descriptor besides that member. */
 const DESCRIBED = ["name", "title", "uri", "description", "mimeType", "argsSchema", "icons", "annotations", "_meta"];
 
@@ -579,17 +581,25 @@ export async function installRedactionWith(load, options = {}) {
    * what was found masked in place (the view's structuredContent: a value that is no tool
    * result is carried there, in the "mcp" format always, in "webmcp" once something is found;
    * unchanged, the value itself); or, withheld (its own claim, an error, no module), a
-   * rejection, which the server answers as an error: a view of another shape is not one MCP
-   * clients accept.
+   * rejection with a RedactionError (code `withheld`, or the core's error), which the
+   * server answers as an error: a view of another shape is not one MCP clients accept. So is a
+   * value masked inside base64 (a resource's `blob`, an image's or audio's `data`): masked in
+   * place it is no longer base64, which the client refused with its own validation error
+   * (found by review s32); withheld, the client gets a stable code and the pointer.
    * @param {string} name
    * @param {unknown} value
    */
   async function scrubbed(name, value) {
     const s = session ?? (await sessionReady);
     const out = s.redact({ name }, value);
-    if (!out.withheld && out.result?.structuredContent !== undefined) return out.result.structuredContent;
-    if (!out.withheld && out.redactions.length === 0) return out.result;
-    throw new Error(`webmcp-redact: the ${name} was withheld (${out.error?.code ?? out.redactions[0]?.reason ?? "withheld"})`);
+    const encoded = out.redactions.find((/** @type {any} */ r) => BASE64_FIELD.test(r.pointer));
+    if (!out.withheld && !encoded) {
+      if (out.result?.structuredContent !== undefined) return out.result.structuredContent;
+      if (out.redactions.length === 0) return out.result;
+    }
+    if (out.error) throw out.error; // the core's (or wasm_unavailable): it names no value
+    const [pointer, why] = encoded ? [encoded.pointer, `a value was masked in base64 (${encoded.reason})`] : ["", out.redactions[0]?.reason ?? "its own claim"];
+    throw redactionError("withheld", name, pointer, `the ${name} was withheld: ${why}`);
   }
   /** @type {Record<string, Function>} */
   const patchedExtras = {};

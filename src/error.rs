@@ -28,11 +28,15 @@ pub enum ErrorCode {
     Internal,
     /// The WebAssembly module could not be loaded (so JS raises it, with a fallback text).
     WasmUnavailable,
+    /// A resource's read or a prompt's get (`installRedaction` over MCP-B) was withheld: it
+    /// claims sensitivity, or a value was found inside base64 that masking would leave invalid.
+    /// Raised by the JS side, which rejects the read with it.
+    Withheld,
 }
 
 impl ErrorCode {
     /// Every code, in the order the README lists them.
-    pub const ALL: [ErrorCode; 11] = [
+    pub const ALL: [ErrorCode; 12] = [
         ErrorCode::SchemaInvalid,
         ErrorCode::RemoteRef,
         ErrorCode::RefLimit,
@@ -44,6 +48,7 @@ impl ErrorCode {
         ErrorCode::DuplicateKey,
         ErrorCode::Internal,
         ErrorCode::WasmUnavailable,
+        ErrorCode::Withheld,
     ];
 
     pub fn parse(s: &str) -> Option<ErrorCode> {
@@ -63,6 +68,7 @@ impl ErrorCode {
             ErrorCode::DuplicateKey => "duplicate_key",
             ErrorCode::Internal => "internal",
             ErrorCode::WasmUnavailable => "wasm_unavailable",
+            ErrorCode::Withheld => "withheld",
         }
     }
 }

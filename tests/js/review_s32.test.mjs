@@ -2,8 +2,10 @@
 // script or a supported set-up broke before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRedactor } from "webmcp-redact";
-import { CANARY, RESULT_PLACES, random } from "./helpers.mjs";
+import { createRedactor, installRedaction } from "webmcp-redact";
+import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, fakeContext, random } from "./helpers.mjs";
+
+const coded = (code, pointer) => (/** @type {any} */ e) => e?.code === code && (pointer === undefined || e.pointer === pointer);
 
 // --- functions and symbols where a result claims ------------------------------------------------
 
@@ -54,4 +56,74 @@ test("seeded: a function claim below _meta, at any depth, withholds", async () =
     cases += 1;
   }
   assert.equal(cases, 200);
+});
+
+// --- MCP-B's resources and prompts: base64 --------------------------------------------------------
+
+const b64 = (text, url = false) => Buffer.from(text).toString(url ? "base64url" : "base64");
+const BASE64_CASES = [
+  ["a resource's blob", "/contents/0/blob", (v) => ({ contents: [{ uri: "app://bin", blob: v }] })],
+  ["a prompt's image data", "/messages/0/content/data", (v) => ({ messages: [{ role: "user", content: { type: "image", mimeType: "image/png", data: v } }] })],
+  ["a prompt's audio data", "/messages/0/content/data", (v) => ({ messages: [{ role: "user", content: { type: "audio", mimeType: "audio/wav", data: v } }] })],
+  ["a prompt's embedded blob", "/messages/0/content/resource/blob", (v) => ({ messages: [{ role: "user", content: { type: "resource", resource: { uri: "x:/b", blob: v } } }] })],
+];
+
+// A value masked inside base64 was masked in place (`a2V5P[redacted: secret]`), which is no
+// longer base64: MCP's client refused the read with its own validation error ("Invalid Base64
+// string"), no stable code, no pointer. It is now withheld, code `withheld`, at the field.
+test("a known value found in base64 withholds the read or get with code withheld at the field", async () => {
+  const ctx = /** @type {any} */ (fakeContext());
+  const handlers = [];
+  ctx.registerResource = (d) => handlers.push(d.read);
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await ctx.call(apiKeyTool.name, {}); // CANARY is known now
+    let cases = 0;
+    for (const [where, pointer, shape] of BASE64_CASES) {
+      for (const url of [false, true]) {
+        for (const pad of ["", "x", "xy"]) {
+          const value = shape(b64(`${pad}key=${CANARY};`, url));
+          ctx.registerResource({ name: "bin", uri: "app://bin", read: async () => value });
+          const err = await handlers.at(-1)().then(() => null, (e) => e);
+          assert.ok(coded("withheld", pointer)(err), `${where} (${url ? "base64url" : "base64"}, ${pad.length}): ${err}`);
+          assert.ok(err instanceof Error && !String(err.message).includes("a2V5"), err.message);
+          cases += 1;
+        }
+      }
+      // Base64 holding nothing known passes unchanged.
+      const clean = shape(b64("nothing here"));
+      ctx.registerResource({ name: "bin", uri: "app://bin", read: async () => clean });
+      assert.deepEqual(await handlers.at(-1)(), clean, where);
+    }
+    assert.equal(cases, BASE64_CASES.length * 6);
+  } finally {
+    uninstall();
+  }
+});
+
+// Over MCP-B's server and the MCP SDK's client: the read is an error that names the code and the
+// field, where it was the client's schema error (and never the value).
+test("over MCP-B, a resource whose blob holds a known value is an error naming withheld", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    server.registerResource({ name: "bin", uri: "app://bin", mimeType: "application/octet-stream", read: async () => ({ contents: [{ uri: "app://bin", blob: b64(`key=${CANARY}`) }] }) });
+    const err = await client.readResource({ uri: "app://bin" }).then(() => null, (e) => e);
+    assert.match(String(err?.message), /withheld at \/contents\/0\/blob/);
+    assert.ok(!String(err?.message).includes(b64(`key=${CANARY}`).slice(0, 8)));
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
 });
