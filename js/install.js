@@ -296,6 +296,61 @@ const BASE64_FIELD = /\/(?:blob|data)$/;
 const DESCRIBED = ["name", "title", "uri", "description", "mimeType", "argsSchema", "icons", "annotations", "_meta"];
 
 /**
+ * MCP-B's server sends the client messages of its own besides results: a log line
+ * (`sendLoggingMessage`), a sampling request (`createMessage`), an elicitation
+ * (`elicitInput`), each through its inner MCP server's `notification` or `request`. A tool that
+ * logged or asked about what it had fetched gave the agent the raw value past the redactor
+ * (found by review s32). Both are replaced on that server (`modelContext.mcpServer.server`) by
+ * ones that send the message's `params` as `scrub(kind, params)` gives them (it throws, and the
+ * page's call rejects, when they are withheld); a message without params passes as it is.
+ * Returns `restore()`, or null where there is no such server.
+ * @param {any} modelContext
+ * @param {(name: string, value: unknown) => Promise<unknown>} scrub
+ */
+function scrubOutgoing(modelContext, scrub) {
+  let server;
+  try {
+    server = modelContext.mcpServer?.server;
+  } catch {
+    return null; // no inner server to read: nothing of its own is sent through one
+  }
+  if (server === null || typeof server !== "object") return null;
+  /** @type {[string, Function, PropertyDescriptor | undefined, Function][]} */
+  const done = [];
+  const restore = () => {
+    for (const [key, , own, ours] of done) {
+      try {
+        if (server[key] !== ours) continue;
+        if (own) Object.defineProperty(server, key, own);
+        else delete server[key];
+      } catch {
+        // a server that now refuses: what could be undone was
+      }
+    }
+  };
+  try {
+    for (const key of ["notification", "request"]) {
+      const fn = server[key];
+      if (typeof fn !== "function") continue;
+      /** @this {any} */
+      const ours = function (/** @type {any} */ message, /** @type {any[]} */ ...rest) {
+        const method = message?.method;
+        const params = message?.params; // read once: the text scrubbed is the text sent
+        if (params === undefined || params === null) return Reflect.apply(fn, this, [message, ...rest]);
+        return scrub(`message ${typeof method === "string" ? method : ""}`, params).then((clean) => Reflect.apply(fn, this, [{ ...message, params: clean }, ...rest]));
+      };
+      const own = Object.getOwnPropertyDescriptor(server, key);
+      Object.defineProperty(server, key, { configurable: true, enumerable: false, writable: true, value: ours });
+      done.push([key, fn, own, ours]);
+    }
+  } catch {
+    restore();
+    throw optionError("modelContext.mcpServer.server cannot be patched: its notification or request cannot be replaced, so the page's own messages to MCP clients could not be scrubbed");
+  }
+  return restore;
+}
+
+/**
  * Patches `modelContext.registerTool`; resolves to an `uninstall()` function that restores it,
  * carrying the report: `uninstall.error`, `uninstall.unprotectedTools`, `uninstall.redactor`.
  * `load` is the entry point's way to find the module (see js/index.js).
@@ -617,6 +672,19 @@ export async function installRedactionWith(load, options = {}) {
     unpatch();
     throw optionError("modelContext cannot be patched: its registerTool (or provideContext, registerResource, registerPrompt) cannot be replaced (a frozen or non-extensible object, or a Proxy that refuses)");
   }
+  /** @type {(() => void) | null} */
+  let restoreOutgoing = null;
+  try {
+    restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubbed) : null;
+  } catch (err) {
+    unpatch();
+    try {
+      delete modelContext[INSTALLED];
+    } catch {
+      // a context that now refuses: what could be undone was
+    }
+    throw err;
+  }
   // Declarative tools (<form toolname>, see declarative.js): a response a submit handler gives
   // through SubmitEvent#respondWith is redacted, like an execute result; null where the runtime
   // has no respondWith.
@@ -672,6 +740,7 @@ export async function installRedactionWith(load, options = {}) {
 
   function uninstallNow() {
     unpatch();
+    restoreOutgoing?.();
     try {
       delete modelContext[INSTALLED];
     } catch {

@@ -127,3 +127,53 @@ test("over MCP-B, a resource whose blob holds a known value is an error naming w
     await server.close();
   }
 });
+
+// --- MCP-B: the page's own messages to the client -------------------------------------------------
+
+// MCP-B's server sends its clients log lines, sampling requests and elicitations of the page's
+// own (`mcpServer.sendLoggingMessage`, `mcpServer.server.createMessage`, `.elicitInput`). A tool
+// that logged or asked about what it fetched gave the agent the value a result had withheld, past
+// the redactor. Their params now go through the page session, as a resource's read does.
+test("over MCP-B, the page's log lines, sampling requests and elicitations are scrubbed", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const types = await import("@modelcontextprotocol/sdk/types.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
+  const inner = server.mcpServer.server;
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
+  const seen = [];
+  client.setNotificationHandler(types.LoggingMessageNotificationSchema, (n) => { seen.push(n.params); });
+  client.setRequestHandler(types.CreateMessageRequestSchema, (r) => {
+    seen.push(r.params);
+    return { role: "assistant", model: "m", content: { type: "text", text: "ok" } };
+  });
+  client.setRequestHandler(types.ElicitRequestSchema, (r) => {
+    seen.push(r.params);
+    return { action: "decline" };
+  });
+  await client.connect(clientSide);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    await server.mcpServer.sendLoggingMessage({ level: "info", data: { fetched: `the key ${CANARY}` } });
+    await inner.createMessage({ messages: [{ role: "user", content: { type: "text", text: `summarise ${CANARY}` } }], maxTokens: 10 });
+    await inner.elicitInput({ message: `is ${CANARY} yours?`, requestedSchema: { type: "object", properties: {} } });
+    // One that claims sensitivity itself is not sent: the page's call rejects.
+    await assert.rejects(server.mcpServer.sendLoggingMessage({ level: "info", data: "private", _meta: { sensitiveHint: true } }), coded("withheld"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(seen.length, 3, JSON.stringify(seen));
+    assert.ok(!JSON.stringify(seen).includes(CANARY), JSON.stringify(seen));
+    assert.match(seen[0].data.fetched, /^the key \[redacted/);
+    assert.match(seen[1].messages[0].content.text, /^summarise \[redacted/);
+    assert.match(seen[2].message, /^is \[redacted/);
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
+  assert.ok(!Object.hasOwn(inner, "notification") && !Object.hasOwn(inner, "request"), "uninstall puts them back");
+});
