@@ -296,6 +296,21 @@ const BASE64_FIELD = /\/(?:blob|data)$/;
 const DESCRIBED = ["name", "title", "uri", "description", "mimeType", "argsSchema", "icons", "annotations", "_meta"];
 
 /**
+ * How many resources and prompts MCP-B's server had before installation (its `registrations`,
+ * one per registerResource or registerPrompt): their reads were never patched, and went
+ * unreported (found by review s32). 0 on any other context.
+ * @param {any} modelContext
+ */
+function registeredBefore(modelContext) {
+  try {
+    const size = modelContext.registrations?.size;
+    return Number.isSafeInteger(size) ? size : 0;
+  } catch {
+    return 0; // cannot tell
+  }
+}
+
+/**
  * MCP-B's server sends the client messages of its own besides results: a log line
  * (`sendLoggingMessage`), a sampling request (`createMessage`), an elicitation
  * (`elicitInput`), each through its inner MCP server's `notification` or `request`. A tool that
@@ -365,6 +380,7 @@ export async function installRedactionWith(load, options = {}) {
   checkConfirmOption(confirm, "installRedaction");
   if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
   const { modelContext, original, ownBefore, provide, extras } = contextToPatch(given);
+  const unscrubbed = registeredBefore(modelContext);
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
   // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
   const bridge = bridgeOf(modelContext, toldBridge);
@@ -757,6 +773,9 @@ export async function installRedactionWith(load, options = {}) {
   const early = listed === null ? null : listed.filter((n) => !registered.has(n) && !forms.includes(n));
   if (early?.length) {
     globalThis.console?.warn?.(`webmcp-redact: tools registered before installRedaction are not redacted: ${early.join(", ")}`);
+  }
+  if (unscrubbed) {
+    globalThis.console?.warn?.(`webmcp-redact: ${unscrubbed} resources or prompts registered before installRedaction are not scrubbed`);
   }
   const warned = new Set();
   const warnForms = () => {

@@ -177,3 +177,25 @@ test("over MCP-B, the page's log lines, sampling requests and elicitations are s
   }
   assert.ok(!Object.hasOwn(inner, "notification") && !Object.hasOwn(inner, "request"), "uninstall puts them back");
 });
+
+// Resources and prompts registered on MCP-B's server before installation are not patched (their
+// reads are the server's already): they were not reported either. A warning now counts them.
+test("over MCP-B, resources and prompts registered before installRedaction are reported", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  server.registerResource({ name: "early", uri: "app://early", read: async () => ({ contents: [] }) });
+  server.registerPrompt({ name: "early", get: async () => ({ messages: [] }) });
+  const warn = console.warn;
+  const warnings = [];
+  console.warn = (m) => warnings.push(String(m));
+  let uninstall;
+  try {
+    uninstall = await installRedaction({ modelContext: server });
+    server.registerResource({ name: "late", uri: "app://late", read: async () => ({ contents: [] }) });
+  } finally {
+    console.warn = warn;
+  }
+  uninstall();
+  await server.close();
+  assert.deepEqual(warnings.filter((w) => /resources or prompts/.test(w)), ["webmcp-redact: 2 resources or prompts registered before installRedaction are not scrubbed"]);
+});
