@@ -625,7 +625,9 @@ export async function installRedactionWith(load, options = {}) {
     const [member, kind] = SCRUBBED[/** @type {keyof typeof SCRUBBED} */ (key)];
     /** @this {any} */
     return function (/** @type {any} */ descriptor, /** @type {any[]} */ ...args) {
-      if (descriptor === null || typeof descriptor !== "object") return Reflect.apply(fn, this, [descriptor, ...args]);
+      // A function is an object too: MCP-B spreads one as it spreads any descriptor, and its
+      // `read` was served unscrubbed (found by review s32).
+      if (descriptor === null || (typeof descriptor !== "object" && typeof descriptor !== "function")) return Reflect.apply(fn, this, [descriptor, ...args]);
       let copy;
       try {
         copy = { ...descriptor };

@@ -199,3 +199,47 @@ test("over MCP-B, resources and prompts registered before installRedaction are r
   await server.close();
   assert.deepEqual(warnings.filter((w) => /resources or prompts/.test(w)), ["webmcp-redact: 2 resources or prompts registered before installRedaction are not scrubbed"]);
 });
+
+// A descriptor that is a function (an object MCP-B spreads as it spreads any other) was handed
+// to the server as it was, its read and get unscrubbed. Every kind of object a page can give is
+// scrubbed now: plain, a function, a class instance, null-prototype, frozen, a Proxy of each.
+test("over MCP-B, a resource or prompt descriptor of any kind of object is scrubbed", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  /** @type {[string, (members: object) => any][]} */
+  const KINDS = [
+    ["plain", (m) => ({ ...m })],
+    ["a function", (m) => Object.defineProperties(function descriptor() {}, Object.getOwnPropertyDescriptors({ ...m }))],
+    ["an arrow function", (m) => Object.defineProperties(() => {}, Object.getOwnPropertyDescriptors({ ...m }))],
+    ["a class instance", (m) => Object.assign(new (class Descriptor {})(), m)],
+    ["null-prototype", (m) => Object.assign(Object.create(null), m)],
+    ["frozen", (m) => Object.freeze({ ...m })],
+    ["inherited", (m) => Object.create(m)],
+  ];
+  const kinds = [...KINDS, ...KINDS.map(([what, make]) => [`a Proxy of ${what}`, (m) => new Proxy(make(m), {})])];
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    let cases = 0;
+    for (const [i, [what, make]] of kinds.entries()) {
+      const uri = `app://r${i}`;
+      server.registerResource(make({ name: `r${i}`, uri, read: async () => ({ contents: [{ uri, text: `key ${CANARY}` }] }) }));
+      server.registerPrompt(make({ name: `p${i}`, get: async () => ({ messages: [{ role: "user", content: { type: "text", text: `key ${CANARY}` } }] }) }));
+      const got = [await client.readResource({ uri }), await client.getPrompt({ name: `p${i}` })];
+      assert.ok(!JSON.stringify(got).includes(CANARY), `${what}: ${JSON.stringify(got)}`);
+      cases += 1;
+    }
+    assert.equal(cases, KINDS.length * 2);
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
+});
