@@ -33,9 +33,10 @@ export type ErrorCode =
    */
   | "wasm_unavailable"
   /**
-   * {@link installRedaction} over MCP-B: a resource's `read` or a prompt's `get` was withheld
-   * (it claims sensitivity, or a value was found inside base64 that masking would leave
-   * invalid); the read rejects with it, `pointer` at the field.
+   * {@link installRedaction} over MCP-B: a resource's `read`, a prompt's `get` or a message of
+   * the page's own (a log line, a sampling request, an elicitation) was withheld (it claims
+   * sensitivity, or a value was found inside base64 that masking would leave invalid); the read
+   * or the page's call rejects with it, `pointer` at the field.
    */
   | "withheld";
 
@@ -1006,7 +1007,10 @@ export interface Uninstall {
  * `registerResource` / `registerPrompt` (MCP-B's server), what each resource's `read` and
  * prompt's `get` returns goes through the same session as a result of no tool: known values
  * and detected credentials are masked in place, and one that claims sensitivity (or cannot be
- * redacted) rejects, which the server answers as an error.
+ * redacted), or in which a value was found inside base64 (`blob`, `data`), rejects with a
+ * {@link RedactionError} (code `withheld`), which the server answers as an error. Over an MCP
+ * bridge the page's own messages through its inner server (`sendLoggingMessage`,
+ * `createMessage`, `elicitInput`) are scrubbed the same way.
  * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
  * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
  * when an option is bad (or a `RangeError` with that code, for a value out of range).
