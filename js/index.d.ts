@@ -508,7 +508,8 @@ export interface Redactor {
    * pointer `/execute`) for a tool whose `execute` is not a function, or `schema_invalid` for
    * a tool object that throws while it is read (a getter or a Proxy); a TypeError with code
    * `foreign_wrapper` for a copy another redactor's `wrapTool` made (or a tool carrying its
-   * `execute`): this redactor could not reveal that copy's secrets.
+   * `execute`): this redactor could not reveal that copy's secrets. A call whose `execute` returns
+   * the result of another redactor's copy, or of a copy for another tool, is that error.
    * @example
    * ```js
    * await document.modelContext.registerTool(redactor.wrapTool(tool));

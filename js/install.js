@@ -8,7 +8,7 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { PAGE_SESSION, createRedactorWith, definitionOf, readTool, refuseForeign, reportOf, showJudged, toolName as nameOf, wrappedBy } from "./redactor.js";
+import { PAGE_SESSION, createRedactorWith, definitionOf, ownResult, readTool, refuseForeign, reportOf, showJudged, toolName as nameOf, wrappedBy } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
@@ -480,7 +480,8 @@ export async function installRedactionWith(load, options = {}) {
       // redacts what comes back, refusals included.
       async execute(/** @type {any} */ input, /** @type {any[]} */ ...more) {
         const s = session ?? (await sessionReady);
-        const out = await s.guard(def, input, (/** @type {any} */ args) => Reflect.apply(execute, tool, [args, ...more]));
+        const run = async (/** @type {any} */ args) => ownResult(await Reflect.apply(execute, tool, [args, ...more]), s.redactor, name, "installRedaction");
+        const out = await s.guard(def, input, run);
         tellPage(name, out);
         return out.result;
       },

@@ -193,6 +193,8 @@ const sessions = new FinalizationRegistry((close) => close());
 // execute returned -> its redaction report (resultId, handles).
 const WRAPPED = new WeakMap();
 const REPORTS = new WeakMap();
+/** Each result object a wrapTool execute returned -> `{ redactor, name }` of the copy that made it. */
+const MAKERS = new WeakMap();
 
 /** `{ redactor, def, published }` of the wrapTool call that made `execute`, or undefined. */
 export function wrappedBy(execute) {
@@ -211,6 +213,28 @@ export function wrappedBy(execute) {
 export function refuseForeign(made, redactor, name, who) {
   if (!made || made.redactor === redactor) return;
   const message = `${who}: tool "${name}" was wrapped by another redactor's wrapTool, whose secrets this redactor cannot reveal: give the tool itself, or a copy this redactor's wrapTool made (installRedaction's is uninstall.redactor)`;
+  throw Object.assign(new TypeError(message), { code: "foreign_wrapper" });
+}
+
+/**
+ * What a tool's own `execute` returned, refused (thrown, so the call's result is that error)
+ * when a wrapTool execute made it for another redactor or another tool: a page function that
+ * calls a wrapped copy's execute is not recognised when registered (only the function itself
+ * could be), and the copy's stubs, issued for its own result, were stripped here as forged
+ * while its notice, kept as the tool's text, promised the agent a reveal no one could make
+ * (found by review s31, left open; fixed by review s32). A result this redactor made for the
+ * same tool passes: its stubs are kept and reveal (a copy wrapped again, review s30).
+ * @param {unknown} raw
+ * @param {unknown} redactor the redactor redacting it
+ * @param {string} name the tool it is redacted as
+ * @param {string} who
+ */
+export function ownResult(raw, redactor, name, who) {
+  const maker = raw !== null && typeof raw === "object" ? MAKERS.get(raw) : undefined;
+  if (maker === undefined) return raw;
+  refuseForeign({ redactor: maker.redactor }, redactor, name, who);
+  if (maker.name === name) return raw;
+  const message = `${who}: tool "${name}" returned the result wrapTool made for tool "${maker.name}", whose secrets can be revealed only as that tool's result: register (or wrap) that copy itself`;
   throw Object.assign(new TypeError(message), { code: "foreign_wrapper" });
 }
 
@@ -620,9 +644,12 @@ class Redactor {
       // redactor wrapped, so that what one result showed the agent counts for the next call.
       async execute(input, options) {
         const { session, ask } = redactor[PAGE_SESSION]();
-        const run = (args) => original.call(tool, args, options);
+        const run = async (args) => ownResult(await original.call(tool, args, options), redactor, def.name, "wrapTool");
         const report = await session.guard(def, input, run, ask);
-        if (report.result !== null && typeof report.result === "object") REPORTS.set(report.result, report);
+        if (report.result !== null && typeof report.result === "object") {
+          REPORTS.set(report.result, report);
+          MAKERS.set(report.result, { redactor, name: def.name });
+        }
         return report.result;
       },
     };

@@ -243,3 +243,45 @@ test("over MCP-B, a resource or prompt descriptor of any kind of object is scrub
     await server.close();
   }
 });
+
+// --- a foreign copy's execute inside a page function ----------------------------------------------
+
+// `{ name, execute: (a, o) => other.wrapTool(t).execute(a, o) }` is not recognised as foreign when
+// registered (only its function could be): the other redactor's stubs were stripped as forged
+// while its notice, kept as the tool's text, told the agent "the user can reveal it in the page",
+// which no one could. What such an execute returns is now recognised: the call's result is the
+// foreign_wrapper error. A copy of the same redactor passes as before.
+test("a page function returning another redactor's wrapped result is refused with foreign_wrapper", async () => {
+  const other = await createRedactor();
+  const foreign = other.wrapTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+  const delegating = { ...apiKeyTool, execute: (/** @type {any} */ a, /** @type {any} */ o) => foreign.execute(a, o) };
+  const ctx = /** @type {any} */ (fakeContext());
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    await ctx.registerTool(delegating);
+    const viaInstall = await ctx.call(apiKeyTool.name, {});
+    const r = await createRedactor();
+    const viaWrap = await r.wrapTool(delegating).execute({}, {});
+    for (const [who, out] of [["installRedaction", viaInstall], ["wrapTool", viaWrap]]) {
+      const text = JSON.stringify(out);
+      assert.equal(out.isError, true, `${who}: ${text}`);
+      assert.match(text, /wrapped by another redactor/, who);
+      assert.ok(!/can reveal/.test(text) && !text.includes(CANARY), `${who}: ${text}`);
+    }
+    // The installation's own redactor's copy, inside a page function under another name: its
+    // stubs were issued for the copy's tool and were stripped as forged here. Refused the same
+    // way; the copy itself passes, and so does a page function delegating under the copy's name.
+    const own = uninstall.redactor.wrapTool({ ...apiKeyTool, name: "own_key", execute: async () => apiKeyRaw() });
+    await ctx.registerTool({ ...apiKeyTool, name: "own_delegate", execute: (/** @type {any} */ a, /** @type {any} */ o) => own.execute(a, o) });
+    const delegated = await ctx.call("own_delegate", {});
+    assert.match(delegated.content[0].text, /returned the result wrapTool made for tool "own_key"/);
+    await ctx.registerTool(own);
+    const passed = await ctx.call("own_key", {});
+    assert.ok(!passed.isError && passed.content.some((/** @type {any} */ b) => b.type === "secret_reference"), JSON.stringify(passed));
+    const same = uninstall.redactor.wrapTool({ ...apiKeyTool, name: "own_key", execute: (/** @type {any} */ a, /** @type {any} */ o) => own.execute(a, o) });
+    const sameView = await same.execute({}, {});
+    assert.ok(!sameView.isError && sameView.content.some((/** @type {any} */ b) => b.type === "secret_reference"), JSON.stringify(sameView));
+  } finally {
+    uninstall();
+  }
+});
