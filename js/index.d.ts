@@ -510,6 +510,7 @@ export interface Redactor {
    * `foreign_wrapper` for a copy another redactor's `wrapTool` made (or a tool carrying its
    * `execute`): this redactor could not reveal that copy's secrets. A call whose `execute` returns
    * the result of another redactor's copy, or of a copy for another tool, is that error.
+   * This redactor's own copy under another name is refused too (code `foreign_wrapper`).
    * @example
    * ```js
    * await document.modelContext.registerTool(redactor.wrapTool(tool));

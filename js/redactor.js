@@ -211,7 +211,15 @@ export function wrappedBy(execute) {
  * @param {string} who
  */
 export function refuseForeign(made, redactor, name, who) {
-  if (!made || made.redactor === redactor) return;
+  if (!made) return;
+  // This redactor's copy under another name: its calls are judged, asked about (the user's
+  // question names the tool) and revealed as the tool wrapTool was given, so the runtime
+  // would list one name and the user be asked about another (found by review s31).
+  if (made.redactor === redactor && made.def && made.def.name !== name) {
+    const renamed = `${who}: tool "${name}" is a copy wrapTool made for tool "${made.def.name}", whose calls are checked, asked about and revealed under that name: register it under that name, or wrap the tool itself under this one`;
+    throw Object.assign(new TypeError(renamed), { code: "foreign_wrapper" });
+  }
+  if (made.redactor === redactor) return;
   const message = `${who}: tool "${name}" was wrapped by another redactor's wrapTool, whose secrets this redactor cannot reveal: give the tool itself, or a copy this redactor's wrapTool made (installRedaction's is uninstall.redactor)`;
   throw Object.assign(new TypeError(message), { code: "foreign_wrapper" });
 }

@@ -285,3 +285,24 @@ test("a page function returning another redactor's wrapped result is refused wit
     uninstall();
   }
 });
+
+// This redactor's copy registered (or wrapped again) under another name was judged, asked about
+// and revealed under the name wrapTool was given, while the runtime listed the new one: the user
+// was asked about a tool the agent never called. Refused when registered or wrapped, with the
+// same code; under its own name (other members spread in) it passes as before.
+test("this redactor's wrapped copy under another name is refused with foreign_wrapper", async () => {
+  const ctx = /** @type {any} */ (fakeContext());
+  const uninstall = await installRedaction({ modelContext: ctx });
+  try {
+    const copy = uninstall.redactor.wrapTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    for (const given of [{ ...copy, name: "renamed" }, { name: "mine", execute: copy.execute }]) {
+      await assert.rejects(ctx.registerTool(given), coded("foreign_wrapper"));
+      assert.throws(() => uninstall.redactor.wrapTool(given), coded("foreign_wrapper"));
+    }
+    await ctx.registerTool({ ...copy, description: "spread, same name" });
+    const out = await ctx.call(apiKeyTool.name, {});
+    assert.ok(!out.isError && !JSON.stringify(out).includes(CANARY), JSON.stringify(out));
+  } finally {
+    uninstall();
+  }
+});
