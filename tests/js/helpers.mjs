@@ -109,3 +109,26 @@ export const RESULT_PLACES = [
   ["a result nested as a value", (v) => ({ structuredContent: { inner: { content: [{ type: "text", text: CANARY }], _meta: { sensitiveHint: v } } } })],
   ["sensitiveDataHint", (v) => ({ content: [{ type: "text", text: CANARY }], _meta: { sensitiveDataHint: v } })],
 ];
+
+/**
+ * An MCP-B BrowserMcpServer with installRedaction on it, connected to the MCP SDK's client over
+ * an in-memory pair. `close()` uninstalls and closes both.
+ * @param {(options?: object) => Promise<any>} install installRedaction
+ */
+export async function connectedMcpB(install) {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  const uninstall = await install({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  const close = async () => {
+    uninstall();
+    await client.close();
+    await server.close();
+  };
+  return { server, client, uninstall, close };
+}

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction } from "webmcp-redact";
-import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, fakeContext, random } from "./helpers.mjs";
+import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, connectedMcpB, fakeContext, random } from "./helpers.mjs";
 
 const coded = (code, pointer) => (/** @type {any} */ e) => e?.code === code && (pointer === undefined || e.pointer === pointer);
 
@@ -105,15 +105,7 @@ test("a known value found in base64 withholds the read or get with code withheld
 // Over MCP-B's server and the MCP SDK's client: the read is an error that names the code and the
 // field, where it was the client's schema error (and never the value).
 test("over MCP-B, a resource whose blob holds a known value is an error naming withheld", async () => {
-  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
-  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
-  const uninstall = await installRedaction({ modelContext: server });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "agent", version: "1.0.0" });
-  await client.connect(clientSide);
+  const { server, client, close } = await connectedMcpB(installRedaction);
   try {
     await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
     await client.callTool({ name: apiKeyTool.name, arguments: {} });
@@ -122,9 +114,7 @@ test("over MCP-B, a resource whose blob holds a known value is an error naming w
     assert.match(String(err?.message), /withheld at \/contents\/0\/blob/);
     assert.ok(!String(err?.message).includes(b64(`key=${CANARY}`).slice(0, 8)));
   } finally {
-    uninstall();
-    await client.close();
-    await server.close();
+    await close();
   }
 });
 
@@ -204,15 +194,7 @@ test("over MCP-B, resources and prompts registered before installRedaction are r
 // to the server as it was, its read and get unscrubbed. Every kind of object a page can give is
 // scrubbed now: plain, a function, a class instance, null-prototype, frozen, a Proxy of each.
 test("over MCP-B, a resource or prompt descriptor of any kind of object is scrubbed", async () => {
-  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
-  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
-  const uninstall = await installRedaction({ modelContext: server });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "agent", version: "1.0.0" });
-  await client.connect(clientSide);
+  const { server, client, close } = await connectedMcpB(installRedaction);
   /** @type {[string, (members: object) => any][]} */
   const KINDS = [
     ["plain", (m) => ({ ...m })],
@@ -238,9 +220,7 @@ test("over MCP-B, a resource or prompt descriptor of any kind of object is scrub
     }
     assert.equal(cases, KINDS.length * 2);
   } finally {
-    uninstall();
-    await client.close();
-    await server.close();
+    await close();
   }
 });
 
