@@ -969,7 +969,8 @@ export interface Uninstall {
    * installation, those it listed after a `toolchange` event that did not pass the patch (a
    * `registerTool` taken before installation, another path of the runtime) or that a
    * registration through the patch did not account for (the runtime refused it, e.g. as a
-   * duplicate of a tool it got before), and every declarative tool (`<form toolname>`) in the document now (read
+   * duplicate of a tool it got before), those registered on MCP-B's inner `mcpServer` before
+   * installation, and every declarative tool (`<form toolname>`) in the document now (read
    * live: forms added, renamed or removed after installation are followed until uninstall).
    * Only a form tool's response given through `SubmitEvent#respondWith` is redacted, where the
    * runtime has it. `null` when the runtime cannot list its tools and there are no form tools.
@@ -1012,7 +1013,12 @@ export interface Uninstall {
  * redacted), or in which a value was found inside base64 (`blob`, `data`), rejects with a
  * {@link RedactionError} (code `withheld`), which the server answers as an error. Over an MCP
  * bridge the page's own messages through its inner server (`sendLoggingMessage`,
- * `createMessage`, `elicitInput`) are scrubbed the same way.
+ * `createMessage`, `elicitInput`) are scrubbed the same way. Where the context has an inner
+ * MCP server (`modelContext.mcpServer`, MCP-B's), its `registerTool`, `registerResource`,
+ * `registerPrompt` (and the SDK v1's `tool`, `resource`, `prompt`) and each returned handle's
+ * `update` are patched too: its tools are checked and redacted, its resources and prompts
+ * scrubbed, in the same session (each result once); its v1 task tools are refused (code
+ * `unprotected_route`), and an inner server that cannot be patched is `invalid_options`.
  * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
  * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
  * when an option is bad (or a `RangeError` with that code, for a value out of range).

@@ -12,6 +12,7 @@ import { PAGE_SESSION, createRedactorWith, definitionOf, ownResult, readTool, re
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
+import { innerServerOf, patchInner, registeredOn } from "./inner.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
@@ -380,7 +381,10 @@ export async function installRedactionWith(load, options = {}) {
   checkConfirmOption(confirm, "installRedaction");
   if (unknown.length) throw optionError(`unknown option ${unknown[0]}`);
   const { modelContext, original, ownBefore, provide, extras } = contextToPatch(given);
-  const unscrubbed = registeredBefore(modelContext);
+  // MCP-B's inner server (js/inner.js), and what was registered on it before: reported.
+  const inner = innerServerOf(modelContext);
+  const innerBefore = inner ? registeredOn(inner) : { tools: [], others: 0 };
+  const unscrubbed = Math.max(registeredBefore(modelContext), innerBefore.others);
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
   // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
   const bridge = bridgeOf(modelContext, toldBridge);
@@ -401,6 +405,18 @@ export async function installRedactionWith(load, options = {}) {
   let resolveSession = () => {};
   const sessionReady = new Promise((resolve) => { resolveSession = resolve; });
   const getSession = () => session ?? sessionReady;
+  // The results this installation made (each redacted once): the inner server's callback of a
+  // tool, resource or prompt registered through the context returns one, passed as it is.
+  const produced = new WeakSet();
+  /** @type {<T>(value: T) => T} */
+  const keep = (value) => {
+    if (value !== null && typeof value === "object") produced.add(value);
+    return value;
+  };
+  // Tool names whose registration through the context is under way: the inner server's
+  // registration of such a name is the context's own (see innerCallback).
+  /** @type {Map<string, number>} */
+  const outerPending = new Map();
 
   /**
    * @this {any}
@@ -428,7 +444,26 @@ export async function installRedactionWith(load, options = {}) {
     const given = args.length ? registrationOptions(args[0]) : { options: undefined };
     if (args.length) args[0] = given.options;
     const wrapped = runtimeCopy(tool, copy, await getSession());
-    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]), given);
+    return registerWrapped(name, () => outerCall(name, () => Reflect.apply(original, this, [wrapped, ...args])), given);
+  }
+
+  /** `call()`, with `name` counted in outerPending until what it returns settles. */
+  function outerCall(name, call) {
+    outerPending.set(name, (outerPending.get(name) ?? 0) + 1);
+    const done = () => {
+      const n = (outerPending.get(name) ?? 1) - 1;
+      if (n > 0) outerPending.set(name, n);
+      else outerPending.delete(name);
+    };
+    let out;
+    try {
+      out = call();
+    } catch (err) {
+      done();
+      throw err;
+    }
+    Promise.resolve(out).then(done, done);
+    return out;
   }
 
   /**
@@ -460,7 +495,7 @@ export async function installRedactionWith(load, options = {}) {
           const result = await Reflect.apply(execute, tool, [input, ...more]);
           const report = reportOf(result);
           if (report) tellPage(name, report);
-          return result;
+          return keep(result);
         },
       };
       return showJudged(wrapped, made.def, made.published);
@@ -483,10 +518,68 @@ export async function installRedactionWith(load, options = {}) {
         const run = async (/** @type {any} */ args) => ownResult(await Reflect.apply(execute, tool, [args, ...more]), s.redactor, name, "installRedaction");
         const out = await s.guard(def, input, run);
         tellPage(name, out);
-        return out.result;
+        return keep(out.result);
       },
     };
     return showJudged(wrapped, def, published);
+  }
+
+  /**
+   * The callback the inner server (js/inner.js) is given for `callback`, registered there as a
+   * `kind` under `state.name`. A resource's or prompt's value is scrubbed as the context's
+   * registerResource scrubs it. A tool's call is checked and its result redacted in the page
+   * session, as the context's tools are, with the definition its registration gives
+   * (`annotations`, `_meta`; its outputSchema is the SDK's, not JSON Schema, and is not read);
+   * a multi-round tool's `input_required` result is scrubbed in place (its requests go to the
+   * client). The context's own registrations reach the inner server with a callback returning
+   * what this installation made: that passes as it is (redacted twice, its handles and the
+   * notice were issued twice, and onResult told of the second only). Anything else returned
+   * there is redacted (a page's raw callback registered under a name being registered).
+   * @param {string} kind
+   * @param {{ name: string }} state
+   * @param {any} config
+   * @param {Function} callback
+   */
+  function innerCallback(kind, state, config, callback) {
+    if (kind !== "tool") {
+      /** @this {any} */
+      return async function (/** @type {any[]} */ ...args) {
+        const value = await Reflect.apply(callback, this, args);
+        return produced.has(value) ? value : keep(await scrubbed(`${kind} ${state.name}`, value));
+      };
+    }
+    const judged = (/** @type {string} */ name) => {
+      try {
+        return definitionOf({ name, annotations: config?.annotations, _meta: config?._meta });
+      } catch (err) {
+        if (err instanceof RedactionError) throw err;
+        throw redactionError("schema_invalid", name, "", "the tool's config given to mcpServer could not be read");
+      }
+    };
+    let def = judged(state.name); // a bad definition throws now: nothing is registered
+    const outer = outerPending.has(state.name);
+    /** @this {any} */
+    return async function (/** @type {any[]} */ ...args) {
+      const s = session ?? (await sessionReady);
+      if (def.name !== state.name) def = judged(state.name);
+      const name = state.name;
+      if (outer) {
+        const raw = await Reflect.apply(callback, this, args);
+        return produced.has(raw) ? raw : keep(s.redact(def, raw).result);
+      }
+      // The SDK calls (input, ctx) for a tool with an inputSchema, (ctx) for one without.
+      const withInput = args.length >= 2;
+      let multi = null;
+      const run = async (/** @type {any} */ input) => {
+        const raw = await Reflect.apply(callback, this, withInput ? [input, ...args.slice(1)] : args);
+        if (raw !== null && typeof raw === "object" && raw.resultType === "input_required") multi = raw;
+        return ownResult(raw, s.redactor, name, "installRedaction");
+      };
+      const out = await s.guard(def, withInput ? args[0] : {}, run);
+      if (multi) return keep(await scrubbed(`tool ${name}`, multi));
+      tellPage(name, out);
+      return keep(out.result);
+    };
   }
 
   /**
@@ -668,8 +761,8 @@ export async function installRedactionWith(load, options = {}) {
     const out = s.redact({ name }, value);
     const encoded = out.redactions.find((/** @type {any} */ r) => BASE64_FIELD.test(r.pointer));
     if (!out.withheld && !encoded) {
-      if (out.result?.structuredContent !== undefined) return out.result.structuredContent;
-      if (out.redactions.length === 0) return out.result;
+      if (out.result?.structuredContent !== undefined) return keep(out.result.structuredContent);
+      if (out.redactions.length === 0) return keep(out.result);
     }
     if (out.error) throw out.error; // the core's (or wasm_unavailable): it names no value
     const [pointer, why] = encoded ? [encoded.pointer, `a value was masked in base64 (${encoded.reason})`] : ["", out.redactions[0]?.reason ?? "its own claim"];
@@ -693,8 +786,16 @@ export async function installRedactionWith(load, options = {}) {
   }
   /** @type {(() => void) | null} */
   let restoreOutgoing = null;
+  /** @type {(() => void) | null} */
+  let restoreInner = null;
   try {
     restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubbed) : null;
+    try {
+      restoreInner = inner ? patchInner(inner, innerCallback) : null;
+    } catch {
+      restoreOutgoing?.();
+      throw optionError("modelContext.mcpServer cannot be patched: its registerTool, registerResource or registerPrompt cannot be replaced, so what is registered on it would reach MCP clients raw");
+    }
   } catch (err) {
     unpatch();
     try {
@@ -760,6 +861,7 @@ export async function installRedactionWith(load, options = {}) {
   function uninstallNow() {
     unpatch();
     restoreOutgoing?.();
+    restoreInner?.();
     try {
       delete modelContext[INSTALLED];
     } catch {
@@ -773,7 +875,9 @@ export async function installRedactionWith(load, options = {}) {
   const listed = await listTools(modelContext);
   const doc = /** @type {any} */ (globalThis.document);
   let forms = formToolNames(doc);
-  const early = listed === null ? null : listed.filter((n) => !registered.has(n) && !forms.includes(n));
+  // Tools on the inner server before installation (MCP-B lists only the context's) too.
+  const innerEarly = innerBefore.tools.filter((n) => !registered.has(n) && !listed?.includes(n));
+  const early = listed === null && !innerEarly.length ? null : [...(listed ?? []).filter((n) => !registered.has(n) && !forms.includes(n)), ...innerEarly];
   if (early?.length) {
     globalThis.console?.warn?.(`webmcp-redact: tools registered before installRedaction are not redacted: ${early.join(", ")}`);
   }

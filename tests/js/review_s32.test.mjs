@@ -2,7 +2,7 @@
 // script or a supported set-up broke before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRedactor, installRedaction } from "webmcp-redact";
+import { createRedactor, installRedaction, redeem } from "webmcp-redact";
 import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, connectedMcpB, fakeContext, random } from "./helpers.mjs";
 
 const coded = (code, pointer) => (/** @type {any} */ e) => e?.code === code && (pointer === undefined || e.pointer === pointer);
@@ -285,4 +285,206 @@ test("this redactor's wrapped copy under another name is refused with foreign_wr
   } finally {
     uninstall();
   }
+});
+
+// --- MCP-B: the inner server's own registrations --------------------------------------------------
+
+/** A text anywhere in a client's answer. */
+const texts = (/** @type {any} */ v) => JSON.stringify(v);
+
+// MCP-B documents its inner server (`mcpServer`, the MCP SDK's McpServer) for multi-round tools.
+// What was registered there reached the client past the redactor: a tool whose result claims
+// `sensitiveHint`, a tool, resource, resource template or prompt echoing a value a redacted
+// result held, a callback given later through the handle's `update`. Each route now goes through
+// the page session, as the context's do.
+test("over MCP-B, every registration on the inner mcpServer goes through the page session", async () => {
+  const { ResourceTemplate, fromJsonSchema } = await import("@modelcontextprotocol/server");
+  const { server, client, uninstall, close } = await connectedMcpB(installRedaction);
+  const inner = server.mcpServer;
+  const echo = `the key ${CANARY} again`;
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    inner.registerTool("claims", { description: "d" }, async () => ({ content: [{ type: "text", text: "private" }], _meta: { sensitiveHint: true } }));
+    inner.registerTool("echo", { description: "d" }, async () => ({ content: [{ type: "text", text: echo }] }));
+    inner.registerTool("hinted", { description: "d", annotations: { sensitiveHint: true } }, async () => ({ content: [{ type: "text", text: "private" }] }));
+    const input = fromJsonSchema({ type: "object", properties: { q: { type: "string" } } });
+    inner.registerTool("with_input", { description: "d", inputSchema: input }, async (/** @type {any} */ a) => ({ content: [{ type: "text", text: `${a.q} ${echo}` }] }));
+    const later = inner.registerTool("later", { description: "d" }, async () => ({ content: [{ type: "text", text: "fine" }] }));
+    later.update({ callback: async () => ({ content: [{ type: "text", text: echo }] }) });
+    inner.registerResource("r", "app://r", {}, async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: echo }] }));
+    inner.registerResource("t", new ResourceTemplate("app://t/{id}", { list: undefined }), {}, async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: echo }] }));
+    inner.registerPrompt("p", { description: "d" }, async () => ({ messages: [{ role: "user", content: { type: "text", text: echo } }] }));
+    const answers = [];
+    for (const name of ["claims", "echo", "hinted", "later"]) answers.push([name, await client.callTool({ name, arguments: {} })]);
+    answers.push(["with_input", await client.callTool({ name: "with_input", arguments: { q: "hi" } })]);
+    answers.push(["resource", await client.readResource({ uri: "app://r" })]);
+    answers.push(["template", await client.readResource({ uri: "app://t/1" })]);
+    answers.push(["prompt", await client.getPrompt({ name: "p" })]);
+    for (const [name, answer] of answers) {
+      assert.ok(!texts(answer).includes(CANARY) && !texts(answer).includes("private"), `${name}: ${texts(answer)}`);
+    }
+    assert.equal(answers.length, 8);
+    assert.match(texts(answers[1][1]), /the key \[redacted/, "masked in place, not lost");
+    assert.match(answers[0][1].content[0].text, /^\[secret withheld: claims\]$/, "its own claim withholds it");
+    assert.deepEqual(uninstall.unprotectedTools, []);
+  } finally {
+    await close();
+  }
+  for (const key of ["registerTool", "registerResource", "registerPrompt"]) assert.ok(!Object.hasOwn(inner, key), `uninstall puts ${key} back`);
+});
+
+// The context's own registrations reach the inner server through those same routes: each result
+// must be redacted once. Twice, its handles and notice were issued twice and onResult told of
+// the second pass only, and the user was asked about the call twice. The agent's stub,
+// onResult's handle and the reveal agree, one notice, one question per call.
+test("over MCP-B, a tool registered through the context is checked and redacted once (handles, notice, reveal, questions)", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  /** @type {any[]} */
+  const seen = [];
+  const asked = [];
+  const confirm = (/** @type {any} */ request) => {
+    asked.push(request.tool);
+    return true;
+  };
+  const uninstall = await installRedaction({ modelContext: server, policy: { unknownTools: "confirm" }, confirm, onResult: (info) => { seen.push(info); } });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    server.registerResource({ name: "acct", uri: "app://acct", read: async () => ({ contents: [{ uri: "app://acct", text: `key ${CANARY}` }] }) });
+    const view = await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    assert.equal(seen.length, 1, "onResult once");
+    const [{ handle }] = seen[0].handles;
+    assert.equal(seen[0].handles.length, 1);
+    assert.ok(texts(view).includes(handle), "the handle the agent holds is onResult's");
+    assert.equal(texts(view).split(handle).length - 1, texts(seen[0].result).split(handle).length - 1, "as many stubs as the view onResult saw");
+    assert.deepEqual(view.content, seen[0].result.content, "the view the agent got is the one onResult saw");
+    assert.equal(await redeem(handle, { result: seen[0].resultId }), CANARY);
+    const read = await client.readResource({ uri: "app://acct" });
+    assert.match(read.contents[0].text, /^key \[redacted/);
+    assert.equal(texts(read).match(/\[redacted/g)?.length, 1, texts(read));
+    // A tool that claims nothing is asked about (unknownTools: "confirm"): once per call, through
+    // the context or on the inner server.
+    await server.registerTool({ name: "plain", description: "d", execute: async () => "ok" });
+    server.mcpServer.registerTool("plain_inner", { description: "d" }, async () => ({ content: [{ type: "text", text: "ok" }] }));
+    const before = asked.length;
+    for (const name of ["plain", "plain_inner"]) assert.ok(!(await client.callTool({ name, arguments: {} })).isError, name);
+    assert.deepEqual(asked.slice(before), ["plain", "plain_inner"]);
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
+});
+
+// What the inner server had before installation cannot be patched (its callbacks are the
+// server's already): its tools are in unprotectedTools, its resources and prompts in the warning.
+test("over MCP-B, what the inner mcpServer had before installRedaction is reported", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  server.mcpServer.registerTool("early_inner", { description: "d" }, async () => ({ content: [] }));
+  server.mcpServer.registerResource("r", "app://r", {}, async () => ({ contents: [] }));
+  server.mcpServer.registerPrompt("p", { description: "d" }, async () => ({ messages: [] }));
+  server.registerResource({ name: "outer", uri: "app://outer", read: async () => ({ contents: [] }) });
+  const warn = console.warn;
+  const warnings = [];
+  console.warn = (m) => warnings.push(String(m));
+  let uninstall;
+  try {
+    uninstall = await installRedaction({ modelContext: server });
+  } finally {
+    console.warn = warn;
+  }
+  try {
+    assert.deepEqual(uninstall.unprotectedTools, ["early_inner"]);
+    assert.ok(warnings.some((w) => /tools registered before installRedaction are not redacted: early_inner/.test(w)), warnings.join("\n"));
+    assert.ok(warnings.includes("webmcp-redact: 3 resources or prompts registered before installRedaction are not scrubbed"), warnings.join("\n"));
+  } finally {
+    uninstall();
+    await server.close();
+  }
+});
+
+// An inner server whose methods cannot be replaced is refused, as an unpatchable context is:
+// nothing stays patched.
+test("over MCP-B, an inner mcpServer that cannot be patched is refused", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  const register = server.registerTool;
+  Object.freeze(server.mcpServer);
+  await assert.rejects(installRedaction({ modelContext: server }), (/** @type {any} */ e) => e?.code === "invalid_options" && /mcpServer cannot be patched/.test(e.message));
+  assert.ok(server.registerTool === register && !Object.hasOwn(server, "registerResource"), "the context is put back");
+  assert.ok(!Object.hasOwn(server.mcpServer.server, "notification"), "the outgoing patch is undone too");
+  // Installs once the server can be patched: nothing half-installed was left.
+  const other = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  (await installRedaction({ modelContext: other }))();
+  await server.close();
+  await other.close();
+});
+
+// A multi-round tool's `input_required` result carries requests to the client: its text is
+// scrubbed in place, and its shape kept, so that the SDK still runs the round.
+test("over MCP-B, an inner multi-round tool's input_required requests are scrubbed in place", async () => {
+  const { server, client, uninstall, close } = await connectedMcpB(installRedaction);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    const multi = { resultType: "input_required", inputRequests: { ok: { method: "elicitation/create", params: { message: `is ${CANARY} yours?`, requestedSchema: { type: "object", properties: {} } } } } };
+    const handle = server.mcpServer.registerTool("rounds", { description: "d" }, async () => multi);
+    const out = await handle.handler({ mcpReq: {} });
+    assert.equal(out.resultType, "input_required");
+    assert.match(out.inputRequests.ok.params.message, /^is \[redacted/);
+    assert.ok(!texts(out).includes(CANARY));
+    assert.deepEqual(uninstall.unprotectedTools, []);
+  } finally {
+    await close();
+  }
+});
+
+// The MCP SDK v1's McpServer (an older MCP-B's inner server) has the shorthand routes too:
+// `tool`, `resource`, `prompt`, each patched; its task tools (results from a task store) are
+// refused with code unprotected_route.
+test("an SDK v1 inner mcpServer: tool, resource and prompt are scrubbed, task tools refused", async () => {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const mcpServer = new McpServer({ name: "page", version: "1.0.0" });
+  const registered = [];
+  const ctx = { registerTool: async (/** @type {any} */ t) => { registered.push(t); }, mcpServer };
+  const uninstall = await installRedaction({ modelContext: ctx, bridge: "mcp" });
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  try {
+    await ctx.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await registered[0].execute({});
+    const echo = `the key ${CANARY} again`;
+    mcpServer.tool("echo", async () => ({ content: [{ type: "text", text: echo }] }));
+    mcpServer.tool("claims", "d", async () => ({ content: [{ type: "text", text: "private" }], _meta: { sensitiveHint: true } }));
+    mcpServer.resource("r", "app://r", async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: echo }] }));
+    mcpServer.prompt("p", async () => ({ messages: [{ role: "user", content: { type: "text", text: echo } }] }));
+    // v1 registers its capabilities once: every route before connecting.
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcpServer.connect(serverSide);
+    await client.connect(clientSide);
+    const answers = [
+      await client.callTool({ name: "echo", arguments: {} }),
+      await client.callTool({ name: "claims", arguments: {} }),
+      await client.readResource({ uri: "app://r" }),
+      await client.getPrompt({ name: "p" }),
+    ];
+    for (const answer of answers) assert.ok(!texts(answer).includes(CANARY) && !texts(answer).includes("private"), texts(answer));
+    assert.match(texts(answers[0]), /the key \[redacted/);
+    assert.throws(() => mcpServer.experimental.tasks.registerToolTask("task", {}, {}), coded("unprotected_route"));
+  } finally {
+    uninstall();
+    await client.close();
+    await mcpServer.close();
+  }
+  for (const key of ["tool", "resource", "prompt", "registerTool"]) assert.ok(!Object.hasOwn(mcpServer, key), `uninstall puts ${key} back`);
+  assert.ok(!Object.hasOwn(mcpServer.experimental.tasks, "registerToolTask"));
 });

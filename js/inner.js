@@ -1,0 +1,144 @@
+// MCP-B's inner server: `modelContext.mcpServer`, the MCP SDK's McpServer, which MCP-B documents
+// for multi-round tools. Everything registered on it reached MCP clients past the patch of the
+// context: a tool's result claiming `sensitiveHint`, a resource serving a known value, raw, and
+// unreported (found by review s32). Each registration route it has is patched here so that the
+// callback (always its last argument) is the one `wrap` gives, as is a callback given later
+// through the handle's `update`.
+
+/**
+ * The SDK's registration methods (v1 and v2) -> what they register. v2 (`@modelcontextprotocol/
+ * server`, MCP-B 5.1's) has only the `register*` ones; v1's `tool`, `resource` and `prompt`
+ * are patched where a server has them.
+ */
+const ROUTES = { registerTool: "tool", tool: "tool", registerResource: "resource", resource: "resource", registerPrompt: "prompt", prompt: "prompt" };
+/** The SDK's registries (its own members, read only to report what was registered before). */
+const REGISTRIES = { tool: ["_registeredTools"], resource: ["_registeredResources", "_registeredResourceTemplates", "_registeredPrompts"] };
+
+/**
+ * The context's inner MCP server: an object with a `registerTool` function, or null.
+ * @param {any} modelContext
+ */
+export function innerServerOf(modelContext) {
+  try {
+    const server = modelContext.mcpServer;
+    return server !== null && typeof server === "object" && typeof server.registerTool === "function" ? server : null;
+  } catch {
+    return null; // a context that throws when read has no inner server this module can patch
+  }
+}
+
+/**
+ * What was registered on the inner server before installation: its tools' names, and how many
+ * resources and prompts (the SDK's registries; none where they cannot be read).
+ * @param {any} server
+ * @returns {{ tools: string[], others: number }}
+ */
+export function registeredOn(server) {
+  const keys = (/** @type {string} */ registry) => {
+    try {
+      const value = server?.[registry];
+      return value !== null && typeof value === "object" ? Object.keys(value) : [];
+    } catch {
+      return []; // cannot tell
+    }
+  };
+  return { tools: REGISTRIES.tool.flatMap(keys), others: REGISTRIES.resource.reduce((n, r) => n + keys(r).length, 0) };
+}
+
+/**
+ * Patches each route `server` has. `wrap(kind, state, config, callback)` gives the callback the
+ * server is to call instead (it may throw: the registration then throws, nothing registered);
+ * `state.name` is the name registered, kept current by the handle's `update({ name })`.
+ * The handle a registration returns has its `update` patched too: `update({ callback })` gave
+ * the SDK a raw callback for a name already registered, `update({ name })` renamed it.
+ * Returns `restore()`; throws (nothing left patched) when a method cannot be replaced.
+ * @param {any} server
+ * @param {(kind: string, state: { name: string }, config: any, callback: Function) => Function} wrap
+ */
+export function patchInner(server, wrap) {
+  /** @type {[any, string, PropertyDescriptor | undefined, Function][]} */
+  const done = [];
+  const restore = () => {
+    for (const [target, key, own, ours] of done) {
+      try {
+        if (target[key] !== ours) continue;
+        if (own) Object.defineProperty(target, key, own);
+        else delete target[key];
+      } catch {
+        // a server that now refuses: what could be undone was
+      }
+    }
+  };
+  const replace = (/** @type {any} */ target, /** @type {string} */ key, /** @type {Function} */ ours) => {
+    const own = Object.getOwnPropertyDescriptor(target, key);
+    Object.defineProperty(target, key, { configurable: true, enumerable: false, writable: true, value: ours });
+    done.push([target, key, own, ours]);
+  };
+  try {
+    for (const [key, kind] of Object.entries(ROUTES)) {
+      const fn = server[key];
+      if (typeof fn !== "function") continue;
+      /** @this {any} */
+      const ours = function (/** @type {any[]} */ ...args) {
+        const last = args.length - 1;
+        const state = { name: typeof args[0] === "string" ? args[0] : "" };
+        const config = kind === "tool" && args.length > 2 ? args[1] : undefined;
+        if (last > 0 && typeof args[last] === "function") args[last] = wrap(kind, state, config, args[last]);
+        return patchHandle(Reflect.apply(fn, this, args), kind, state, config, wrap);
+      };
+      replace(server, key, ours);
+    }
+    // The SDK v1's task tools: their results come from a task store the page fills, past any
+    // callback, so they are refused (v2, MCP-B 5.1's, has none).
+    const tasks = server.experimental?.tasks;
+    if (tasks !== null && typeof tasks === "object" && typeof tasks.registerToolTask === "function") {
+      replace(tasks, "registerToolTask", () => {
+        throw Object.assign(new TypeError("webmcp-redact: mcpServer.experimental.tasks.registerToolTask is refused: a task tool's results come from its task store, which installRedaction cannot redact"), { code: "unprotected_route" });
+      });
+    }
+  } catch {
+    restore();
+    throw new Error("unpatchable");
+  }
+  return restore;
+}
+
+/**
+ * A handle's `update`, through `wrap`: a callback given there is wrapped too, and a rename
+ * changes `state.name`, the name every wrapped callback of the handle redacts under. A handle
+ * that cannot be patched is refused: its registration is undone (`remove()`), and the page's
+ * call throws.
+ * @param {any} handle
+ * @param {string} kind
+ * @param {{ name: string }} state
+ * @param {any} config
+ * @param {(kind: string, state: { name: string }, config: any, callback: Function) => Function} wrap
+ */
+function patchHandle(handle, kind, state, config, wrap) {
+  if (handle === null || typeof handle !== "object") return handle;
+  const update = handle.update;
+  if (typeof update !== "function") return handle;
+  try {
+    Object.defineProperty(handle, "update", {
+      configurable: true,
+      writable: true,
+      value: function (/** @type {any} */ updates, /** @type {any[]} */ ...rest) {
+        let given = updates;
+        if (updates !== null && typeof updates === "object") {
+          given = { ...updates };
+          if (typeof given.name === "string") state.name = given.name;
+          if (typeof given.callback === "function") given.callback = wrap(kind, state, config, given.callback);
+        }
+        return Reflect.apply(update, this, [given, ...rest]);
+      },
+    });
+  } catch {
+    try {
+      handle.remove?.();
+    } catch {
+      // nothing more to undo
+    }
+    throw new TypeError(`webmcp-redact: the ${kind} registered on modelContext.mcpServer was removed: its handle's update could not be patched`);
+  }
+  return handle;
+}
