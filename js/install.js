@@ -407,7 +407,7 @@ export async function installRedactionWith(load, options = {}) {
   const getSession = () => session ?? sessionReady;
   // The results this installation made (each redacted once): the inner server's callback of a
   // tool, resource or prompt registered through the context returns one, passed as it is.
-  const produced = new WeakSet();
+  const produced = /** @type {WeakSet<any>} */ (new WeakSet());
   /** @type {<T>(value: T) => T} */
   const keep = (value) => {
     if (value !== null && typeof value === "object") produced.add(value);
@@ -544,8 +544,9 @@ export async function installRedactionWith(load, options = {}) {
     if (kind !== "tool") {
       /** @this {any} */
       return async function (/** @type {any[]} */ ...args) {
-        const value = await Reflect.apply(callback, this, args);
-        return produced.has(value) ? value : keep(await scrubbed(`${kind} ${state.name}`, value));
+        const name = `${kind} ${state.name}`;
+        const value = await thrownScrubbed(name, () => Reflect.apply(callback, this, args));
+        return produced.has(value) ? value : keep(await scrubbed(name, value));
       };
     }
     const judged = (/** @type {string} */ name) => {
@@ -564,7 +565,7 @@ export async function installRedactionWith(load, options = {}) {
       if (def.name !== state.name) def = judged(state.name);
       const name = state.name;
       if (outer) {
-        const raw = await Reflect.apply(callback, this, args);
+        const raw = await thrownScrubbed(`tool ${name}`, () => Reflect.apply(callback, this, args));
         return produced.has(raw) ? raw : keep(s.redact(def, raw).result);
       }
       // The SDK calls (input, ctx) for a tool with an inputSchema, (ctx) for one without.
@@ -737,7 +738,7 @@ export async function installRedactionWith(load, options = {}) {
       const handler = copy[member];
       if (typeof handler === "function") {
         const name = `${kind} ${typeof copy.name === "string" ? copy.name : ""}`;
-        copy[member] = async (/** @type {any[]} */ ...more) => scrubbed(name, await Reflect.apply(handler, descriptor, more));
+        copy[member] = async (/** @type {any[]} */ ...more) => scrubbed(name, await thrownScrubbed(name, () => Reflect.apply(handler, descriptor, more)));
       }
       return Reflect.apply(fn, this, [copy, ...args]);
     };
@@ -767,6 +768,29 @@ export async function installRedactionWith(load, options = {}) {
     if (out.error) throw out.error; // the core's (or wasm_unavailable): it names no value
     const [pointer, why] = encoded ? [encoded.pointer, `a value was masked in base64 (${encoded.reason})`] : ["", out.redactions[0]?.reason ?? "its own claim"];
     throw redactionError("withheld", name, pointer, `the ${name} was withheld: ${why}`);
+  }
+  /**
+   * What `call()` resolves to; if it throws, an Error whose message is the thrown one scrubbed
+   * (as `scrubbed` scrubs a value; withheld, the RedactionError): MCP's server sends a read's,
+   * get's or call's error message to the client, and one naming a known value gave it raw
+   * (found by review s32). This module's own RedactionErrors name no value and pass as they are.
+   * @param {string} name
+   * @param {() => unknown} call
+   */
+  async function thrownScrubbed(name, call) {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof RedactionError) throw err;
+      let message = "";
+      try {
+        message = String(/** @type {any} */ (err)?.message ?? err);
+      } catch {
+        message = "an error that could not be read";
+      }
+      const clean = /** @type {any} */ (await scrubbed(name, { message }))?.message;
+      throw new Error(typeof clean === "string" ? clean : `the ${name} failed`);
+    }
   }
   /** @type {Record<string, Function>} */
   const patchedExtras = {};

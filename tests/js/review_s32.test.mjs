@@ -488,3 +488,40 @@ test("an SDK v1 inner mcpServer: tool, resource and prompt are scrubbed, task to
   for (const key of ["tool", "resource", "prompt", "registerTool"]) assert.ok(!Object.hasOwn(mcpServer, key), `uninstall puts ${key} back`);
   assert.ok(!Object.hasOwn(mcpServer.experimental.tasks, "registerToolTask"));
 });
+
+// A read, get or call that throws: MCP's server sends the error's message to the client. One
+// naming a known value gave it raw (the context's resources too: their reads reach the client
+// through the inner server). The message is scrubbed now, as the value would be.
+test("over MCP-B, an error thrown by a resource, prompt or tool has its message scrubbed", async () => {
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const inner = server.mcpServer;
+  const fail = async () => {
+    throw new Error(`cannot use ${CANARY}`);
+  };
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    server.registerResource({ name: "outer", uri: "app://outer", read: fail });
+    server.registerPrompt({ name: "outer_p", get: fail });
+    inner.registerResource("r", "app://r", {}, fail);
+    inner.registerPrompt("p", { description: "d" }, fail);
+    inner.registerTool("t", { description: "d" }, fail);
+    await server.registerTool({ name: "ctx_tool", description: "d", execute: fail });
+    const answers = [];
+    for (const ask of [
+      () => client.readResource({ uri: "app://outer" }),
+      () => client.getPrompt({ name: "outer_p" }),
+      () => client.readResource({ uri: "app://r" }),
+      () => client.getPrompt({ name: "p" }),
+      () => client.callTool({ name: "t", arguments: {} }),
+      () => client.callTool({ name: "ctx_tool", arguments: {} }),
+    ]) answers.push(await ask().then((v) => texts(v), (e) => String(e?.message)));
+    assert.equal(answers.length, 6);
+    for (const answer of answers) {
+      assert.ok(!answer.includes(CANARY), answer);
+      assert.match(answer, /cannot use \[redacted/, answer);
+    }
+  } finally {
+    await close();
+  }
+});
