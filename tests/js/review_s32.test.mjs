@@ -525,3 +525,64 @@ test("over MCP-B, an error thrown by a resource, prompt or tool has its message 
     await close();
   }
 });
+
+// Seeded: a route of the inner server (registered, or given later through `update`), a place
+// in what its callback returns (or a throw), a known value there: the client never sees it.
+test("seeded: whatever route of the inner mcpServer, wherever the known value, the client never sees it", async () => {
+  const { ResourceTemplate } = await import("@modelcontextprotocol/server");
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const inner = server.mcpServer;
+  const rnd = random(3217);
+  const pick = (/** @type {any[]} */ xs) => xs[Math.floor(rnd() * xs.length)];
+  const v = `x ${CANARY} y`;
+  const boom = () => {
+    throw new Error(v);
+  };
+  /** @type {Record<string, (() => any)[]>} */
+  const RETURNS = {
+    tool: [
+      () => ({ content: [{ type: "text", text: v }] }),
+      () => ({ content: [{ type: "text", text: "ok" }], structuredContent: { note: v } }),
+      () => ({ content: [{ type: "resource", resource: { uri: "app://e", text: v } }] }),
+      () => ({ content: [{ type: "text", text: "ok" }], _meta: { note: v } }),
+      boom,
+    ],
+    resource: [() => ({ contents: [{ uri: "app://x", text: v }] }), () => ({ contents: [{ uri: "app://x", text: "ok", _meta: { note: v } }] }), boom],
+    prompt: [() => ({ messages: [{ role: "user", content: { type: "text", text: v } }] }), () => ({ description: v, messages: [] }), boom],
+  };
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    let cases = 0;
+    for (let i = 0; i < 60; i += 1) {
+      const kind = pick(["tool", "resource", "template", "prompt"]);
+      const ret = pick(RETURNS[kind === "template" ? "resource" : kind]);
+      const later = rnd() < 0.5;
+      const cb = async () => ret();
+      const first = later ? async () => ({ content: [], contents: [], messages: [] }) : cb;
+      const name = `n${i}`;
+      let handle;
+      let ask;
+      if (kind === "tool") {
+        handle = inner.registerTool(name, { description: "d" }, first);
+        ask = () => client.callTool({ name, arguments: {} });
+      } else if (kind === "resource") {
+        handle = inner.registerResource(name, `app://${name}`, {}, first);
+        ask = () => client.readResource({ uri: `app://${name}` });
+      } else if (kind === "template") {
+        handle = inner.registerResource(name, new ResourceTemplate(`app://${name}/{id}`, { list: undefined }), {}, first);
+        ask = () => client.readResource({ uri: `app://${name}/1` });
+      } else {
+        handle = inner.registerPrompt(name, { description: "d" }, first);
+        ask = () => client.getPrompt({ name });
+      }
+      if (later) handle.update({ callback: cb });
+      const answer = await ask().then((x) => texts(x), (e) => String(e?.message));
+      assert.ok(!answer.includes(CANARY), `case ${i} (${kind}, ${later ? "update" : "registered"}): ${answer}`);
+      cases += 1;
+    }
+    assert.equal(cases, 60);
+  } finally {
+    await close();
+  }
+});
