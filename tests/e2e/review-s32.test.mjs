@@ -29,6 +29,14 @@ const env = browserForFile({}, async (env) => {
     ctx.registerResource({ name: "marked", uri: "app://marked", read: async () => ({ contents: [{ uri: "app://marked", text: "private" }], _meta: { sensitiveHint: true } }) });
     ctx.registerResource({ name: "plain", uri: "app://plain", read: async () => ({ contents: [{ uri: "app://plain", text: "nothing here" }] }) });
     ctx.registerPrompt({ name: "use_key", get: async () => ({ messages: [{ role: "user", content: { type: "text", text: `call with ${secret}` } }] }) });
+    // MCP-B's inner server, its documented route for multi-round tools (part 2).
+    const inner = ctx.mcpServer;
+    inner.registerTool("inner_claims", { description: "d" }, async () => ({ content: [{ type: "text", text: "raw CANARY-s32-inner-claim" }], _meta: { sensitiveHint: true } }));
+    inner.registerTool("inner_echo", { description: "d" }, async () => ({ content: [{ type: "text", text: `echo ${secret}` }] }));
+    inner.registerResource("inner_account", "app://inner-account", {}, async () => ({ contents: [{ uri: "app://inner-account", text: `key ${secret}` }] }));
+    inner.registerPrompt("inner_fails", { description: "d" }, async () => {
+      throw new Error(`cannot use ${secret}`);
+    });
   }, SECRET);
   client = new Client({ name: "review-s32", version: "1.0.0" });
   await client.connect(new PageRelay(page));
@@ -69,13 +77,29 @@ test("on @mcp-b/global, a function claim in a tool's result withholds it", async
   assert.ok(!JSON.stringify(call).includes("CANARY-s32-function-claim"), JSON.stringify(call));
 });
 
-test("uninstall puts MCP-B's registerResource and registerPrompt back", async () => {
+test("on @mcp-b/global, what the page registers on the inner mcpServer reaches the MCP client redacted", async () => {
+  const claims = await client.callTool({ name: "inner_claims", arguments: {} });
+  assert.ok(!JSON.stringify(claims).includes("CANARY-s32-inner-claim"), JSON.stringify(claims));
+  const echo = await client.callTool({ name: "inner_echo", arguments: {} });
+  clean("the inner tool", echo);
+  assert.match(echo.content[0].text, /^echo \[redacted/);
+  const read = await client.readResource({ uri: "app://inner-account" });
+  clean("the inner resource", read);
+  assert.match(read.contents[0].text, /^key \[redacted/);
+  const failed = await client.getPrompt({ name: "inner_fails" }).then(() => null, (e) => e);
+  clean("the inner prompt's error", String(failed?.message));
+  assert.match(String(failed?.message), /cannot use \[redacted/);
+  assert.deepEqual(await page.evaluate(() => window.__uninstall.unprotectedTools), []);
+});
+
+test("uninstall puts MCP-B's registerResource and registerPrompt back, and the inner mcpServer's", async () => {
   const same = await page.evaluate(() => {
     const ctx = document.modelContext;
     const patched = [ctx.registerResource, ctx.registerPrompt];
     window.__uninstall();
     const proto = Object.getPrototypeOf(ctx);
-    return [ctx.registerResource === proto.registerResource, ctx.registerPrompt === proto.registerPrompt, patched[0] !== proto.registerResource];
+    const inner = ["registerTool", "registerResource", "registerPrompt"].filter((k) => Object.hasOwn(ctx.mcpServer, k));
+    return [ctx.registerResource === proto.registerResource, ctx.registerPrompt === proto.registerPrompt, patched[0] !== proto.registerResource, inner];
   });
-  assert.deepEqual(same, [true, true, true]);
+  assert.deepEqual(same, [true, true, true, []]);
 });
