@@ -339,10 +339,6 @@ test("over MCP-B, every registration on the inner mcpServer goes through the pag
 // the second pass only, and the user was asked about the call twice. The agent's stub,
 // onResult's handle and the reveal agree, one notice, one question per call.
 test("over MCP-B, a tool registered through the context is checked and redacted once (handles, notice, reveal, questions)", async () => {
-  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
-  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
   /** @type {any[]} */
   const seen = [];
   const asked = [];
@@ -350,11 +346,8 @@ test("over MCP-B, a tool registered through the context is checked and redacted 
     asked.push(request.tool);
     return true;
   };
-  const uninstall = await installRedaction({ modelContext: server, policy: { unknownTools: "confirm" }, confirm, onResult: (info) => { seen.push(info); } });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "agent", version: "1.0.0" });
-  await client.connect(clientSide);
+  const install = (/** @type {any} */ o) => installRedaction({ ...o, policy: { unknownTools: "confirm" }, confirm, onResult: (/** @type {any} */ info) => { seen.push(info); } });
+  const { server, client, close } = await connectedMcpB(install);
   try {
     await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
     server.registerResource({ name: "acct", uri: "app://acct", read: async () => ({ contents: [{ uri: "app://acct", text: `key ${CANARY}` }] }) });
@@ -377,9 +370,7 @@ test("over MCP-B, a tool registered through the context is checked and redacted 
     for (const name of ["plain", "plain_inner"]) assert.ok(!(await client.callTool({ name, arguments: {} })).isError, name);
     assert.deepEqual(asked.slice(before), ["plain", "plain_inner"]);
   } finally {
-    uninstall();
-    await client.close();
-    await server.close();
+    await close();
   }
 });
 
