@@ -444,26 +444,7 @@ export async function installRedactionWith(load, options = {}) {
     const given = args.length ? registrationOptions(args[0]) : { options: undefined };
     if (args.length) args[0] = given.options;
     const wrapped = runtimeCopy(tool, copy, await getSession());
-    return registerWrapped(name, () => outerCall(name, () => Reflect.apply(original, this, [wrapped, ...args])), given);
-  }
-
-  /** `call()`, with `name` counted in outerPending until what it returns settles. */
-  function outerCall(name, call) {
-    outerPending.set(name, (outerPending.get(name) ?? 0) + 1);
-    const done = () => {
-      const n = (outerPending.get(name) ?? 1) - 1;
-      if (n > 0) outerPending.set(name, n);
-      else outerPending.delete(name);
-    };
-    let out;
-    try {
-      out = call();
-    } catch (err) {
-      done();
-      throw err;
-    }
-    Promise.resolve(out).then(done, done);
-    return out;
+    return registerWrapped(name, () => Reflect.apply(original, this, [wrapped, ...args]), given);
   }
 
   /**
@@ -650,14 +631,26 @@ export async function installRedactionWith(load, options = {}) {
     };
     follow(true);
     registered.add(name);
+    // Pending until the runtime's call settles: the inner server's registration of the name
+    // meanwhile is this one's (see innerCallback).
+    outerPending.set(name, (outerPending.get(name) ?? 0) + 1);
+    const settled = () => {
+      const n = (outerPending.get(name) ?? 1) - 1;
+      if (n > 0) outerPending.set(name, n);
+      else outerPending.delete(name);
+    };
     let out;
     try {
       out = register();
     } catch (err) {
+      settled();
       refused();
       throw err;
     }
-    Promise.resolve(out).catch(refused);
+    Promise.resolve(out).then(settled, () => {
+      settled();
+      refused();
+    });
     return out;
   }
 
