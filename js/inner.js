@@ -84,6 +84,7 @@ export function patchInner(server, wrap) {
         const state = { name: typeof args[0] === "string" ? args[0] : "" };
         const config = kind === "tool" && args.length > 2 ? args[1] : undefined;
         if (last > 0 && typeof args[last] === "function") args[last] = wrap(kind, state, config, args[last]);
+        if (kind === "resource") args[1] = templateThrough(args[1], (cb) => wrap(kind, state, undefined, cb));
         return patchHandle(Reflect.apply(fn, this, args), kind, state, config, wrap);
       };
       replace(server, key, ours);
@@ -101,6 +102,33 @@ export function patchInner(server, wrap) {
     throw new Error("unpatchable");
   }
   return restore;
+}
+
+/**
+ * A resource template (the SDK's `ResourceTemplate`: not a string) as the server is to see it:
+ * an object over it whose `listCallback` (what `resources/list` returns of it) and
+ * `completeCallback(variable)` (what `completion/complete` suggests) are wrapped, each a page
+ * callback whose answer reached the client raw (found by review s32). The page's template
+ * itself is left as it is; a URI string passes.
+ * @param {any} template
+ * @param {(callback: Function) => Function} wrap
+ */
+function templateThrough(template, wrap) {
+  if (template === null || typeof template !== "object") return template;
+  const list = template.listCallback;
+  return Object.create(template, {
+    listCallback: { value: typeof list === "function" ? wrap(list) : list },
+    completeCallback: {
+      value(/** @type {string} */ variable) {
+        const complete = template.completeCallback?.(variable);
+        if (typeof complete !== "function") return complete;
+        // Suggestions are an array of strings: scrubbed inside an object (a bare array is no
+        // result the core masks in place), each keeping its place.
+        const scrub = wrap(async (/** @type {any[]} */ ...args) => ({ values: await Reflect.apply(complete, undefined, args) }));
+        return async (/** @type {any[]} */ ...args) => (await scrub(...args))?.values;
+      },
+    },
+  });
 }
 
 /**

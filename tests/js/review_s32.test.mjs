@@ -577,3 +577,33 @@ test("seeded: whatever route of the inner mcpServer, wherever the known value, t
     await close();
   }
 });
+
+// A resource template's own callbacks answer the client too: `list` (resources/list) and
+// `complete` (completion/complete). One listing or suggesting a known value gave it raw.
+test("over MCP-B, an inner resource template's list and completions are scrubbed", async () => {
+  const { ResourceTemplate } = await import("@modelcontextprotocol/server");
+  const template = new ResourceTemplate("app://k/{id}", {
+    list: async () => ({ resources: [{ uri: "app://k/1", name: `key ${CANARY}` }] }),
+    complete: { id: async () => [CANARY, "other"] },
+  });
+  // Registered after installation, before the client connects (the SDK adds the completions
+  // capability then).
+  const install = async (/** @type {any} */ o) => {
+    const uninstall = await installRedaction(o);
+    o.modelContext.mcpServer.registerResource("keys", template, {}, async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: "ok" }] }));
+    return uninstall;
+  };
+  const { server, client, close } = await connectedMcpB(install);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    const listed = await client.listResources();
+    const completed = await client.complete({ ref: { type: "ref/resource", uri: "app://k/{id}" }, argument: { name: "id", value: "" } });
+    for (const answer of [listed, completed]) assert.ok(!texts(answer).includes(CANARY), texts(answer));
+    assert.ok(listed.resources.some((/** @type {any} */ r) => /^key \[redacted/.test(r.name)), texts(listed));
+    assert.equal(completed.completion.values.length, 2, texts(completed));
+    assert.equal(template.listCallback !== undefined && typeof template.completeCallback("id"), "function", "the page's template is its own");
+  } finally {
+    await close();
+  }
+});
