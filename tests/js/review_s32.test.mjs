@@ -328,6 +328,11 @@ test("over MCP-B, every registration on the inner mcpServer goes through the pag
     assert.match(texts(answers[1][1]), /the key \[redacted/, "masked in place, not lost");
     assert.match(answers[0][1].content[0].text, /^\[secret withheld: claims\]$/, "its own claim withholds it");
     assert.deepEqual(uninstall.unprotectedTools, []);
+    // Renamed through its handle, a tool is judged (and its stubs labelled) under the new name.
+    const renamed = inner.registerTool("old_name", { description: "d" }, async () => ({ content: [{ type: "text", text: "private" }], _meta: { sensitiveHint: true } }));
+    renamed.update({ name: "new_name" });
+    const view = await client.callTool({ name: "new_name", arguments: {} });
+    assert.equal(view.content[0].text, "[secret withheld: new_name]", texts(view));
   } finally {
     await close();
   }
