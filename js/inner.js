@@ -11,6 +11,8 @@
  * are patched where a server has them.
  */
 const ROUTES = { registerTool: "tool", tool: "tool", registerResource: "resource", resource: "resource", registerPrompt: "prompt", prompt: "prompt" };
+/** The SDK's (v1 and v2) methods answering completion/complete -> the kind they complete. */
+const COMPLETIONS = { handlePromptCompletion: "prompt", handleResourceCompletion: "resource" };
 /** The SDK's registries (its own members, read only to report what was registered before). */
 const REGISTRIES = { tool: ["_registeredTools"], resource: ["_registeredResources", "_registeredResourceTemplates", "_registeredPrompts"] };
 
@@ -89,6 +91,24 @@ export function patchInner(server, wrap) {
       };
       replace(server, key, ours);
     }
+    // What completion/complete suggests (a prompt argument's `completable` callback rides on
+    // the SDK's schema object, a template's on the template): the server's own two methods
+    // that ask them, scrubbed as the kind's values are.
+    for (const [key, kind] of Object.entries(COMPLETIONS)) {
+      const fn = server[key];
+      if (typeof fn !== "function") continue;
+      /** @this {any} */
+      const ours = function (/** @type {any} */ request, /** @type {any} */ ref, /** @type {any[]} */ ...rest) {
+        let name = "";
+        try {
+          name = String(ref?.name ?? ref?.uri ?? "");
+        } catch {
+          // a name for messages only
+        }
+        return wrap(kind, { name: `${name} completion` }, undefined, () => Reflect.apply(fn, this, [request, ref, ...rest]))();
+      };
+      replace(server, key, ours);
+    }
     // The SDK v1's task tools: their results come from a task store the page fills, past any
     // callback, so they are refused (v2, MCP-B 5.1's, has none).
     const tasks = server.experimental?.tasks;
@@ -106,29 +126,16 @@ export function patchInner(server, wrap) {
 
 /**
  * A resource template (the SDK's `ResourceTemplate`: not a string) as the server is to see it:
- * an object over it whose `listCallback` (what `resources/list` returns of it) and
- * `completeCallback(variable)` (what `completion/complete` suggests) are wrapped, each a page
- * callback whose answer reached the client raw (found by review s32). The page's template
- * itself is left as it is; a URI string passes.
+ * an object over it whose `listCallback` (what `resources/list` shows of it, a page callback
+ * whose answer reached the client raw: found by review s32) is wrapped. The page's template
+ * itself is left as it is; a URI string passes. (Its completions: see COMPLETIONS.)
  * @param {any} template
  * @param {(callback: Function) => Function} wrap
  */
 function templateThrough(template, wrap) {
   if (template === null || typeof template !== "object") return template;
   const list = template.listCallback;
-  return Object.create(template, {
-    listCallback: { value: typeof list === "function" ? wrap(list) : list },
-    completeCallback: {
-      value(/** @type {string} */ variable) {
-        const complete = template.completeCallback?.(variable);
-        if (typeof complete !== "function") return complete;
-        // Suggestions are an array of strings: scrubbed inside an object (a bare array is no
-        // result the core masks in place), each keeping its place.
-        const scrub = wrap(async (/** @type {any[]} */ ...args) => ({ values: await Reflect.apply(complete, undefined, args) }));
-        return async (/** @type {any[]} */ ...args) => (await scrub(...args))?.values;
-      },
-    },
-  });
+  return Object.create(template, { listCallback: { value: typeof list === "function" ? wrap(list) : list } });
 }
 
 /**

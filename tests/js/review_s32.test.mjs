@@ -336,7 +336,7 @@ test("over MCP-B, every registration on the inner mcpServer goes through the pag
   } finally {
     await close();
   }
-  for (const key of ["registerTool", "registerResource", "registerPrompt"]) assert.ok(!Object.hasOwn(inner, key), `uninstall puts ${key} back`);
+  for (const key of ["registerTool", "registerResource", "registerPrompt", "handlePromptCompletion", "handleResourceCompletion"]) assert.ok(!Object.hasOwn(inner, key), `uninstall puts ${key} back`);
 });
 
 // The context's own registrations reach the inner server through those same routes: each result
@@ -584,9 +584,11 @@ test("seeded: whatever route of the inner mcpServer, wherever the known value, t
 });
 
 // A resource template's own callbacks answer the client too: `list` (resources/list) and
-// `complete` (completion/complete). One listing or suggesting a known value gave it raw.
-test("over MCP-B, an inner resource template's list and completions are scrubbed", async () => {
-  const { ResourceTemplate } = await import("@modelcontextprotocol/server");
+// `complete` (completion/complete), as does a prompt argument's `completable`. One listing or
+// suggesting a known value gave it raw.
+test("over MCP-B, an inner resource template's list and completions, and a prompt's, are scrubbed", async () => {
+  const { ResourceTemplate, completable } = await import("@modelcontextprotocol/server");
+  const { z } = await import("zod");
   const template = new ResourceTemplate("app://k/{id}", {
     list: async () => ({ resources: [{ uri: "app://k/1", name: `key ${CANARY}` }] }),
     complete: { id: async () => [CANARY, "other"] },
@@ -596,6 +598,8 @@ test("over MCP-B, an inner resource template's list and completions are scrubbed
   const install = async (/** @type {any} */ o) => {
     const uninstall = await installRedaction(o);
     o.modelContext.mcpServer.registerResource("keys", template, {}, async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: "ok" }] }));
+    const argsSchema = z.object({ id: completable(z.string(), async () => [`${CANARY}`, "other"]) });
+    o.modelContext.mcpServer.registerPrompt("ask", { description: "d", argsSchema }, async () => ({ messages: [] }));
     return uninstall;
   };
   const { server, client, close } = await connectedMcpB(install);
@@ -604,9 +608,13 @@ test("over MCP-B, an inner resource template's list and completions are scrubbed
     await client.callTool({ name: apiKeyTool.name, arguments: {} });
     const listed = await client.listResources();
     const completed = await client.complete({ ref: { type: "ref/resource", uri: "app://k/{id}" }, argument: { name: "id", value: "" } });
-    for (const answer of [listed, completed]) assert.ok(!texts(answer).includes(CANARY), texts(answer));
+    const prompted = await client.complete({ ref: { type: "ref/prompt", name: "ask" }, argument: { name: "id", value: "" } });
+    for (const answer of [listed, completed, prompted]) assert.ok(!texts(answer).includes(CANARY), texts(answer));
     assert.ok(listed.resources.some((/** @type {any} */ r) => /^key \[redacted/.test(r.name)), texts(listed));
-    assert.equal(completed.completion.values.length, 2, texts(completed));
+    for (const answer of [completed, prompted]) {
+      assert.equal(answer.completion.values.length, 2, texts(answer));
+      assert.match(answer.completion.values[0], /^\[redacted/, texts(answer));
+    }
     assert.equal(template.listCallback !== undefined && typeof template.completeCallback("id"), "function", "the page's template is its own");
   } finally {
     await close();
