@@ -1016,8 +1016,8 @@ export interface Uninstall {
  * `createMessage`, `elicitInput`) are scrubbed the same way. Where the context has an inner
  * MCP server (`modelContext.mcpServer`, MCP-B's), its `registerTool`, `registerResource`,
  * `registerPrompt` (and the SDK v1's `tool`, `resource`, `prompt`) and each returned handle's
- * `update` are patched too: its tools are checked and redacted, its resources and prompts
- * scrubbed, in the same session (each result once); its v1 task tools are refused (code
+ * `update` are patched too: its tools are checked and redacted, its resources, prompts,
+ * template lists and completions scrubbed, in the same session (each result once); its v1 task tools are refused (code
  * `unprotected_route`), and an inner server that cannot be patched is `invalid_options`.
  * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
  * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
