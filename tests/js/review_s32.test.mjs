@@ -620,3 +620,21 @@ test("over MCP-B, an inner resource template's list and completions, and a promp
     await close();
   }
 });
+
+// The inner server is patched when installRedaction is called, before its session is made: a
+// tool registered there meanwhile waits for the session, and is redacted.
+test("over MCP-B, an inner tool registered before installRedaction resolves is redacted", async () => {
+  const install = async (/** @type {any} */ o) => {
+    const pending = installRedaction(o);
+    o.modelContext.mcpServer.registerTool("early_call", { description: "d" }, async () => ({ content: [{ type: "text", text: "private" }], _meta: { sensitiveHint: true } }));
+    return pending;
+  };
+  const { client, uninstall, close } = await connectedMcpB(install);
+  try {
+    const view = await client.callTool({ name: "early_call", arguments: {} });
+    assert.equal(view.content[0].text, "[secret withheld: early_call]", texts(view));
+    assert.deepEqual(uninstall.unprotectedTools, []);
+  } finally {
+    await close();
+  }
+});
