@@ -513,9 +513,9 @@ export async function installRedactionWith(load, options = {}) {
    * (`annotations`, `_meta`; its outputSchema is the SDK's, not JSON Schema, and is not read);
    * a multi-round tool's `input_required` result is scrubbed in place (its requests go to the
    * client). The context's own registrations reach the inner server with a callback returning
-   * what this installation made: that passes as it is (redacted twice, its handles and the
-   * notice were issued twice, and onResult told of the second only). Anything else returned
-   * there is redacted (a page's raw callback registered under a name being registered).
+   * what this installation made: that passes as it is (checked twice, a call was asked about
+   * twice; the redaction itself is idempotent). Anything else returned there is redacted (a
+   * page's raw callback registered under a name being registered).
    * @param {string} kind
    * @param {{ name: string }} state
    * @param {any} config
