@@ -55,7 +55,7 @@ export function registeredOn(server) {
  * the SDK a raw callback for a name already registered, `update({ name })` renamed it.
  * Returns `restore()`; throws (nothing left patched) when a method cannot be replaced.
  * @param {any} server
- * @param {(kind: string, state: { name: string }, config: any, callback: Function) => Function} wrap
+ * @param {(kind: string, state: { name: string, outputSchema?: object }, config: any, callback: Function) => Function} wrap
  */
 export function patchInner(server, wrap) {
   /** @type {[any, string, PropertyDescriptor | undefined, Function][]} */
@@ -145,12 +145,24 @@ function templateThrough(template, wrap) {
  * call throws.
  * @param {any} handle
  * @param {string} kind
- * @param {{ name: string }} state
+ * @param {{ name: string, outputSchema?: object }} state
  * @param {any} config
- * @param {(kind: string, state: { name: string }, config: any, callback: Function) => Function} wrap
+ * @param {(kind: string, state: { name: string, outputSchema?: object }, config: any, callback: Function) => Function} wrap
  */
 function patchHandle(handle, kind, state, config, wrap) {
   if (handle === null || typeof handle !== "object") return handle;
+  // The JSON Schema the SDK (v2) made of a tool's outputSchema (what tools/list shows): its
+  // `x-sensitive` marks are the tool's, as an outputSchema given to the context is.
+  const follow = () => {
+    if (kind !== "tool") return;
+    try {
+      const json = handle.outputSchemaJson;
+      state.outputSchema = json !== null && typeof json === "object" ? json : undefined;
+    } catch {
+      state.outputSchema = undefined;
+    }
+  };
+  follow();
   const update = handle.update;
   if (typeof update !== "function") return handle;
   try {
@@ -164,7 +176,9 @@ function patchHandle(handle, kind, state, config, wrap) {
           if (typeof given.name === "string") state.name = given.name;
           if (typeof given.callback === "function") given.callback = wrap(kind, state, config, given.callback);
         }
-        return Reflect.apply(update, this, [given, ...rest]);
+        const out = Reflect.apply(update, this, [given, ...rest]);
+        follow();
+        return out;
       },
     });
   } catch {

@@ -510,14 +510,14 @@ export async function installRedactionWith(load, options = {}) {
    * `kind` under `state.name`. A resource's or prompt's value is scrubbed as the context's
    * registerResource scrubs it. A tool's call is checked and its result redacted in the page
    * session, as the context's tools are, with the definition its registration gives
-   * (`annotations`, `_meta`; its outputSchema is the SDK's, not JSON Schema, and is not read);
+   * (`annotations`, `_meta`, and the JSON Schema the SDK made of its outputSchema);
    * a multi-round tool's `input_required` result is scrubbed in place (its requests go to the
    * client). The context's own registrations reach the inner server with a callback returning
    * what this installation made: that passes as it is (checked twice, a call was asked about
    * twice; the redaction itself is idempotent). Anything else returned there is redacted (a
    * page's raw callback registered under a name being registered).
    * @param {string} kind
-   * @param {{ name: string }} state
+   * @param {{ name: string, outputSchema?: object }} state
    * @param {any} config
    * @param {Function} callback
    */
@@ -530,20 +530,25 @@ export async function installRedactionWith(load, options = {}) {
         return produced.has(value) ? value : keep(await scrubbed(name, value));
       };
     }
-    const judged = (/** @type {string} */ name) => {
+    const judged = (/** @type {string} */ name, /** @type {unknown} */ outputSchema) => {
       try {
-        return definitionOf({ name, annotations: config?.annotations, _meta: config?._meta });
+        return definitionOf({ name, outputSchema, annotations: config?.annotations, _meta: config?._meta });
       } catch (err) {
         if (err instanceof RedactionError) throw err;
         throw redactionError("schema_invalid", name, "", "the tool's config given to mcpServer could not be read");
       }
     };
-    let def = judged(state.name); // a bad definition throws now: nothing is registered
+    let def = judged(state.name, undefined); // a bad definition throws now: nothing is registered
+    let schema;
     const outer = outerPending.has(state.name);
     /** @this {any} */
     return async function (/** @type {any[]} */ ...args) {
       const s = session ?? (await sessionReady);
-      if (def.name !== state.name) def = judged(state.name);
+      // The name and the outputSchema the handle has now (js/inner.js keeps them current).
+      if (def.name !== state.name || schema !== state.outputSchema) {
+        schema = state.outputSchema;
+        def = judged(state.name, schema);
+      }
       const name = state.name;
       if (outer) {
         const raw = await thrownScrubbed(`tool ${name}`, () => Reflect.apply(callback, this, args));

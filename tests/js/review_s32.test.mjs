@@ -638,3 +638,33 @@ test("over MCP-B, an inner tool registered before installRedaction resolves is r
     await close();
   }
 });
+
+// An inner tool's outputSchema is a Standard Schema (zod here): its `x-sensitive` marks were not
+// read, and a marked value that is no credential reached the client raw. The JSON Schema the SDK
+// made of it (what tools/list shows) is the tool's schema now. A required marked field leaves a
+// view the SDK's own validation refuses: its error, which names the field, not the value.
+test("over MCP-B, an inner tool's outputSchema marks apply (zod's meta x-sensitive)", async () => {
+  const { z } = await import("zod");
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const secret = "plainwordsnotakey";
+  const result = async () => ({ content: [{ type: "text", text: "ok" }], structuredContent: { id: "k1", key: secret } });
+  const marked = (/** @type {boolean} */ optional) => {
+    const key = z.string().meta({ "x-sensitive": true });
+    return z.object({ id: z.string(), key: optional ? key.optional() : key });
+  };
+  try {
+    server.mcpServer.registerTool("optional_mark", { description: "d", outputSchema: marked(true) }, result);
+    server.mcpServer.registerTool("required_mark", { description: "d", outputSchema: marked(false) }, result);
+    const later = server.mcpServer.registerTool("updated_mark", { description: "d" }, result);
+    later.update({ outputSchema: marked(true) });
+    const views = [];
+    for (const name of ["optional_mark", "required_mark", "updated_mark"]) views.push(await client.callTool({ name, arguments: {} }));
+    for (const view of views) assert.ok(!texts(view).includes(secret), texts(view));
+    assert.deepEqual(views[0].structuredContent, { id: "k1" });
+    assert.ok(views[0].content.some((/** @type {any} */ b) => b.text === "[secret withheld: key]"), texts(views[0]));
+    assert.equal(views[1].isError, true, texts(views[1]));
+    assert.deepEqual(views[2].structuredContent, { id: "k1" }, "the schema update is followed");
+  } finally {
+    await close();
+  }
+});
