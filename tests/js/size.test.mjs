@@ -87,9 +87,14 @@ import { gzipSync } from "node:zlib";
 // results escaped by chains of encoders, HTML's names for ASCII characters, +1.8 / +0.9 KiB; R:
 // an all-redacted call's peak memory cut by a third (buffers sized to what they hold, the known
 // set's texts shared), +2.7 / +0.9 KiB; S: +0.1 / +0.1 KiB): 541.1 KiB raw, 242.2 KiB gzip, so
-// the budget goes up to 544 / 245 KiB.
-const BUDGET_RAW = 544 * 1024;
-const BUDGET_GZIP = 245 * 1024;
+// the budget went up to 544 / 245 KiB. Review s32 (T: the streaming engine reads the commonest
+// CallToolResult, about twice as fast on it, +7.4 / +2.7 KiB; K: HTML's Latin-1 names without
+// their `;`, a min* bound read from its digits, +2.1 / +0.8 KiB; M: names looked up by binary
+// search, +0.6 / +0.4 KiB; L: one error code, +0.0 KiB): 550.8 KiB raw, 246.3 KiB gzip, so the
+// budget goes up to 554 / 248 KiB. Removing the DOM engine, which the CallToolResult reading
+// is a step towards, is where it comes down (issue 9).
+const BUDGET_RAW = 554 * 1024;
+const BUDGET_GZIP = 248 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
