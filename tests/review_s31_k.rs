@@ -9,30 +9,10 @@ use serde_json::json;
 
 const SEED: u64 = 0x5eed_0031_c0de_000b;
 
-/// `s` written by one of the encoders a tool or bridge applies to text: `htmlspecialchars`,
-/// numeric references of every punctuation character, `encodeURIComponent`, percent-escapes of
-/// every byte but letters and digits, or a JSON string's content.
-fn encode(s: &str, how: usize) -> String {
-    let each = |f: &dyn Fn(char) -> Option<String>| -> String {
-        s.chars().map(|c| f(c).unwrap_or_else(|| c.to_string())).collect()
-    };
-    match how {
-        0 => each(&|c| match c {
-            '&' => Some("&amp;".into()),
-            '"' => Some("&quot;".into()),
-            '<' => Some("&lt;".into()),
-            '>' => Some("&gt;".into()),
-            _ => None,
-        }),
-        1 => each(&|c| (c.is_ascii_punctuation()).then(|| format!("&#{};", c as u32))),
-        2 => each(&|c| (!c.is_ascii_alphanumeric() && !"-_.!~*'()".contains(c)).then(|| format!("%{:02X}", c as u32))),
-        3 => each(&|c| (!c.is_ascii_alphanumeric()).then(|| format!("%{:02x}", c as u32))),
-        _ => {
-            let q = serde_json::to_string(s).unwrap();
-            q[1..q.len() - 1].to_string()
-        }
-    }
-}
+/// The encoders of this review (`htmlspecialchars`, numeric references of every punctuation
+/// character, `encodeURIComponent`, percent-escapes of every byte but letters and digits, a JSON
+/// string's content), as [`encode`] numbers them.
+const S31_ENCODERS: [usize; 5] = [0, 1, 5, 6, 8];
 
 /// A claiming result written as text by a chain of one to three encoders (an HTML page that
 /// escapes a URL's query, a bridge that escapes what another escaped), wherever text stands in
@@ -47,7 +27,7 @@ fn k1_a_result_escaped_by_a_chain_of_encoders_claims() {
         let inner = json!({ "content": [{ "type": "text", "text": canary }], "_meta": claim(rng) });
         let mut text = inner.to_string();
         for _ in 0..1 + rng.below(3) {
-            text = encode(&text, rng.below(5));
+            text = encode(&text, S31_ENCODERS[rng.below(5)]);
         }
         let text = format!("{}{text}", ["", "Relayed: ", "out="][rng.below(3)]);
         match rng.below(5) {
@@ -118,7 +98,7 @@ fn k2_html_names_of_ascii_characters_are_read() {
         let text = match rng.below(3) {
             0 => html5_names(&inner),
             1 => inner.replace('"', "&quot;").replace("_meta", "&lowbar;meta"),
-            _ => encode(&html5_names(&inner), [0, 2][rng.below(2)]),
+            _ => encode(&html5_names(&inner), [0, 5][rng.below(2)]),
         };
         match rng.below(3) {
             0 => text_result(&text),

@@ -270,3 +270,72 @@ pub fn idle_parts_cost_nothing(tool: impl Fn(usize, Value, &Value, bool) -> Stri
         assert_eq!(views[0], views[1], "{extra} (sensitive {sensitive})");
     }
 }
+
+/// `s` written by encoder `how` of the ones a tool, a bridge or a template applies to text
+/// (`htmlspecialchars`, numeric references in every case and padding, `encodeURIComponent`,
+/// percent-escapes, form encoding, a JSON string's content or the string itself, `\u` escapes,
+/// HTML5's legacy names in capitals or without `;`).
+pub fn encode(s: &str, how: usize) -> String {
+    let each = |f: &dyn Fn(char) -> Option<String>| -> String {
+        s.chars().map(|c| f(c).unwrap_or_else(|| c.to_string())).collect()
+    };
+    let punct = |c: char| c.is_ascii_punctuation();
+    match how {
+        0 => each(&|c| match c {
+            '&' => Some("&amp;".into()),
+            '"' => Some("&quot;".into()),
+            '<' => Some("&lt;".into()),
+            '>' => Some("&gt;".into()),
+            _ => None,
+        }),
+        1 => each(&|c| punct(c).then(|| format!("&#{};", c as u32))),
+        2 => each(&|c| punct(c).then(|| format!("&#x{:x};", c as u32))),
+        3 => each(&|c| punct(c).then(|| format!("&#X{:X};", c as u32))),
+        4 => each(&|c| punct(c).then(|| format!("&#{:07};", c as u32))),
+        5 => each(&|c| (!c.is_ascii_alphanumeric() && !"-_.!~*'()".contains(c)).then(|| format!("%{:02X}", c as u32))),
+        6 => each(&|c| (!c.is_ascii_alphanumeric()).then(|| format!("%{:02x}", c as u32))),
+        7 => each(&|c| match c {
+            ' ' => Some("+".into()),
+            c if !c.is_ascii_alphanumeric() => Some(format!("%{:02X}", c as u32)),
+            _ => None,
+        }),
+        8 => {
+            let q = serde_json::to_string(s).unwrap();
+            q[1..q.len() - 1].to_string()
+        }
+        9 => serde_json::to_string(s).unwrap(),
+        10 => each(&|c| punct(c).then(|| format!("\\u{:04X}", c as u32))),
+        11 => each(&|c| punct(c).then(|| format!("\\u{:04x}", c as u32))),
+        12 => each(&|c| match c {
+            '&' => Some("&AMP;".into()),
+            '"' => Some("&QUOT;".into()),
+            '<' => Some("&LT;".into()),
+            '>' => Some("&GT;".into()),
+            _ => None,
+        }),
+        13 => each(&|c| match c {
+            '&' => Some("&amp".into()),
+            '"' => Some("&quot".into()),
+            '<' => Some("&lt".into()),
+            '>' => Some("&gt".into()),
+            _ => None,
+        }),
+        _ => {
+            // `;` left out where the next character cannot continue the reference.
+            let cs: Vec<char> = s.chars().collect();
+            let mut out = String::new();
+            for (i, &c) in cs.iter().enumerate() {
+                if punct(c) {
+                    let more = cs.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric());
+                    out.push_str(&format!("&#x{:x}{}", c as u32, if more { ";" } else { "" }));
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The encoders of [`encode`].
+pub const ENCODERS: usize = 15;
