@@ -21,6 +21,14 @@ impl Str {
     pub fn raw<'t>(&self, text: &'t str) -> &'t str {
         &text[self.start + 1..self.end - 1]
     }
+
+    /// The characters it stands for, decoded only when it holds an escape.
+    pub fn chars(&self, text: &str) -> String {
+        match self.escaped {
+            true => decode(self.raw(text)),
+            false => self.raw(text).to_string(),
+        }
+    }
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;

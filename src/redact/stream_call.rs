@@ -117,15 +117,7 @@ fn member(text: &str, i: usize) -> Option<(String, usize)> {
     if b.get(colon) != Some(&b':') {
         return None;
     }
-    Some((chars(text, key), scan::skip_ws(b, colon + 1)))
-}
-
-/// A string token's characters.
-fn chars(text: &str, s: scan::Str) -> String {
-    match s.escaped {
-        true => scan::decode(s.raw(text)),
-        false => s.raw(text).to_string(),
-    }
+    Some((key.chars(text), scan::skip_ws(b, colon + 1)))
 }
 
 /// The `content` array at `i`, each element a text block; and where it ends.
@@ -166,10 +158,10 @@ fn text_block(text: &str, i: usize) -> Option<(TextBlock, usize)> {
         }
         let value = scan::string(b, at)?;
         match key.as_str() {
-            "type" if kind.is_none() => kind = Some(chars(text, value)),
+            "type" if kind.is_none() => kind = Some(value.chars(text)),
             "text" if body.is_none() => {
                 text_first = kind.is_none();
-                body = Some(chars(text, value));
+                body = Some(value.chars(text));
             }
             _ => return None,
         }
