@@ -75,7 +75,8 @@ const INFINITE = "webmcp-redact/infinite";
  * claimed nothing, found by review s31). Elsewhere a function or a symbol is left out, as JSON
  * leaves it (README, "Limits": a result is data). A replacer on every result cost about 2.5x
  * the plain JSON.stringify; keys are never escaped by it, so `"_meta":` in the text finds every
- * such member. Throws what JSON.stringify throws.
+ * such member. The second text is the one checked and given, and its rules are decided by its
+ * own read (a getter may answer otherwise the second time). Throws what JSON.stringify throws.
  * @param {unknown} raw
  * @returns {string}
  */
@@ -100,7 +101,8 @@ export function resultText(raw) {
       infinite = true;
       return v > 0 ? tag : `-${tag}`;
     }
-    if (!places) return v;
+    // Where a function claims is decided by this read, not the first: a getter answering
+    // without `_meta` there and with one here had its function dropped (review s34).
     if (t === "object") {
       if (v !== null && (key === "_meta" || key === "annotations" || below.has(this))) below.add(/** @type {object} */ (v));
       return v;

@@ -1,0 +1,51 @@
+// Review s34 of the JS layer (helper L), the JS attack's round 2: each test states a promise a
+// careless page, a hostile script or upstream data broke before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRedactor } from "webmcp-redact";
+import { CANARY, RESULT_PLACES, random } from "./helpers.mjs";
+
+/** `holder[key]` as a getter answering `first` on its first read and the value after. */
+function flaky(holder, key, first) {
+  const value = holder[key];
+  let reads = 0;
+  Object.defineProperty(holder, key, { enumerable: true, configurable: true, get: () => (++reads === 1 ? first : value) });
+}
+
+/** The object holding the outermost `_meta` or `annotations` member of `value`, and the key. */
+function claimHolder(value) {
+  const queue = [value];
+  while (queue.length) {
+    const v = queue.shift();
+    if (v === null || typeof v !== "object") continue;
+    for (const key of ["_meta", "annotations"]) if (Object.hasOwn(v, key)) return [v, key];
+    queue.push(...Object.values(v));
+  }
+  return null;
+}
+
+// --- results read twice --------------------------------------------------------------------------
+
+// A result's text is written a second time when the first holds `null` (a non-finite number),
+// and that second text is the one checked and given. Which rules wrote it was decided by the
+// first read: a getter answering no `_meta` first and `_meta: { sensitiveHint() {} }` after
+// had its function dropped, as elsewhere, so the claim was lost and the text reached the agent
+// raw. The second read now decides alone.
+test("seeded: a claim place that appears only on the second read still claims", async () => {
+  const rnd = random(3401);
+  const FIRST = [undefined, {}, { note: "n" }, null];
+  const CLAIMS = [() => true, Symbol("c"), class {}];
+  let cases = 0;
+  for (let i = 0; i < 160; i += 1) {
+    const [where, place] = RESULT_PLACES[Math.floor(rnd() * RESULT_PLACES.length)];
+    const raw = place(CLAIMS[Math.floor(rnd() * CLAIMS.length)]);
+    const [holder, key] = claimHolder(raw);
+    flaky(holder, key, FIRST[Math.floor(rnd() * FIRST.length)]);
+    raw.extra = rnd() < 0.5 ? null : [NaN, Infinity][Math.floor(rnd() * 2)]; // a second read
+    const r = await createRedactor({ policy: { withholdAt: "medium" } });
+    const out = r.redact({ name: "t" }, raw);
+    assert.ok(!JSON.stringify(out.result).includes(CANARY), `case ${i}, ${where}: ${JSON.stringify(out.result)}`);
+    cases += 1;
+  }
+  assert.equal(cases, 160);
+});
