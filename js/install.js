@@ -13,6 +13,7 @@ import { formToolNames, interceptFormResponses, watchFormTools } from "./declara
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
 import { innerServerOf, patchInner, registeredOn } from "./inner.js";
+import { resultText } from "./json.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
@@ -56,6 +57,23 @@ function bridgeOf(modelContext, given) {
 // AbortSignal's own members, taken when this module is evaluated: the signal a registration gives
 // is checked and followed through them, never through members the signal (or a script that ran
 // later) could answer for.
+/**
+ * What a page's function returned, read once: a plain copy of its JSON text as the redactor
+ * writes it (js/json.js), so that every later look at it (a round's requests, the redaction)
+ * sees that one read. A result this page's redactor made is kept as it is (the guard knows it
+ * by identity); one that cannot be written is given back as it is, for the redaction to fail
+ * closed on it.
+ * @param {unknown} raw
+ */
+function readOnce(raw) {
+  if (reportOf(raw)) return raw;
+  try {
+    return JSON.parse(resultText(raw));
+  } catch {
+    return raw;
+  }
+}
+
 const SIGNAL = globalThis.AbortSignal?.prototype;
 const abortedOf = SIGNAL ? Object.getOwnPropertyDescriptor(SIGNAL, "aborted")?.get : undefined;
 const reasonOf = SIGNAL ? Object.getOwnPropertyDescriptor(SIGNAL, "reason")?.get : undefined;
@@ -558,9 +576,13 @@ export async function installRedactionWith(load, options = {}) {
       const withInput = args.length >= 2;
       let multi = null;
       const run = async (/** @type {any} */ input) => {
-        const raw = await Reflect.apply(callback, this, withInput ? [input, ...args.slice(1)] : args);
-        if (raw !== null && typeof raw === "object" && raw.resultType === "input_required") multi = raw;
-        return ownResult(raw, s.redactor, name, "installRedaction");
+        const raw = ownResult(await Reflect.apply(callback, this, withInput ? [input, ...args.slice(1)] : args), s.redactor, name, "installRedaction");
+        // Read once: what the guard redacts is what a round's requests are scrubbed from. Read
+        // again, a getter answered the guard harmlessly and gave the scrub (no schema, no
+        // annotations) the value (found by review s34).
+        const once = readOnce(raw);
+        if (once !== null && typeof once === "object" && once.resultType === "input_required") multi = once;
+        return once;
       };
       const out = await s.guard(def, withInput ? args[0] : {}, run);
       if (multi) return keep(await scrubbed(`tool ${name}`, multi));

@@ -2,8 +2,8 @@
 // careless page, a hostile script or upstream data broke before.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createRedactor } from "webmcp-redact";
-import { CANARY, RESULT_PLACES, random } from "./helpers.mjs";
+import { createRedactor, installRedaction } from "webmcp-redact";
+import { CANARY, RESULT_PLACES, connectedMcpB, random } from "./helpers.mjs";
 
 /** `holder[key]` as a getter answering `first` on its first read and the value after. */
 function flaky(holder, key, first) {
@@ -48,4 +48,37 @@ test("seeded: a claim place that appears only on the second read still claims", 
     cases += 1;
   }
   assert.equal(cases, 160);
+});
+
+// --- MCP-B's inner server ------------------------------------------------------------------------
+
+const texts = (/** @type {unknown} */ v) => JSON.stringify(v);
+
+// An inner tool's result was read twice: once redacted by the call's guard (with the tool's
+// annotations and schema), then, when it said `resultType: "input_required"`, again for the
+// round's requests to be scrubbed (no schema, no annotations). A getter answering the first
+// read harmlessly gave the second the value, which reached the client. Now it is read once.
+test("over MCP-B, an inner multi-round result is read once: what was redacted is what is scrubbed", async () => {
+  const { server, close } = await connectedMcpB(installRedaction);
+  try {
+    let reads = 0;
+    const request = (/** @type {string} */ message) => ({ a: { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } } });
+    const handle = server.mcpServer.registerTool("rounds", { description: "d", annotations: { sensitiveHint: true, readOnlyHint: true } }, async () => ({
+      resultType: "input_required",
+      get inputRequests() {
+        reads += 1;
+        return request(reads === 1 ? "fine" : "private words");
+      },
+    }));
+    let out;
+    try {
+      out = await handle.handler({ mcpReq: {} });
+    } catch (err) {
+      out = { error: String(err) };
+    }
+    assert.ok(!texts(out).includes("private"), texts(out));
+    assert.equal(reads, 1);
+  } finally {
+    await close();
+  }
 });
