@@ -74,6 +74,24 @@ function readOnce(raw) {
   }
 }
 
+/**
+ * `value` frozen with everything it holds (plain data: what this module parsed). Iterative: a
+ * deep result must not overflow the stack.
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
+function frozen(value) {
+  const stack = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v === null || typeof v !== "object" || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const key of Object.keys(v)) stack.push(/** @type {any} */ (v)[key]);
+  }
+  return value;
+}
+
 const SIGNAL = globalThis.AbortSignal?.prototype;
 const abortedOf = SIGNAL ? Object.getOwnPropertyDescriptor(SIGNAL, "aborted")?.get : undefined;
 const reasonOf = SIGNAL ? Object.getOwnPropertyDescriptor(SIGNAL, "reason")?.get : undefined;
@@ -425,10 +443,13 @@ export async function installRedactionWith(load, options = {}) {
   const getSession = () => session ?? sessionReady;
   // The results this installation made (each redacted once): the inner server's callback of a
   // tool, resource or prompt registered through the context returns one, passed as it is.
+  // Frozen, all the way down: a page holding one (a context tool's executor, called by the page
+  // itself) added a known value to it and returned it from an inner resource, which passed it
+  // as it is (found by review s34).
   const produced = /** @type {WeakSet<any>} */ (new WeakSet());
   /** @type {<T>(value: T) => T} */
   const keep = (value) => {
-    if (value !== null && typeof value === "object") produced.add(value);
+    if (value !== null && typeof value === "object") produced.add(frozen(value));
     return value;
   };
   // Tool names whose registration through the context is under way: the inner server's

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction } from "webmcp-redact";
-import { CANARY, RESULT_PLACES, connectedMcpB, random } from "./helpers.mjs";
+import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, connectedMcpB, random } from "./helpers.mjs";
 
 /** `holder[key]` as a getter answering `first` on its first read and the value after. */
 function flaky(holder, key, first) {
@@ -78,6 +78,48 @@ test("over MCP-B, an inner multi-round result is read once: what was redacted is
     }
     assert.ok(!texts(out).includes("private"), texts(out));
     assert.equal(reads, 1);
+  } finally {
+    await close();
+  }
+});
+
+// What this installation made passes the inner server as it is (the context's own tools reach
+// it through its routes, and redacted twice a call was asked about twice). Trusted by identity,
+// it was mutable: a page that called a context tool's executor itself, added a known value to
+// the result and returned it from an inner resource or prompt had it sent raw. It is frozen.
+test("over MCP-B, a result this installation made cannot be changed and passed again", async () => {
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const inner = server.mcpServer;
+  const echo = `echo ${CANARY}`;
+  /** @type {[string, (v: any) => void][]} */
+  const CHANGES = [
+    ["a new member", (v) => { v.contents = [{ uri: "app://r", text: echo }]; v.messages = [{ role: "user", content: { type: "text", text: echo } }]; }],
+    ["a pushed block", (v) => v.content.push({ type: "text", text: echo })],
+    ["a block's text", (v) => { v.content[0].text = echo; }],
+    ["a nested value", (v) => { v.structuredContent.name = echo; }],
+    ["a defined member", (v) => Object.defineProperty(v, "contents", { value: [{ uri: "app://r", text: echo }], enumerable: true })],
+  ];
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    let seen = 0;
+    for (const [i, [what, change]] of CHANGES.entries()) {
+      const made = await inner._registeredTools[apiKeyTool.name].executor({}, { mcpReq: {} });
+      assert.ok(made.content.length > 0);
+      try {
+        change(made);
+      } catch {
+        // frozen: the change is refused
+      }
+      inner.registerResource(`r${i}`, `app://r${i}`, {}, async () => made);
+      inner.registerPrompt(`p${i}`, { description: "d" }, async () => made);
+      for (const read of [() => client.readResource({ uri: `app://r${i}` }), () => client.getPrompt({ name: `p${i}` })]) {
+        const answer = await read().catch((/** @type {any} */ e) => ({ error: String(e) }));
+        assert.ok(!texts(answer).includes(CANARY), `${what}: ${texts(answer)}`);
+        seen += 1;
+      }
+    }
+    assert.equal(seen, CHANGES.length * 2);
   } finally {
     await close();
   }
