@@ -1017,8 +1017,10 @@ export interface Uninstall {
  * MCP server (`modelContext.mcpServer`, MCP-B's), its `registerTool`, `registerResource`,
  * `registerPrompt` (and the SDK v1's `tool`, `resource`, `prompt`) and each returned handle's
  * `update` are patched too: its tools are checked and redacted, its resources, prompts,
- * template lists and completions scrubbed, in the same session (each result once); its v1 task tools are refused (code
- * `unprotected_route`), and an inner server that cannot be patched is `invalid_options`.
+ * template lists and completions scrubbed, in the same session (each result once); its v1 task
+ * tools, a callback assigned to a handle directly (not through `update`) and its
+ * `server.setRequestHandler` outside the routes are refused (code `unprotected_route`), and an
+ * inner server that cannot be patched is `invalid_options`.
  * @throws TypeError with a stable `code`: `no_model_context` when none is found (a browser
  * without WebMCP), `already_installed` when this one is installed already, `invalid_options`
  * when an option is bad (or a `RangeError` with that code, for a value out of range).

@@ -76,6 +76,8 @@ export function patchInner(server, wrap) {
     Object.defineProperty(target, key, { configurable: true, enumerable: false, writable: true, value: ours });
     done.push([target, key, own, ours]);
   };
+  // Inside a patched route or update, the SDK sets its own request handlers and handle members.
+  const inside = { depth: 0 };
   try {
     for (const [key, kind] of Object.entries(ROUTES)) {
       const fn = server[key];
@@ -87,10 +89,11 @@ export function patchInner(server, wrap) {
         const config = kind === "tool" && args.length > 2 ? args[1] : undefined;
         if (last > 0 && typeof args[last] === "function") args[last] = wrap(kind, state, config, args[last]);
         if (kind === "resource") args[1] = templateThrough(args[1], (cb) => wrap(kind, state, undefined, cb));
-        return patchHandle(Reflect.apply(fn, this, args), kind, state, config, wrap);
+        return patchHandle(within(inside, () => Reflect.apply(fn, this, args)), kind, state, config, wrap, inside);
       };
       replace(server, key, ours);
     }
+    guardRequestHandlers(server.server, inside, replace);
     // What completion/complete suggests (a prompt argument's `completable` callback rides on
     // the SDK's schema object, a template's on the template): the server's own two methods
     // that ask them, scrubbed as the kind's values are.
@@ -114,7 +117,7 @@ export function patchInner(server, wrap) {
     const tasks = server.experimental?.tasks;
     if (tasks !== null && typeof tasks === "object" && typeof tasks.registerToolTask === "function") {
       replace(tasks, "registerToolTask", () => {
-        throw Object.assign(new TypeError("webmcp-redact: mcpServer.experimental.tasks.registerToolTask is refused: a task tool's results come from its task store, which installRedaction cannot redact"), { code: "unprotected_route" });
+        throw unprotected("mcpServer.experimental.tasks.registerToolTask is refused: a task tool's results come from its task store, which installRedaction cannot redact");
       });
     }
   } catch {
@@ -148,8 +151,9 @@ function templateThrough(template, wrap) {
  * @param {{ name: string, outputSchema?: object }} state
  * @param {any} config
  * @param {(kind: string, state: { name: string, outputSchema?: object }, config: any, callback: Function) => Function} wrap
+ * @param {{ depth: number }} inside
  */
-function patchHandle(handle, kind, state, config, wrap) {
+function patchHandle(handle, kind, state, config, wrap, inside) {
   if (handle === null || typeof handle !== "object") return handle;
   // The JSON Schema the SDK (v2) made of a tool's outputSchema (what tools/list shows): its
   // `x-sensitive` marks are the tool's, as an outputSchema given to the context is.
@@ -175,12 +179,15 @@ function patchHandle(handle, kind, state, config, wrap) {
           given = { ...updates };
           if (typeof given.name === "string") state.name = given.name;
           if (typeof given.callback === "function") given.callback = wrap(kind, state, config, given.callback);
+          // A template given here has a `list` as the registration's has (review s34).
+          if (kind === "resource") given.template = templateThrough(given.template, (cb) => wrap(kind, state, undefined, cb));
         }
-        const out = Reflect.apply(update, this, [given, ...rest]);
+        const out = within(inside, () => Reflect.apply(update, this, [given, ...rest]));
         follow();
         return out;
       },
     });
+    guardMembers(handle, kind, inside);
   } catch {
     try {
       handle.remove?.();
@@ -190,4 +197,85 @@ function patchHandle(handle, kind, state, config, wrap) {
     throw new TypeError(`webmcp-redact: the ${kind} registered on modelContext.mcpServer was removed: its handle's update could not be patched`);
   }
   return handle;
+}
+
+/**
+ * `run()` counted as inside a patched route or update (see guardMembers, guardRequestHandlers).
+ * @template T
+ * @param {{ depth: number }} inside
+ * @param {() => T} run
+ * @returns {T}
+ */
+function within(inside, run) {
+  inside.depth += 1;
+  try {
+    return run();
+  } finally {
+    inside.depth -= 1;
+  }
+}
+
+/** The members of a handle that the SDKs (v1, v2) call: a callback, or what runs one. */
+const CALLED = ["handler", "executor", "callback", "readCallback", "resourceTemplate"];
+
+/**
+ * The handle's members the server calls (CALLED), each kept as it is but settable only by the
+ * SDK's own `update` (patched above): a page assigning `handle.handler` or `.executor` (or a
+ * resource's `readCallback`, a template) gave the server a raw callback (left open by review
+ * s32). Such an assignment throws a TypeError, code `unprotected_route`: `update({ callback })`
+ * is the way.
+ * @param {any} handle
+ * @param {string} kind
+ * @param {{ depth: number }} inside
+ */
+function guardMembers(handle, kind, inside) {
+  for (const key of CALLED) {
+    const own = Object.getOwnPropertyDescriptor(handle, key);
+    if (!own || !("value" in own)) continue;
+    let value = own.value;
+    Object.defineProperty(handle, key, {
+      configurable: true,
+      enumerable: own.enumerable,
+      get: () => value,
+      set: (/** @type {unknown} */ next) => {
+        if (inside.depth === 0) throw unprotected(`a registered ${kind}'s ${key} was assigned: what it calls would reach MCP clients unredacted; give it through the handle's update({ callback })`);
+        value = next;
+      },
+    });
+  }
+}
+
+/** The requests a Server answers itself, whose answers hold no page data. */
+const PLUMBING = new Set(["initialize", "ping", "server/discover", "logging/setLevel"]);
+
+/**
+ * The inner server's `server.setRequestHandler`, refused outside the routes for any method but
+ * PLUMBING: a handler a page sets (`tools/call`, `resources/read`, ...) answers MCP clients
+ * with what it returns, past every route (left open by review s32). Inside a route the SDK
+ * sets its own handlers, which call the wrapped callbacks.
+ * @param {any} protocol
+ * @param {{ depth: number }} inside
+ * @param {(target: any, key: string, ours: Function) => void} replace
+ */
+function guardRequestHandlers(protocol, inside, replace) {
+  const fn = protocol?.setRequestHandler;
+  if (typeof fn !== "function") return;
+  /** @this {any} */
+  const ours = function (/** @type {any} */ method, /** @type {any[]} */ ...rest) {
+    let name = "";
+    try {
+      // A method name (v2), or the request's zod schema (v1).
+      name = typeof method === "string" ? method : String(method?.shape?.method?.value ?? "");
+    } catch {
+      // unnamed: refused outside a route
+    }
+    if (inside.depth === 0 && !PLUMBING.has(name)) throw unprotected(`mcpServer.server.setRequestHandler("${name}") is refused: its answers would reach MCP clients unredacted; register tools, resources and prompts through mcpServer's routes`);
+    return Reflect.apply(fn, this, [method, ...rest]);
+  };
+  replace(protocol, "setRequestHandler", ours);
+}
+
+/** @param {string} why */
+function unprotected(why) {
+  return Object.assign(new TypeError(`webmcp-redact: ${why}`), { code: "unprotected_route" });
 }

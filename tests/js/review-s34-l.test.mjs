@@ -124,3 +124,84 @@ test("over MCP-B, a result this installation made cannot be changed and passed a
     await close();
   }
 });
+
+const coded = (/** @type {string} */ code) => (/** @type {any} */ e) => e?.code === code;
+
+// Past the routes (left open by review s32): a registered tool's `handler` or `executor`, a
+// resource's `readCallback`, a template, a prompt's `handler` assigned directly gave the server
+// a raw callback; `mcpServer.server.setRequestHandler("tools/call", ...)` answered the client
+// past everything. Each is refused with `unprotected_route`; what was registered keeps
+// answering through the page session.
+test("over MCP-B, assigning what a registered tool, resource or prompt calls is refused", async () => {
+  const { ResourceTemplate } = await import("@modelcontextprotocol/server");
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const inner = server.mcpServer;
+  const echo = `echo ${CANARY}`;
+  const rawTool = async () => ({ content: [{ type: "text", text: echo }] });
+  const rawRead = async (/** @type {any} */ uri) => ({ contents: [{ uri: String(uri?.href ?? uri), text: echo }] });
+  const rawPrompt = async () => ({ messages: [{ role: "user", content: { type: "text", text: echo } }] });
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    const tool = inner.registerTool("t", { description: "d" }, async () => ({ content: [{ type: "text", text: "fine" }] }));
+    const resource = inner.registerResource("r", "app://r", {}, async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: "fine" }] }));
+    const template = inner.registerResource("tpl", new ResourceTemplate("app://t/{id}", { list: undefined }), {}, async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: "fine" }] }));
+    const prompt = inner.registerPrompt("p", { description: "d" }, async () => ({ messages: [{ role: "user", content: { type: "text", text: "fine" } }] }));
+    const listing = new ResourceTemplate("app://t/{id}", { list: async () => ({ resources: [{ uri: "app://t/1", name: echo }] }) });
+    /** @type {[string, () => void][]} */
+    const ASSIGNMENTS = [
+      ["a tool's handler", () => { tool.handler = rawTool; }],
+      ["a tool's executor", () => { tool.executor = rawTool; }],
+      ["a resource's readCallback", () => { resource.readCallback = rawRead; }],
+      ["a template's readCallback", () => { template.readCallback = rawRead; }],
+      ["a template's resourceTemplate", () => { template.resourceTemplate = listing; }],
+      ["a prompt's handler", () => { prompt.handler = rawPrompt; }],
+      ["setRequestHandler tools/call", () => inner.server.setRequestHandler("tools/call", rawTool)],
+      ["setRequestHandler resources/read", () => inner.server.setRequestHandler("resources/read", rawRead)],
+    ];
+    for (const [what, assign] of ASSIGNMENTS) assert.throws(assign, coded("unprotected_route"), what);
+    const answers = [
+      await client.callTool({ name: "t", arguments: {} }),
+      await client.readResource({ uri: "app://r" }),
+      await client.readResource({ uri: "app://t/1" }),
+      await client.listResources(),
+      await client.getPrompt({ name: "p" }),
+    ];
+    for (const answer of answers) assert.ok(!texts(answer).includes(CANARY), texts(answer));
+    assert.match(texts(answers[0]), /fine/, "the tool still answers");
+    // Through the handle's update, a template's list goes through the page session as a
+    // registration's does.
+    template.update({ template: listing });
+    const listed = await client.listResources();
+    assert.ok(!texts(listed).includes(CANARY), texts(listed));
+    assert.match(texts(listed), /echo \[redacted/);
+  } finally {
+    await close();
+  }
+});
+
+// The same of the MCP SDK v1's McpServer (an older MCP-B's inner server): its tools call
+// `handler`, resources `readCallback`, prompts `callback`, and its setRequestHandler takes the
+// request's schema.
+test("an SDK v1 inner mcpServer: assigning what a registration calls, or a request handler, is refused", async () => {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const { CallToolRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const mcpServer = new McpServer({ name: "page", version: "1.0.0" });
+  const ctx = { registerTool: async () => {}, mcpServer };
+  const uninstall = await installRedaction({ modelContext: ctx, bridge: "mcp" });
+  try {
+    const tool = mcpServer.tool("t", async () => ({ content: [{ type: "text", text: "fine" }] }));
+    const resource = mcpServer.resource("r", "app://r", async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: "fine" }] }));
+    const prompt = mcpServer.prompt("p", async () => ({ messages: [] }));
+    const raw = async () => ({ content: [{ type: "text", text: CANARY }] });
+    assert.throws(() => { tool.handler = raw; }, coded("unprotected_route"));
+    assert.throws(() => { resource.readCallback = raw; }, coded("unprotected_route"));
+    assert.throws(() => { prompt.callback = raw; }, coded("unprotected_route"));
+    assert.throws(() => mcpServer.server.setRequestHandler(CallToolRequestSchema, raw), coded("unprotected_route"));
+    tool.update({ callback: async () => ({ content: [{ type: "text", text: "updated" }] }) });
+    assert.equal(typeof tool.handler, "function", "update still sets it");
+  } finally {
+    uninstall();
+    await mcpServer.close();
+  }
+});
