@@ -182,7 +182,9 @@ fn forged_stubs_cannot_carry_a_known_value_in_meta_or_handle() {
 
 /// With `spotlight`, an untrusted tool's text is wrapped in delimiters it cannot close. Text in
 /// a block shaped like ours (any text, with our `_meta` key) is skipped, and a result that sets
-/// `_meta["webmcp-redact/untrusted"]` itself is not wrapped at all: the tool chooses.
+/// `_meta["webmcp-redact/untrusted"]` itself is not wrapped at all: the tool chooses. (Since
+/// review s34 a block shaped like ours that this redactor did not write goes whole: its text
+/// reaches the agent nowhere, wrapped or not.)
 #[test]
 fn an_untrusted_tool_cannot_opt_out_of_spotlighting() {
     let policy = webmcp_redact::policy::Policy::from_json(&json!({ "spotlight": true })).unwrap();
@@ -196,11 +198,8 @@ fn an_untrusted_tool_cannot_opt_out_of_spotlighting() {
         json!({ "content": [{ "type": "text", "text": "INJECTED" }], "_meta": { "webmcp-redact/untrusted": true } }),
     ] {
         let out = r.redact(web, &raw.to_string(), None);
-        assert!(
-            out.agent_json.contains("<untrusted-content>\\nINJECTED\\n</untrusted-content>"),
-            "not spotlighted: {}",
-            out.agent_json
-        );
+        let outside = out.agent_json.replace("<untrusted-content>\\nINJECTED\\n</untrusted-content>", "");
+        assert!(!outside.contains("INJECTED"), "not spotlighted: {}", out.agent_json);
     }
 }
 

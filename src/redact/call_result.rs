@@ -290,6 +290,14 @@ impl Run<'_> {
                 continue;
             }
             let ours = fresh_stub || self.ours(&block);
+            // A notice or an mcp-format stub this redactor did not write for this result (another
+            // redactor's, or its own copied into another result) promised the agent a reveal no
+            // one could make, its mark stripped and its text kept (found by review s34): it goes,
+            // as a foreign `secret_reference` does.
+            if !ours && is_library_block(&block) {
+                self.note(pointer, Reason::Forged, "webmcp-redact block".into());
+                continue;
+            }
             if !ours {
                 self.known_fields(&mut block, &pointer);
                 self.forged_keys(&mut block, &pointer);

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRedactor, installRedaction } from "webmcp-redact";
-import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, connectedMcpB, random } from "./helpers.mjs";
+import { CANARY, RESULT_PLACES, apiKeyRaw, apiKeyTool, connectedMcpB, fakeContext, random } from "./helpers.mjs";
 
 /** `holder[key]` as a getter answering `first` on its first read and the value after. */
 function flaky(holder, key, first) {
@@ -204,4 +204,47 @@ test("an SDK v1 inner mcpServer: assigning what a registration calls, or a reque
     uninstall();
     await mcpServer.close();
   }
+});
+
+// --- a wrapped result rebuilt by a page ----------------------------------------------------------
+
+// A page function returning `{ ...out }` of another redactor's wrapped result (or of this
+// redactor's for another tool) is not recognised by identity: its stubs went as forged, but its
+// notice, kept as tool text with its mark stripped, still told the agent "the user can reveal
+// it in the page", which no one could. A notice (or an mcp-format stub) this redactor did not
+// write for the result goes as a foreign stub does (core: src/redact/call_result.rs).
+test("a rebuilt wrapped result keeps no notice promising a reveal (both formats, both routes)", async () => {
+  let cases = 0;
+  for (const format of ["webmcp", "mcp"]) {
+    const other = await createRedactor({ format });
+    const ctx = /** @type {any} */ (fakeContext());
+    const uninstall = await installRedaction({ modelContext: ctx, format });
+    const r = await createRedactor({ format });
+    try {
+      const own = uninstall.redactor.wrapTool({ ...apiKeyTool, name: "own_key", execute: async () => apiKeyRaw() });
+      const foreign = other.wrapTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+      /** @type {[string, any][]} */
+      const REBUILT = [
+        ["spread", (/** @type {any} */ out) => ({ ...out })],
+        ["cloned", (/** @type {any} */ out) => structuredClone(out)],
+        ["content only", (/** @type {any} */ out) => ({ content: [...out.content] })],
+      ];
+      for (const [how, rebuild] of REBUILT) {
+        for (const [who, copy] of [["another redactor's", foreign], ["another tool's", own]]) {
+          const name = `t_${cases}`;
+          const tool = { ...apiKeyTool, name, execute: async (/** @type {any} */ a) => rebuild(await copy.execute(a, {})) };
+          await ctx.registerTool(tool);
+          for (const [route, view] of [["installRedaction", await ctx.call(name, {})], ["wrapTool", await r.wrapTool(tool).execute({}, {})]]) {
+            const text = JSON.stringify(view);
+            assert.ok(!/can reveal/.test(text), `${format}, ${how}, ${who}, ${route}: ${text}`);
+            assert.ok(!text.includes(CANARY) && !/secret withheld/.test(text), `${format}, ${how}, ${who}, ${route}: ${text}`);
+            cases += 1;
+          }
+        }
+      }
+    } finally {
+      uninstall();
+    }
+  }
+  assert.equal(cases, 2 * 3 * 2 * 2);
 });
