@@ -53,7 +53,9 @@ export function registeredOn(server) {
  * `state.name` is the name registered, kept current by the handle's `update({ name })`.
  * The handle a registration returns has its `update` patched too: `update({ callback })` gave
  * the SDK a raw callback for a name already registered, `update({ name })` renamed it.
- * Returns `restore()`; throws (nothing left patched) when a method cannot be replaced.
+ * What was registered before is wrapped too (scrubRegistered). Returns `{ restore,
+ * scrubbedBefore }` (how many registrations made before were wrapped); throws (nothing left
+ * patched) when a method cannot be replaced.
  * @param {any} server
  * @param {(kind: string, state: { name: string, outputSchema?: object }, config: any, callback: Function) => Function} wrap
  */
@@ -78,6 +80,7 @@ export function patchInner(server, wrap) {
   };
   // Inside a patched route or update, the SDK sets its own request handlers and handle members.
   const inside = { depth: 0 };
+  let scrubbedBefore = 0;
   try {
     for (const [key, kind] of Object.entries(ROUTES)) {
       const fn = server[key];
@@ -94,6 +97,7 @@ export function patchInner(server, wrap) {
       replace(server, key, ours);
     }
     guardRequestHandlers(server.server, inside, replace);
+    scrubbedBefore = scrubRegistered(server, wrap, replace, inside);
     // What completion/complete suggests (a prompt argument's `completable` callback rides on
     // the SDK's schema object, a template's on the template): the server's own two methods
     // that ask them, scrubbed as the kind's values are.
@@ -124,7 +128,52 @@ export function patchInner(server, wrap) {
     restore();
     throw new Error("unpatchable");
   }
-  return restore;
+  return { restore, scrubbedBefore };
+}
+
+/**
+ * The SDK's registries of resources, templates and prompts (v1, v2), each entry's member the
+ * server calls (see CALLED), and what it registers.
+ */
+const EXISTING = [
+  ["_registeredResources", "readCallback", "resource"],
+  ["_registeredResourceTemplates", "readCallback", "resource"],
+  ["_registeredPrompts", "handler", "prompt"],
+  ["_registeredPrompts", "callback", "prompt"],
+];
+
+/**
+ * What was registered before installation (a resource's read, a template's read and list, a
+ * prompt's get) goes through `wrap` from now on, as a registration through the routes does:
+ * only warned about, it served known values raw (left open by review s32). Its handle, which
+ * the page may hold, is patched as a new one's is (patchHandle). Entries the SDK's registries
+ * do not hold this way are left, and counted by the caller's warning. Returns how many entries
+ * were wrapped.
+ * @param {any} server
+ * @param {(kind: string, state: { name: string }, config: any, callback: Function) => Function} wrap
+ * @param {(target: any, key: string, ours: Function) => void} replace
+ * @param {{ depth: number }} inside
+ */
+function scrubRegistered(server, wrap, replace, inside) {
+  const wrapped = new Set();
+  for (const [registry, key, kind] of EXISTING) {
+    const entries = server[registry];
+    if (entries === null || typeof entries !== "object") continue;
+    for (const [id, entry] of Object.entries(entries)) {
+      const fn = entry?.[key];
+      if (typeof fn !== "function") continue;
+      const state = { name: typeof entry.name === "string" ? entry.name : id };
+      replace(entry, key, wrap(kind, state, undefined, fn));
+      if (registry === "_registeredResourceTemplates") {
+        const template = entry.resourceTemplate;
+        const through = templateThrough(template, (cb) => wrap(kind, state, undefined, cb));
+        if (through !== template) replace(entry, "resourceTemplate", through);
+      }
+      patchHandle(entry, kind, state, undefined, wrap, inside);
+      wrapped.add(entry);
+    }
+  }
+  return wrapped.size;
 }
 
 /**

@@ -420,7 +420,8 @@ export async function installRedactionWith(load, options = {}) {
   // MCP-B's inner server (js/inner.js), and what was registered on it before: reported.
   const inner = innerServerOf(modelContext);
   const innerBefore = inner ? registeredOn(inner) : { tools: [], others: 0 };
-  const unscrubbed = Math.max(registeredBefore(modelContext), innerBefore.others);
+  // Less what the inner server's registries held, which patchInner wraps.
+  let unscrubbed = Math.max(registeredBefore(modelContext), innerBefore.others);
   // Over an MCP bridge every result must be one MCP clients accept: `secret_reference` blocks
   // are not, so the format is "mcp" there, and asking for "webmcp" is a contradiction.
   const bridge = bridgeOf(modelContext, toldBridge);
@@ -856,7 +857,9 @@ export async function installRedactionWith(load, options = {}) {
   try {
     restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubbed) : null;
     try {
-      restoreInner = inner ? patchInner(inner, innerCallback) : null;
+      const patched = inner ? patchInner(inner, innerCallback) : null;
+      restoreInner = patched?.restore ?? null;
+      unscrubbed = Math.max(0, unscrubbed - (patched?.scrubbedBefore ?? 0));
     } catch {
       restoreOutgoing?.();
       throw optionError("modelContext.mcpServer cannot be patched: its registerTool, registerResource or registerPrompt cannot be replaced, so what is registered on it would reach MCP clients raw");

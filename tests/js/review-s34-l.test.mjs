@@ -248,3 +248,89 @@ test("a rebuilt wrapped result keeps no notice promising a reveal (both formats,
   }
   assert.equal(cases, 2 * 3 * 2 * 2);
 });
+
+// --- MCP-B: resources and prompts registered before installation ---------------------------------
+
+// Registered before installRedaction (on the context or its inner server), a resource's read, a
+// template's read and list and a prompt's get were only counted in a warning and served known
+// values raw. The inner server's registries are wrapped at installation as its routes are, and
+// so is each of those handles' `update`; uninstall puts the page's callbacks back.
+test("over MCP-B, resources and prompts registered before installRedaction are scrubbed", async () => {
+  const { ResourceTemplate } = await import("@modelcontextprotocol/server");
+  const echo = `echo ${CANARY}`;
+  /** @type {any} */
+  let early = {};
+  const install = async (/** @type {any} */ o) => {
+    const server = o.modelContext;
+    const inner = server.mcpServer;
+    early.read = async (/** @type {any} */ uri) => ({ contents: [{ uri: String(uri?.href ?? uri), text: echo }] });
+    early.resource = inner.registerResource("r", "app://r", {}, early.read);
+    inner.registerResource("tpl", new ResourceTemplate("app://t/{id}", { list: async () => ({ resources: [{ uri: "app://t/1", name: echo }] }) }), {}, early.read);
+    early.prompt = inner.registerPrompt("p", { description: "d" }, async () => ({ messages: [{ role: "user", content: { type: "text", text: echo } }] }));
+    server.registerResource({ name: "outer", uri: "app://outer", read: async () => ({ contents: [{ uri: "app://outer", text: echo }] }) });
+    server.registerPrompt({ name: "outer_p", get: async () => ({ messages: [{ role: "user", content: { type: "text", text: echo } }] }) });
+    const warn = console.warn;
+    const warnings = [];
+    console.warn = (m) => warnings.push(String(m));
+    try {
+      const uninstall = await installRedaction(o);
+      early.warnings = warnings;
+      return uninstall;
+    } finally {
+      console.warn = warn;
+    }
+  };
+  const { server, client, close } = await connectedMcpB(install);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    const reads = [
+      () => client.readResource({ uri: "app://r" }),
+      () => client.readResource({ uri: "app://t/1" }),
+      () => client.listResources(),
+      () => client.getPrompt({ name: "p" }),
+      () => client.readResource({ uri: "app://outer" }),
+      () => client.getPrompt({ name: "outer_p" }),
+    ];
+    for (const read of reads) {
+      const answer = await read();
+      assert.ok(!texts(answer).includes(CANARY), texts(answer));
+      assert.match(texts(answer), /echo \[redacted/, texts(answer));
+    }
+    // The page's handle of an early registration: a callback given through update is wrapped,
+    // one assigned is refused.
+    early.resource.update({ callback: async () => ({ contents: [{ uri: "app://r", text: `again ${CANARY}` }] }) });
+    assert.match(texts(await client.readResource({ uri: "app://r" })), /again \[redacted/);
+    assert.throws(() => { early.prompt.handler = async () => ({ messages: [] }); }, coded("unprotected_route"));
+    assert.ok(!early.warnings.some((/** @type {string} */ w) => /resources or prompts/.test(w)), early.warnings.join("\n"));
+  } finally {
+    await close();
+  }
+});
+
+// A decision, not a fix (README, "The inner MCP server is patched too"): each round of a
+// multi-round tool is a call of its own, checked and asked about each time. What links the
+// rounds (`requestState`) travels through the client: trusted to skip a question, it would let
+// any call that claims to continue an approved one skip it.
+test("over MCP-B, a multi-round tool that needs confirmation is asked about in each round", async () => {
+  const asked = [];
+  const install = (/** @type {any} */ o) => installRedaction({ ...o, confirm: async (/** @type {any} */ q) => { asked.push(q.tool); return true; } });
+  const { server, close } = await connectedMcpB(install);
+  try {
+    let round = 0;
+    const handle = server.mcpServer.registerTool("rounds", { description: "d", annotations: { destructiveHint: true } }, async () => {
+      round += 1;
+      return round === 1
+        ? { resultType: "input_required", inputRequests: { a: { method: "elicitation/create", params: { message: "sure?", requestedSchema: { type: "object", properties: {} } } } } }
+        : { content: [{ type: "text", text: "done" }] };
+    });
+    const first = await handle.handler({ mcpReq: {} });
+    assert.equal(first.resultType, "input_required", texts(first));
+    const second = await handle.handler({ mcpReq: {} });
+    assert.ok(!second.isError, texts(second));
+    assert.equal(round, 2);
+    assert.deepEqual(asked, ["rounds", "rounds"]);
+  } finally {
+    await close();
+  }
+});

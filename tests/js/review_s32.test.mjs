@@ -187,7 +187,8 @@ test("over MCP-B, resources and prompts registered before installRedaction are r
   }
   uninstall();
   await server.close();
-  assert.deepEqual(warnings.filter((w) => /resources or prompts/.test(w)), ["webmcp-redact: 2 resources or prompts registered before installRedaction are not scrubbed"]);
+  // Since review s34 they are scrubbed (the inner server's registries are wrapped): no warning.
+  assert.deepEqual(warnings.filter((w) => /resources or prompts/.test(w)), []);
 });
 
 // A descriptor that is a function (an object MCP-B spreads as it spreads any other) was handed
@@ -379,8 +380,8 @@ test("over MCP-B, a tool registered through the context is checked and redacted 
   }
 });
 
-// What the inner server had before installation cannot be patched (its callbacks are the
-// server's already): its tools are in unprotectedTools, its resources and prompts in the warning.
+// What the inner server had before installation: its tools are in unprotectedTools (its
+// resources and prompts are wrapped since review s34).
 test("over MCP-B, what the inner mcpServer had before installRedaction is reported", async () => {
   const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
   const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
@@ -400,7 +401,8 @@ test("over MCP-B, what the inner mcpServer had before installRedaction is report
   try {
     assert.deepEqual(uninstall.unprotectedTools, ["early_inner"]);
     assert.ok(warnings.some((w) => /tools registered before installRedaction are not redacted: early_inner/.test(w)), warnings.join("\n"));
-    assert.ok(warnings.includes("webmcp-redact: 3 resources or prompts registered before installRedaction are not scrubbed"), warnings.join("\n"));
+    // Since review s34 its resources and prompts are scrubbed (review-s34-l): no warning.
+    assert.ok(!warnings.some((w) => /resources or prompts/.test(w)), warnings.join("\n"));
   } finally {
     uninstall();
     await server.close();
