@@ -56,11 +56,13 @@ export function registeredOn(server) {
  * What was registered before is wrapped too (scrubRegistered). Returns `{ restore,
  * scrubbedBefore }` (how many registrations made before were wrapped); throws (nothing left
  * patched) when a method cannot be replaced.
+ * The context's `mcpServer`, the server's `server` and its registries are fenced (fenceRegistries).
  * @param {any} server
  * @param {(kind: string, state: { name: string, outputSchema?: object }, config: any, callback: Function) => Function} wrap
+ * @param {any} [context] the model context whose `mcpServer` this is
  */
-export function patchInner(server, wrap) {
-  /** @type {[any, string, PropertyDescriptor | undefined, Function][]} */
+export function patchInner(server, wrap, context) {
+  /** @type {[any, string, PropertyDescriptor | undefined, unknown][]} */
   const done = [];
   const restore = () => {
     for (const [target, key, own, ours] of done) {
@@ -77,6 +79,15 @@ export function patchInner(server, wrap) {
     const own = Object.getOwnPropertyDescriptor(target, key);
     Object.defineProperty(target, key, { configurable: true, enumerable: false, writable: true, value: ours });
     done.push([target, key, own, ours]);
+  };
+  /** `target[key]` kept as `value`: assigning it throws `unprotected_route` (`why`). */
+  const fence = (/** @type {any} */ target, /** @type {string} */ key, /** @type {unknown} */ value, /** @type {string} */ why) => {
+    const own = Object.getOwnPropertyDescriptor(target, key);
+    const set = () => {
+      throw unprotected(why);
+    };
+    Object.defineProperty(target, key, { configurable: true, enumerable: own?.enumerable ?? false, get: () => value, set });
+    done.push([target, key, own, value]);
   };
   // Inside a patched route or update, the SDK sets its own request handlers and handle members.
   const inside = { depth: 0 };
@@ -98,6 +109,8 @@ export function patchInner(server, wrap) {
     }
     guardRequestHandlers(server.server, inside, replace);
     scrubbedBefore = scrubRegistered(server, wrap, replace, inside);
+    fenceRegistries(server, inside, fence);
+    if (context) fence(context, "mcpServer", server, "modelContext.mcpServer cannot be replaced while installRedaction is installed");
     // What completion/complete suggests (a prompt argument's `completable` callback rides on
     // the SDK's schema object, a template's on the template): the server's own two methods
     // that ask them, scrubbed as the kind's values are.
@@ -292,6 +305,37 @@ function guardMembers(handle, kind, inside) {
       },
     });
   }
+}
+
+/** The SDK's registries (v1, v2): what the server answers tools/call, resources/read, ... from. */
+const REGISTRY_KEYS = ["_registeredTools", "_registeredResources", "_registeredResourceTemplates", "_registeredPrompts"];
+
+/**
+ * The SDK's registries, each behind a Proxy that refuses a new entry outside the patched routes
+ * and updates, and the server's members that hold them (and its `server`) fenced: a registration
+ * past the routes (the SDK's method called through its prototype, `_createRegisteredResource`
+ * called directly, an entry written into a registry, a registry or the server replaced) reached
+ * MCP clients raw (found by review s34). Reading and removing pass as they are.
+ * @param {any} server
+ * @param {{ depth: number }} inside
+ * @param {(target: any, key: string, value: unknown, why: string) => void} fence
+ */
+function fenceRegistries(server, inside, fence) {
+  const why = "a registration on modelContext.mcpServer past its registerTool, registerResource and registerPrompt would reach MCP clients unredacted";
+  const refuse = () => {
+    if (inside.depth === 0) throw unprotected(why);
+  };
+  for (const key of REGISTRY_KEYS) {
+    const registry = server[key];
+    if (registry === null || typeof registry !== "object") continue;
+    const fenced = new Proxy(registry, {
+      set: (target, name, value) => (refuse(), Reflect.set(target, name, value)),
+      defineProperty: (target, name, desc) => (refuse(), Reflect.defineProperty(target, name, desc)),
+    });
+    fence(server, key, fenced, why);
+  }
+  const protocol = server.server;
+  if (protocol !== null && typeof protocol === "object") fence(server, "server", protocol, why);
 }
 
 /** The requests a Server answers itself, whose answers hold no page data. */

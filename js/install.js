@@ -857,7 +857,7 @@ export async function installRedactionWith(load, options = {}) {
   try {
     restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubbed) : null;
     try {
-      const patched = inner ? patchInner(inner, innerCallback) : null;
+      const patched = inner ? patchInner(inner, innerCallback, modelContext) : null;
       restoreInner = patched?.restore ?? null;
       unscrubbed = Math.max(0, unscrubbed - (patched?.scrubbedBefore ?? 0));
     } catch {

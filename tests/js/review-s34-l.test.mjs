@@ -180,6 +180,53 @@ test("over MCP-B, assigning what a registered tool, resource or prompt calls is 
   }
 });
 
+// Past the routes another way: the SDK's own method called through its prototype, its internal
+// `_create*` called directly, an entry written into a registry, or the registry, the server's
+// `server` or the context's `mcpServer` replaced. Each reached the client raw; each is refused
+// with `unprotected_route` now, and what is registered keeps answering through the session.
+test("over MCP-B, a registration past the patched routes is refused", async () => {
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const inner = server.mcpServer;
+  const echo = `echo ${CANARY}`;
+  const rawTool = async () => ({ content: [{ type: "text", text: echo }] });
+  const rawRead = async (/** @type {any} */ uri) => ({ contents: [{ uri: uri.href, text: echo }] });
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    const proto = Object.getPrototypeOf(inner);
+    const entry = { ...inner._registeredTools[apiKeyTool.name], handler: rawTool, executor: rawTool };
+    /** @type {[string, () => unknown][]} */
+    const PATHS = [
+      ["registerTool through the prototype", () => proto.registerTool.call(inner, "p1", { description: "d" }, rawTool)],
+      ["registerResource through the prototype", () => proto.registerResource.call(inner, "p2", "app://p2", {}, rawRead)],
+      ["registerPrompt through the prototype", () => proto.registerPrompt.call(inner, "p3", { description: "d" }, rawTool)],
+      ["_createRegisteredResource", () => inner._createRegisteredResource("p4", undefined, "app://p4", {}, rawRead)],
+      ["a registry entry written", () => { inner._registeredTools.p5 = entry; }],
+      ["a registry entry defined", () => Object.defineProperty(inner._registeredTools, "p6", { value: entry, enumerable: true })],
+      ["a registry replaced", () => { inner._registeredTools = { p7: entry }; }],
+      ["the server's server replaced", () => { inner.server = {}; }],
+      ["the context's mcpServer replaced", () => { server.mcpServer = {}; }],
+    ];
+    for (const [what, go] of PATHS) assert.throws(go, coded("unprotected_route"), what);
+    assert.equal(server.mcpServer, inner);
+    const listed = await client.listTools();
+    assert.deepEqual(listed.tools.map((/** @type {any} */ t) => t.name), [apiKeyTool.name], texts(listed));
+    for (const name of ["p1", "p5", "p6", "p7"]) {
+      const answer = await client.callTool({ name, arguments: {} }).catch((/** @type {any} */ e) => ({ error: String(e) }));
+      assert.ok(!texts(answer).includes(CANARY), `${name}: ${texts(answer)}`);
+    }
+    // The routes and a rename through a handle still write the registries.
+    const late = inner.registerTool("late", { description: "d" }, async () => ({ content: [{ type: "text", text: echo }] }));
+    late.update({ name: "renamed" });
+    assert.match(texts(await client.callTool({ name: "renamed", arguments: {} })), /echo \[redacted/);
+    late.remove();
+  } finally {
+    await close();
+  }
+  assert.ok(!Object.getOwnPropertyDescriptor(server, "mcpServer")?.get, "uninstall puts mcpServer back");
+  assert.ok(!Object.getOwnPropertyDescriptor(server.mcpServer, "_registeredTools")?.get, "and the registries");
+});
+
 // The same of the MCP SDK v1's McpServer (an older MCP-B's inner server): its tools call
 // `handler`, resources `readCallback`, prompts `callback`, and its setRequestHandler takes the
 // request's schema.
