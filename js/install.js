@@ -353,11 +353,11 @@ function registeredBefore(modelContext) {
  * (`elicitInput`), each through its inner MCP server's `notification` or `request`. A tool that
  * logged or asked about what it had fetched gave the agent the raw value past the redactor
  * (found by review s32). Both are replaced on that server (`modelContext.mcpServer.server`) by
- * ones that send the message's `params` as `scrub(kind, params)` gives them (it throws, and the
- * page's call rejects, when they are withheld); a message without params passes as it is.
+ * ones that send the message as `scrub(kind, ...)` gives its `params` and its other members (it
+ * throws, and the page's call rejects, when they are withheld).
  * Returns `restore()`, or null where there is no such server.
  * @param {any} modelContext
- * @param {(name: string, value: unknown) => Promise<unknown>} scrub
+ * @param {(name: string, value: unknown) => unknown} scrub the value, or a promise of it before the session is ready
  */
 function scrubOutgoing(modelContext, scrub) {
   let server;
@@ -386,10 +386,22 @@ function scrubOutgoing(modelContext, scrub) {
       if (typeof fn !== "function") continue;
       /** @this {any} */
       const ours = function (/** @type {any} */ message, /** @type {any[]} */ ...rest) {
-        const method = message?.method;
-        const params = message?.params; // read once: the text scrubbed is the text sent
-        if (params === undefined || params === null) return Reflect.apply(fn, this, [message, ...rest]);
-        return scrub(`message ${typeof method === "string" ? method : ""}`, params).then((clean) => Reflect.apply(fn, this, [{ ...message, params: clean }, ...rest]));
+        // Read once: the text scrubbed is the text sent. The SDK sends every member of the
+        // message, not only `params`: the others are scrubbed too (a member beside `params`,
+        // or a message without any, went out raw: found by review s34).
+        const once = readOnce(message);
+        if (once === null || typeof once !== "object" || Array.isArray(once)) return Reflect.apply(fn, this, [once, ...rest]);
+        const { params, ...others } = once;
+        const name = `message ${typeof others.method === "string" ? others.method : ""}`;
+        const send = (/** @type {any} */ head, /** @type {any} */ clean) => Reflect.apply(fn, this, [clean === undefined ? { ...head } : { ...head, params: clean }, ...rest]);
+        try {
+          const head = scrub(name, others);
+          const clean = params === undefined || params === null ? params : scrub(name, params);
+          if (head instanceof Promise || clean instanceof Promise) return Promise.all([head, clean]).then(([h, c]) => send(h, c));
+          return send(head, clean);
+        } catch (err) {
+          return Promise.reject(err); // withheld: the page's call rejects, as the SDK's would
+        }
       };
       const own = Object.getOwnPropertyDescriptor(server, key);
       Object.defineProperty(server, key, { configurable: true, enumerable: false, writable: true, value: ours });
@@ -800,7 +812,15 @@ export async function installRedactionWith(load, options = {}) {
    * @param {unknown} value
    */
   async function scrubbed(name, value) {
-    const s = session ?? (await sessionReady);
+    return scrubbedIn(session ?? (await sessionReady), name, value);
+  }
+  /**
+   * `scrubbed` in the session `s`, synchronously (it throws where `scrubbed` rejects).
+   * @param {any} s
+   * @param {string} name
+   * @param {unknown} value
+   */
+  function scrubbedIn(s, name, value) {
     const out = s.redact({ name }, value);
     const encoded = out.redactions.find((/** @type {any} */ r) => BASE64_FIELD.test(r.pointer));
     if (!out.withheld && !encoded) {
@@ -855,7 +875,10 @@ export async function installRedactionWith(load, options = {}) {
   /** @type {(() => void) | null} */
   let restoreInner = null;
   try {
-    restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubbed) : null;
+    // Synchronous once the session is ready: the SDK sends its own notifications (a list
+    // changed) when it is told, not a turn later, when it may have closed.
+    const scrubNow = (/** @type {string} */ name, /** @type {unknown} */ value) => (session ? scrubbedIn(session, name, value) : scrubbed(name, value));
+    restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubNow) : null;
     try {
       const patched = inner ? patchInner(inner, innerCallback, modelContext) : null;
       restoreInner = patched?.restore ?? null;

@@ -381,3 +381,45 @@ test("over MCP-B, a multi-round tool that needs confirmation is asked about in e
     await close();
   }
 });
+
+// The page's own messages through the inner server: only `params` was scrubbed, but the SDK
+// sends every member of the message (`{ jsonrpc, ...message }`), so a member beside `params`,
+// or a message with no `params` at all, reached the client raw. Every member is scrubbed now,
+// from one read of the message.
+test("over MCP-B, every member of the page's own message is scrubbed, not only params", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
+  const inner = server.mcpServer.server;
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const wire = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    let reads = 0;
+    const MESSAGES = [
+      { method: "notifications/message", params: { level: "info", data: "ok" }, note: `the key ${CANARY}` },
+      { method: "notifications/message", note: `the key ${CANARY}` },
+      { method: "notifications/message", params: { level: "info", data: "ok" }, _meta: { k: CANARY } },
+      { method: "notifications/message", get params() { reads += 1; return { level: "info", data: reads === 1 ? "ok" : CANARY }; } },
+    ];
+    for (const message of MESSAGES) await inner.notification(message);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const sent = wire.filter((m) => m.includes("notifications/message"));
+    assert.equal(sent.length, MESSAGES.length, sent.join("\n"));
+    for (const m of sent) assert.ok(!m.includes(CANARY), m);
+    assert.match(sent[0], /the key \[redacted/);
+    assert.equal(reads, 1);
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
+});
