@@ -423,3 +423,83 @@ test("over MCP-B, every member of the page's own message is scrubbed, not only p
     await server.close();
   }
 });
+
+// --- guards that found nothing (kept: each states a promise) -------------------------------------
+
+// The agent gets what was checked, whatever the result is made of: a marked value behind a
+// getter that answers differently on each read, a Proxy, `toJSON`, a wrapper object, a class
+// instance, a sparse array, symbol keys beside it, the whole result a Proxy or with a `toJSON`,
+// and a non-finite number or `null` elsewhere (the second read). Seeded: 400 results.
+test("seeded: a marked value held by any kind of JavaScript object never reaches the agent", async () => {
+  const rnd = random(3402);
+  const pick = (/** @type {any[]} */ xs) => xs[Math.floor(rnd() * xs.length)];
+  const tool = { name: "t", outputSchema: { type: "object", properties: { s: { "x-sensitive": true }, list: { type: "array", items: { "x-sensitive": true } } } } };
+  /** @type {[string, () => any][]} */
+  const HOLDERS = [
+    ["a string", () => CANARY],
+    ["a flipping getter's object", () => { let n = 0; return { get v() { n += 1; return n % 2 ? CANARY : "x"; } }; }],
+    ["a Proxy", () => new Proxy({}, { ownKeys: () => ["v"], getOwnPropertyDescriptor: () => ({ value: CANARY, enumerable: true, configurable: true }), get: () => CANARY })],
+    ["toJSON", () => ({ toJSON: () => ({ v: CANARY }) })],
+    ["a String object", () => new String(CANARY)],
+    ["a class instance", () => new (class Key { v = CANARY; })()],
+    ["a sparse array", () => { const a = []; a[3] = CANARY; return a; }],
+    ["symbol keys beside it", () => ({ [Symbol("k")]: CANARY, v: CANARY })],
+    ["a Date and a typed array beside it", () => ({ d: new Date(0), t: new Uint8Array([1, 2]), v: CANARY })],
+  ];
+  /** @type {[string, (raw: any) => any][]} */
+  const WHOLES = [
+    ["as it is", (raw) => raw],
+    ["a Proxy of it", (raw) => new Proxy(raw, {})],
+    ["its toJSON", (raw) => ({ toJSON: () => raw })],
+    ["a null beside", (raw) => ({ ...raw, n: null })],
+    ["Infinity beside", (raw) => ({ ...raw, n: Infinity })],
+  ];
+  let cases = 0;
+  for (let i = 0; i < 400; i += 1) {
+    const [held, make] = pick(HOLDERS);
+    const [whole, wrap] = pick(WHOLES);
+    const raw = rnd() < 0.5 ? { id: 1, s: make() } : { id: 1, list: [make(), "ok"] };
+    const r = await createRedactor();
+    const out = r.redact(tool, wrap(raw));
+    const text = JSON.stringify(out.result);
+    assert.ok(!text.includes(CANARY), `case ${i}: ${held}, ${whole}: ${text}`);
+    cases += 1;
+  }
+  assert.equal(cases, 400);
+});
+
+// JSON text as redactJson gets it (an extension's fetched body): each odd form is either
+// redacted (the marked value gone) or withheld with a stable code, never passed raw.
+test("redactJson: odd JSON text fails closed with a stable code or is redacted", async () => {
+  const tool = { name: "t", outputSchema: { type: "object", properties: { s: { type: "string", "x-sensitive": true } } } };
+  const S = '"s":"PRIVATE1"';
+  /** @type {[string, string, string | null][]} */
+  const FORMS = [
+    ["a byte order mark", `\uFEFF{${S}}`, "invalid_json"],
+    ["a byte order mark after", `{${S}}\uFEFF`, "invalid_json"],
+    ["a lone surrogate, escaped", `{${S},"x":"\\ud800"}`, null],
+    ["a lone surrogate, raw", `{${S},"x":"\ud800"}`, null],
+    ["a duplicate key", `{${S},"s":null}`, "duplicate_key"],
+    ["a duplicate key, escaped", `{${S},"\\u0073":null}`, "duplicate_key"],
+    ["a huge exponent", `{${S},"n":1e999999999}`, null],
+    ["5,000 digits", `{${S},"n":${"9".repeat(5000)}}`, null],
+    ["nesting 5,000 deep", `{${S},"d":${"[".repeat(5000)}${"]".repeat(5000)}}`, "depth_limit"],
+    ["trailing text", `{${S}} x`, "invalid_json"],
+    ["two values", `{${S}}{${S}}`, "invalid_json"],
+    ["a NUL after", `{${S}}\u0000`, "invalid_json"],
+    ["a comment", `{${S}/*c*/}`, "invalid_json"],
+    ["nothing", "", "invalid_json"],
+    ["a raw control character", `{"s":"PRIVATE1\u0001"}`, "invalid_json"],
+    ["NaN", `{${S},"n":NaN}`, "invalid_json"],
+    ["single quotes", `{'s':'PRIVATE1'}`, "invalid_json"],
+    ["a leading zero", `{${S},"n":01}`, "invalid_json"],
+    ["a plus sign", `{${S},"n":+1}`, "invalid_json"],
+  ];
+  const r = await createRedactor();
+  for (const [what, text, code] of FORMS) {
+    const out = r.redactJson(tool, text);
+    assert.ok(!out.json.includes("PRIVATE1"), `${what}: ${out.json}`);
+    assert.equal(out.error?.code ?? null, code, `${what}: ${out.json}`);
+    assert.equal(out.withheld, code !== null, what);
+  }
+});
