@@ -58,7 +58,7 @@ export function registeredOn(server) {
  * patched) when a method cannot be replaced.
  * The context's `mcpServer`, the server's `server` and its registries are fenced (fenceRegistries).
  * @param {any} server
- * @param {(kind: string, state: { name: string, outputSchema?: object }, config: any, callback: Function) => Function} wrap
+ * @param {(kind: string, state: { name: string, outputSchema?: object, claims?: () => any[] }, config: any, callback: Function) => Function} wrap
  * @param {any} [context] the model context whose `mcpServer` this is
  */
 export function patchInner(server, wrap, context) {
@@ -210,9 +210,9 @@ function templateThrough(template, wrap) {
  * call throws.
  * @param {any} handle
  * @param {string} kind
- * @param {{ name: string, outputSchema?: object }} state
+ * @param {{ name: string, outputSchema?: object, claims?: () => any[] }} state
  * @param {any} config
- * @param {(kind: string, state: { name: string, outputSchema?: object }, config: any, callback: Function) => Function} wrap
+ * @param {(kind: string, state: { name: string, outputSchema?: object, claims?: () => any[] }, config: any, callback: Function) => Function} wrap
  * @param {{ depth: number }} inside
  */
 function patchHandle(handle, kind, state, config, wrap, inside) {
@@ -229,6 +229,8 @@ function patchHandle(handle, kind, state, config, wrap, inside) {
     }
   };
   follow();
+  // What a tool's calls are judged by: the claims the handle lists now (see installRedaction).
+  if (kind === "tool") state.claims = () => [handle.annotations, handle._meta];
   const update = handle.update;
   if (typeof update !== "function") return handle;
   try {

@@ -13,7 +13,7 @@ import { formToolNames, interceptFormResponses, watchFormTools } from "./declara
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
 import { innerServerOf, patchInner, registeredOn } from "./inner.js";
-import { resultText } from "./json.js";
+import { definitionText, resultText } from "./json.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
 
@@ -57,6 +57,19 @@ function bridgeOf(modelContext, given) {
 // AbortSignal's own members, taken when this module is evaluated: the signal a registration gives
 // is checked and followed through them, never through members the signal (or a script that ran
 // later) could answer for.
+/**
+ * `read()`, the claims a registered inner tool's handle lists now; one that throws is refused.
+ * @param {string} name
+ * @param {() => any[]} read
+ */
+function readClaims(name, read) {
+  try {
+    return read();
+  } catch {
+    throw redactionError("schema_invalid", name, "", "the tool's annotations or _meta on mcpServer could not be read");
+  }
+}
+
 /**
  * What a page's function returned, read once: a plain copy of its JSON text as the redactor
  * writes it (js/json.js), so that every later look at it (a round's requests, the redaction)
@@ -569,7 +582,7 @@ export async function installRedactionWith(load, options = {}) {
    * twice; the redaction itself is idempotent). Anything else returned there is redacted (a
    * page's raw callback registered under a name being registered).
    * @param {string} kind
-   * @param {{ name: string, outputSchema?: object }} state
+   * @param {{ name: string, outputSchema?: object, claims?: () => any[] }} state
    * @param {any} config
    * @param {Function} callback
    */
@@ -582,24 +595,39 @@ export async function installRedactionWith(load, options = {}) {
         return produced.has(value) ? value : keep(await scrubbed(name, value));
       };
     }
-    const judged = (/** @type {string} */ name, /** @type {unknown} */ outputSchema) => {
+    const judged = (/** @type {string} */ name, /** @type {unknown} */ outputSchema, /** @type {any[]} */ [annotations, _meta]) => {
       try {
-        return definitionOf({ name, outputSchema, annotations: config?.annotations, _meta: config?._meta });
+        return definitionOf({ name, outputSchema, annotations, _meta });
       } catch (err) {
         if (err instanceof RedactionError) throw err;
         throw redactionError("schema_invalid", name, "", "the tool's config given to mcpServer could not be read");
       }
     };
-    let def = judged(state.name, undefined); // a bad definition throws now: nothing is registered
+    // The claims (`annotations`, `_meta`) as text: what the handle lists them as may change
+    // after registration (its update, an assignment, a change in place), and the calls are
+    // judged by what it lists (found by review s34: a hint added later was never applied).
+    const claimsText = (/** @type {any[]} */ claims) => {
+      try {
+        return definitionText(claims);
+      } catch {
+        return null; // unreadable, or a value JSON cannot hold: judged again, which refuses it
+      }
+    };
+    let claims = [config?.annotations, config?._meta];
+    let def = judged(state.name, undefined, claims); // a bad definition throws now: nothing is registered
     let schema;
+    let claimed = claimsText(claims);
     const outer = outerPending.has(state.name);
     /** @this {any} */
     return async function (/** @type {any[]} */ ...args) {
       const s = session ?? (await sessionReady);
-      // The name and the outputSchema the handle has now (js/inner.js keeps them current).
-      if (def.name !== state.name || schema !== state.outputSchema) {
+      // The name, the outputSchema and the claims the handle has now (js/inner.js keeps them).
+      const now = state.claims ? readClaims(state.name, state.claims) : claims;
+      const nowText = claimsText(now);
+      if (def.name !== state.name || schema !== state.outputSchema || nowText === null || nowText !== claimed) {
         schema = state.outputSchema;
-        def = judged(state.name, schema);
+        def = judged(state.name, schema, now);
+        [claims, claimed] = [now, nowText];
       }
       const name = state.name;
       if (outer) {

@@ -227,6 +227,37 @@ test("over MCP-B, a registration past the patched routes is refused", async () =
   assert.ok(!Object.getOwnPropertyDescriptor(server.mcpServer, "_registeredTools")?.get, "and the registries");
 });
 
+// An inner tool was judged by the annotations and _meta its registration gave, while the SDK
+// lists (and the page means) the handle's current ones: a `sensitiveHint` added later (through
+// update, by assignment, or changed in place) was never applied, and the result went raw.
+test("over MCP-B, an inner tool's claims added after registration apply", async () => {
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const inner = server.mcpServer;
+  /** @type {[string, (h: any, config: any) => void][]} */
+  const LATER = [
+    ["update({ annotations })", (h) => h.update({ annotations: { readOnlyHint: true, sensitiveHint: true } })],
+    ["update({ _meta })", (h) => h.update({ _meta: { sensitiveHint: true } })],
+    ["annotations assigned", (h) => { h.annotations = { readOnlyHint: true, sensitiveHint: true }; }],
+    ["annotations changed in place", (_h, config) => { config.annotations.sensitiveHint = true; }],
+    ["_meta changed in place", (_h, config) => { config._meta.sensitiveHint = "high"; }],
+    ["a function claim added in place", (_h, config) => { config._meta.sensitiveHint = () => true; }],
+  ];
+  try {
+    for (const [i, [what, change]] of LATER.entries()) {
+      const config = { description: "d", annotations: { readOnlyHint: true }, _meta: { note: "n" } };
+      const words = `private words number ${i}`; // each case its own: a withheld one becomes known
+      const h = inner.registerTool(`t${i}`, config, async () => ({ content: [{ type: "text", text: words }] }));
+      const before = await client.callTool({ name: `t${i}`, arguments: {} });
+      assert.match(texts(before), new RegExp(words), `${what}: passes before`);
+      change(h, config);
+      const after = await client.callTool({ name: `t${i}`, arguments: {} });
+      assert.ok(!texts(after).includes("private"), `${what}: ${texts(after)}`);
+    }
+  } finally {
+    await close();
+  }
+});
+
 // The same of the MCP SDK v1's McpServer (an older MCP-B's inner server): its tools call
 // `handler`, resources `readCallback`, prompts `callback`, and its setRequestHandler takes the
 // request's schema.
