@@ -279,15 +279,19 @@ function within(inside, run) {
   }
 }
 
-/** The members of a handle that the SDKs (v1, v2) call: a callback, or what runs one. */
-const CALLED = ["handler", "executor", "callback", "readCallback", "resourceTemplate"];
+/**
+ * The members of a handle that the SDKs (v1, v2) call (a callback, or what runs one), and a
+ * tool's output schema, which its calls are judged by.
+ */
+const CALLED = ["handler", "executor", "callback", "readCallback", "resourceTemplate", "outputSchema", "outputSchemaJson"];
 
 /**
  * The handle's members the server calls (CALLED), each kept as it is but settable only by the
  * SDK's own `update` (patched above): a page assigning `handle.handler` or `.executor` (or a
  * resource's `readCallback`, a template) gave the server a raw callback (left open by review
- * s32). Such an assignment throws a TypeError, code `unprotected_route`: `update({ callback })`
- * is the way.
+ * s32); one assigning a tool's `outputSchema` had the SDK list marks its calls were not judged
+ * by (review s34). Such an assignment throws a TypeError, code `unprotected_route`: `update` is
+ * the way.
  * @param {any} handle
  * @param {string} kind
  * @param {{ depth: number }} inside

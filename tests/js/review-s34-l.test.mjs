@@ -152,6 +152,8 @@ test("over MCP-B, assigning what a registered tool, resource or prompt calls is 
     const ASSIGNMENTS = [
       ["a tool's handler", () => { tool.handler = rawTool; }],
       ["a tool's executor", () => { tool.executor = rawTool; }],
+      ["a tool's outputSchema", () => { tool.outputSchema = undefined; }],
+      ["a tool's outputSchemaJson", () => { tool.outputSchemaJson = { type: "object" }; }],
       ["a resource's readCallback", () => { resource.readCallback = rawRead; }],
       ["a template's readCallback", () => { template.readCallback = rawRead; }],
       ["a template's resourceTemplate", () => { template.resourceTemplate = listing; }],
