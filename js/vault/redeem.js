@@ -132,8 +132,27 @@ export function checkRedeemUrl(redeemUrl, label = "value", allowedPaths = null, 
  * @param {string[]} allowed
  */
 function pathAllowed(path, allowed) {
-  if (/%(2e|2f|5c|3b|25)/i.test(path) || /\/\.{1,2};/.test(path)) return false;
+  if (/%(2e|2f|5c|3b|25)/i.test(path) || /\/\.{1,2};/.test(path) || !sameShapeFolded(path)) return false;
   return allowed.some((p) => path === p || (path.startsWith(p) && (p.endsWith("/") || path[p.length] === "/")));
+}
+
+/**
+ * Whether the path keeps its segments as a server may read it: its escapes decoded once and
+ * compatibility forms folded (NFKC, as servers and frameworks that normalise Unicode do). The
+ * parser leaves "．．" (U+FF0E) as "%EF%BC%8E%EF%BC%8E", "／" and "＼" likewise, and those
+ * fold into "..", "/" and "\"; an escape that is not UTF-8 (an overlong "%C0%AE", IIS's
+ * "%u002e") is read as "." by some servers (found by review s34). Such a path is refused: no
+ * separator, backslash or dot segment may appear that the parsed path does not show.
+ * @param {string} path
+ */
+function sameShapeFolded(path) {
+  let folded;
+  try {
+    folded = decodeURIComponent(path).normalize("NFKC");
+  } catch {
+    return false; // an escape that is not UTF-8
+  }
+  return folded.split("/").length === path.split("/").length && !folded.includes("\\") && !/(^|\/)\.{1,2}(;|\/|$)/.test(folded);
 }
 
 async function fetchValue(url, label, signal) {

@@ -536,3 +536,33 @@ test("redactJson: odd JSON text fails closed with a stable code or is redacted",
     assert.equal(out.withheld, code !== null, what);
   }
 });
+
+// --- redeem's allowed paths ------------------------------------------------------------------------
+
+// An allowed path refused escaped dots and slashes (`%2e`, `%2f`, ...), but the URL parser leaves
+// compatibility forms escaped as UTF-8 (`．．` is `%EF%BC%8E%EF%BC%8E`), which servers and
+// frameworks that normalise Unicode (NFKC) read as `..`, `/` or `\`; and an escape that is not
+// UTF-8 (an overlong `%C0%AE`, IIS's `%u002e`), which some servers read as `.`. Each climbed out
+// of `/api/redeem/` past the check. Every pair of dot forms, each separator form.
+test("an allowed redeem path: no compatibility form or non-UTF-8 escape of a dot, slash or backslash climbs out", async () => {
+  const { checkRedeemUrl } = await import("../../js/vault/redeem.js");
+  const page = new URL("https://app.example.com/page");
+  const DOTS = [".", "．", "﹒", "․", "%EF%BC%8E", "%C0%AE", "%E0%80%AE", "%u002e"];
+  const SLASHES = ["／", "%EF%BC%8F", "＼", "﹨", "%C0%AF", "%C1%9C", "%u2215", "%u005c"];
+  const paths = [];
+  for (const a of DOTS) for (const b of DOTS) if (a + b !== "..") paths.push(`/api/redeem/${a}${b}/admin`, `/api/redeem/x/${a}${b}`, `/api/redeem/${a}/x`);
+  for (const s of SLASHES) paths.push(`/api/redeem/..${s}admin`, `/api/redeem${s}..${s}admin`, `/api/redeem/a${s}b`);
+  let refused = 0;
+  for (const allowed of [["/api/redeem"], ["/api/redeem/"]]) {
+    for (const u of paths) {
+      if (u.startsWith("/api/redeem/./") || u === "/api/redeem/./x") continue; // resolved by the parser
+      assert.throws(() => checkRedeemUrl(u, "L", allowed, page), (e) => e.code === "path_not_allowed", `${u} (${new URL(u, page).pathname}) under ${allowed}`);
+      refused += 1;
+    }
+    // Ordinary paths still pass: non-ASCII names, dots inside a name, a folded letter.
+    for (const u of ["/api/redeem/caf%C3%A9", "/api/redeem/café/1", "/api/redeem/a.b", "/api/redeem/.../x", "/api/redeem/ﬁle", "/api/redeem/a b"]) {
+      assert.equal(checkRedeemUrl(u, "L", allowed, page).pathname, new URL(u, page).pathname, u);
+    }
+  }
+  assert.ok(refused > 200, `${refused}`);
+});
