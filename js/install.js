@@ -399,22 +399,7 @@ function scrubOutgoing(modelContext, scrub) {
       if (typeof fn !== "function") continue;
       /** @this {any} */
       const ours = function (/** @type {any} */ message, /** @type {any[]} */ ...rest) {
-        // Read once: the text scrubbed is the text sent. The SDK sends every member of the
-        // message, not only `params`: the others are scrubbed too (a member beside `params`,
-        // or a message without any, went out raw: found by review s34).
-        const once = readOnce(message);
-        if (once === null || typeof once !== "object" || Array.isArray(once)) return Reflect.apply(fn, this, [once, ...rest]);
-        const { params, ...others } = once;
-        const name = `message ${typeof others.method === "string" ? others.method : ""}`;
-        const send = (/** @type {any} */ head, /** @type {any} */ clean) => Reflect.apply(fn, this, [clean === undefined ? { ...head } : { ...head, params: clean }, ...rest]);
-        try {
-          const head = scrub(name, others);
-          const clean = params === undefined || params === null ? params : scrub(name, params);
-          if (head instanceof Promise || clean instanceof Promise) return Promise.all([head, clean]).then(([h, c]) => send(h, c));
-          return send(head, clean);
-        } catch (err) {
-          return Promise.reject(err); // withheld: the page's call rejects, as the SDK's would
-        }
+        return sendScrubbed(message, scrub, (/** @type {any} */ clean) => Reflect.apply(fn, this, [clean, ...rest]));
       };
       const own = Object.getOwnPropertyDescriptor(server, key);
       Object.defineProperty(server, key, { configurable: true, enumerable: false, writable: true, value: ours });
@@ -425,6 +410,64 @@ function scrubOutgoing(modelContext, scrub) {
     throw optionError("modelContext.mcpServer.server cannot be patched: its notification or request cannot be replaced, so the page's own messages to MCP clients could not be scrubbed");
   }
   return restore;
+}
+
+/**
+ * `send(clean)`, `clean` being `message` as `scrub(kind, ...)` gives its `params` and its other
+ * members; what `send` returns (or a promise of it), or a rejected promise when they are
+ * withheld (the page's call rejects, as the SDK's would). Read once: the text scrubbed is the
+ * text sent. The SDK sends every member of the message, not only `params`: the others are
+ * scrubbed too (a member beside `params`, or a message without any, went out raw: found by
+ * review s34).
+ * @param {unknown} message
+ * @param {(name: string, value: unknown) => unknown} scrub
+ * @param {(clean: unknown) => unknown} send
+ */
+function sendScrubbed(message, scrub, send) {
+  const once = readOnce(message);
+  if (once === null || typeof once !== "object" || Array.isArray(once)) return send(once);
+  const { params, ...others } = once;
+  const name = `message ${typeof others.method === "string" ? others.method : ""}`;
+  const rebuilt = (/** @type {any} */ head, /** @type {any} */ clean) => send(clean === undefined ? { ...head } : { ...head, params: clean });
+  try {
+    const head = scrub(name, others);
+    const clean = params === undefined || params === null ? params : scrub(name, params);
+    if (head instanceof Promise || clean instanceof Promise) return Promise.all([head, clean]).then(([h, c]) => rebuilt(h, c));
+    return rebuilt(head, clean);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/**
+ * The arguments an inner server's callback is given, its last one (the SDK v2's `ctx`) with
+ * `mcpReq.notify`, `send` and `log` sending what `scrub` leaves (sendScrubbed): they reach the
+ * transport through the server's internal funnels, past its `notification` and `request`, so a
+ * log line, a progress message or a sampling request a handler sent through its `ctx` reached
+ * the client raw (found by review s34). (The SDK v1's `extra.sendNotification` and `sendRequest`
+ * call `notification` and `request`; its `elicitInput` and `requestSampling` do too.)
+ * @param {any[]} args
+ * @param {(name: string, value: unknown) => unknown} scrub
+ */
+function scrubbedContextArgs(args, scrub) {
+  const ctx = args[args.length - 1];
+  const req = ctx !== null && typeof ctx === "object" ? ctx.mcpReq : undefined;
+  if (req === null || typeof req !== "object") return args;
+  const through = (/** @type {unknown} */ fn) =>
+    typeof fn === "function" ? (/** @type {unknown} */ message, /** @type {any[]} */ ...rest) => sendScrubbed(message, scrub, (clean) => Reflect.apply(fn, req, [clean, ...rest])) : fn;
+  const { log } = req;
+  const mcpReq = {
+    ...req,
+    notify: through(req.notify),
+    send: through(req.send),
+    log:
+      typeof log === "function"
+        ? (/** @type {unknown} */ level, /** @type {unknown} */ data, /** @type {unknown} */ logger) =>
+            sendScrubbed({ method: "notifications/message", params: { level, data, logger } }, scrub, (/** @type {any} */ clean) =>
+              Reflect.apply(log, req, [clean?.params?.level, clean?.params?.data, clean?.params?.logger]))
+        : log,
+  };
+  return [...args.slice(0, -1), { ...ctx, mcpReq }];
 }
 
 /**
@@ -589,8 +632,9 @@ export async function installRedactionWith(load, options = {}) {
   function innerCallback(kind, state, config, callback) {
     if (kind !== "tool") {
       /** @this {any} */
-      return async function (/** @type {any[]} */ ...args) {
+      return async function (/** @type {any[]} */ ...given) {
         const name = `${kind} ${state.name}`;
+        const args = scrubbedContextArgs(given, scrubMessage);
         const value = await thrownScrubbed(name, () => Reflect.apply(callback, this, args));
         return produced.has(value) ? value : keep(await scrubbed(name, value));
       };
@@ -619,8 +663,9 @@ export async function installRedactionWith(load, options = {}) {
     let claimed = claimsText(claims);
     const outer = outerPending.has(state.name);
     /** @this {any} */
-    return async function (/** @type {any[]} */ ...args) {
+    return async function (/** @type {any[]} */ ...given) {
       const s = session ?? (await sessionReady);
+      const args = scrubbedContextArgs(given, scrubMessage);
       // The name, the outputSchema and the claims the handle has now (js/inner.js keeps them).
       const now = state.claims ? readClaims(state.name, state.claims) : claims;
       const nowText = claimsText(now);
@@ -843,6 +888,16 @@ export async function installRedactionWith(load, options = {}) {
     return scrubbedIn(session ?? (await sessionReady), name, value);
   }
   /**
+   * A message's part (sendScrubbed) scrubbed: synchronous once the session is ready, since the
+   * SDK sends its own notifications (a list changed) when it is told, not a turn later, when it
+   * may have closed.
+   * @param {string} name
+   * @param {unknown} value
+   */
+  function scrubMessage(name, value) {
+    return session ? scrubbedIn(session, name, value) : scrubbed(name, value);
+  }
+  /**
    * `scrubbed` in the session `s`, synchronously (it throws where `scrubbed` rejects).
    * @param {any} s
    * @param {string} name
@@ -903,10 +958,7 @@ export async function installRedactionWith(load, options = {}) {
   /** @type {(() => void) | null} */
   let restoreInner = null;
   try {
-    // Synchronous once the session is ready: the SDK sends its own notifications (a list
-    // changed) when it is told, not a turn later, when it may have closed.
-    const scrubNow = (/** @type {string} */ name, /** @type {unknown} */ value) => (session ? scrubbedIn(session, name, value) : scrubbed(name, value));
-    restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubNow) : null;
+    restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubMessage) : null;
     try {
       const patched = inner ? patchInner(inner, innerCallback, modelContext) : null;
       restoreInner = patched?.restore ?? null;

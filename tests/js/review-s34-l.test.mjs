@@ -457,6 +457,65 @@ test("over MCP-B, every member of the page's own message is scrubbed, not only p
   }
 });
 
+// A handler's own `ctx` (the SDK v2's `ctx.mcpReq`) sends through the server's internal funnels,
+// past its `notification` and `request`, which were the only ones scrubbed: a log line, a
+// notification (a progress message) or a request (sampling) a tool, resource or prompt sent
+// there reached the client raw. Each is scrubbed now (or withheld: the handler's call rejects).
+test("over MCP-B, what a handler sends through its own ctx is scrubbed", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const { CreateMessageRequestSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const wire = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
+  await client.connect(clientSide);
+  const text = (/** @type {string} */ t) => ({ type: "text", text: `${t} the key ${CANARY}` });
+  const SENDS = {
+    log: (/** @type {any} */ ctx) => ctx.mcpReq.log("info", { fetched: `the key ${CANARY}` }),
+    notify: (/** @type {any} */ ctx) => ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", data: { n: `the key ${CANARY}` } } }),
+    progress: (/** @type {any} */ ctx) => ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: 7, progress: 1, message: `the key ${CANARY}` } }),
+    send: (/** @type {any} */ ctx) => ctx.mcpReq.send({ method: "sampling/createMessage", params: { messages: [{ role: "user", content: text("s") }], maxTokens: 5 } }),
+    elicit: (/** @type {any} */ ctx) => ctx.mcpReq.elicitInput({ message: `the key ${CANARY}`, requestedSchema: { type: "object", properties: {} } }),
+    sampling: (/** @type {any} */ ctx) => ctx.mcpReq.requestSampling({ messages: [{ role: "user", content: text("r") }], maxTokens: 5 }),
+  };
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    let runs = 0;
+    for (const [how, sendIt] of Object.entries(SENDS)) {
+      const handler = async (/** @type {any[]} */ ...args) => {
+        runs += 1;
+        await sendIt(args.at(-1));
+        return { content: [{ type: "text", text: "done" }], contents: [{ uri: `r://${how}`, text: "done" }], messages: [{ role: "user", content: { type: "text", text: "done" } }] };
+      };
+      server.mcpServer.registerTool(`t_${how}`, { description: "d", annotations: { readOnlyHint: true } }, handler);
+      server.mcpServer.registerResource(`r_${how}`, `r://${how}`, {}, handler);
+      server.mcpServer.registerPrompt(`p_${how}`, {}, handler);
+      const n = wire.length;
+      await client.callTool({ name: `t_${how}`, arguments: {} }, undefined, { onprogress: () => {} });
+      await client.readResource({ uri: `r://${how}` });
+      await client.getPrompt({ name: `p_${how}` });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const sent = wire.slice(n);
+      for (const m of sent) assert.ok(!m.includes(CANARY), `${how}: ${m}`);
+      assert.ok(sent.some((m) => m.includes("[redacted")), `${how}: nothing masked was sent\n${sent.join("\n")}`);
+    }
+    assert.equal(runs, 18);
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
+});
+
 // --- guards that found nothing (kept: each states a promise) -------------------------------------
 
 // The agent gets what was checked, whatever the result is made of: a marked value behind a
