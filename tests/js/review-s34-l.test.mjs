@@ -625,3 +625,64 @@ test("an allowed redeem path: no compatibility form or non-UTF-8 escape of a dot
   }
   assert.ok(refused > 200, `${refused}`);
 });
+
+// What a page callback gives back, whatever it is made of: a thenable (resolving once, twice, or
+// rejecting), a throw of a string, a plain object, an Error whose message, cause, name or stack
+// answers differently on a second read, an AggregateError, a Proxy, a `toJSON`, a getter flipping
+// on the second read. Through the context's registerTool and the inner server's tool, resource
+// and prompt routes, nothing a client can read holds the value (a guard: it found nothing).
+test("over MCP-B, no shape of a callback's answer or throw carries a known value to the client", async () => {
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const body = (/** @type {string} */ t) => ({ content: [{ type: "text", text: t }], contents: [{ uri: "r://x", text: t }], messages: [{ role: "user", content: { type: "text", text: t } }] });
+  const flip = (/** @type {any} */ e, /** @type {string} */ key) => {
+    let reads = 0;
+    Object.defineProperty(e, key, { configurable: true, get: () => (++reads === 1 ? "fine" : `x ${CANARY}`) });
+    return e;
+  };
+  const ANSWERS = {
+    thenable: () => ({ then: (/** @type {Function} */ ok) => ok(body(`x ${CANARY}`)) }),
+    thenableTwice: () => ({ then: (/** @type {Function} */ ok) => (ok(body("ok")), ok(body(CANARY))) }),
+    thenableRejects: () => ({ then: (/** @type {Function} */ _ok, /** @type {Function} */ no) => no(new Error(`t ${CANARY}`)) }),
+    throwString: () => { throw `boom ${CANARY}`; },
+    throwObject: () => { throw { message: `boom ${CANARY}`, code: CANARY }; },
+    messageFlips: () => { throw flip(new Error("fine"), "message"); },
+    causeNameStack: () => { const e = new Error("fine", { cause: CANARY }); e.name = `N ${CANARY}`; e.stack = CANARY; throw e; },
+    aggregate: () => { throw new AggregateError([new Error(CANARY)], "fine"); },
+    proxy: () => new Proxy(body(`x ${CANARY}`), {}),
+    toJSON: () => ({ ...body("fine"), toJSON: () => body(CANARY) }),
+    textFlips: () => { const b = body("fine"); flip(b.content[0], "text"); flip(b.contents[0], "text"); flip(b.messages[0].content, "text"); return b; },
+    rejectsLater: async () => { await null; throw `late ${CANARY}`; },
+  };
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    const read = async (/** @type {() => Promise<unknown>} */ call) => {
+      try {
+        return JSON.stringify(await call());
+      } catch (err) {
+        return String(/** @type {any} */ (err)?.message) + JSON.stringify(/** @type {any} */ (err)?.data ?? null);
+      }
+    };
+    let cases = 0;
+    for (const [how, answer] of Object.entries(ANSWERS)) {
+      await server.registerTool({ name: `c_${how}`, description: "d", annotations: { readOnlyHint: true }, execute: answer });
+      server.mcpServer.registerTool(`i_${how}`, { description: "d", annotations: { readOnlyHint: true } }, answer);
+      server.mcpServer.registerResource(`r_${how}`, `r://${how}`, {}, answer);
+      server.mcpServer.registerPrompt(`p_${how}`, {}, answer);
+      const calls = [
+        () => client.callTool({ name: `c_${how}`, arguments: {} }),
+        () => client.callTool({ name: `i_${how}`, arguments: {} }),
+        () => client.readResource({ uri: `r://${how}` }),
+        () => client.getPrompt({ name: `p_${how}` }),
+      ];
+      for (const call of calls) {
+        const seen = await read(call);
+        assert.ok(!seen.includes(CANARY), `${how}: ${seen}`);
+        cases += 1;
+      }
+    }
+    assert.equal(cases, 48);
+  } finally {
+    await close();
+  }
+});
