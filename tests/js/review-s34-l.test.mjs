@@ -686,3 +686,44 @@ test("over MCP-B, no shape of a callback's answer or throw carries a known value
     await close();
   }
 });
+
+// The CLI on odd result text and odd files: its exit status says what happened (0 redacted,
+// 1 withheld with the code printed, 2 usage), and nothing it prints, on stdout or stderr, holds
+// the marked value, not even an error message or a stack (a guard: it found nothing).
+test("the CLI: odd input exits 0, 1 or 2 as documented and never prints the value", async () => {
+  const { spawnSync } = await import("node:child_process");
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { fileURLToPath } = await import("node:url");
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), "s34-cli-"));
+  const tool = join(dir, "tool.json");
+  writeFileSync(tool, JSON.stringify({ name: "t", outputSchema: { type: "object", properties: { s: { type: "string", "x-sensitive": true } } } }));
+  const S = '"s":"PRIVATE1"';
+  /** @type {[string, string[], string | Buffer, number][]} */
+  const RUNS = [
+    ["a byte order mark (ignored)", [], `\uFEFF{${S}}`, 0],
+    ["a lone surrogate", [], `{${S},"x":"\\ud800"}`, 0],
+    ["a duplicate key under the value as a key", [], `{${S},"PRIVATE1":{"a":1,"a":2}}`, 1],
+    ["nesting 5,000 deep under the value as a key", [], `{${S},"PRIVATE1":${"[".repeat(5000)}${"]".repeat(5000)}}`, 1],
+    ["cut short", [], `{${S}`, 1],
+    ["trailing text holding the value", [], `{${S}} PRIVATE1`, 1],
+    ["invalid UTF-8 bytes", [], Buffer.concat([Buffer.from(`{${S},"x":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]), 0],
+    ["--json, withheld", ["--json"], `{${S},"s":1}`, 1],
+    ["a tool file that is the result", ["--tool-is-result"], `{${S}`, 2],
+  ];
+  let runs = 0;
+  for (const [what, flags, input, status] of RUNS) {
+    const toolFile = flags.includes("--tool-is-result") ? join(dir, "bad-tool.json") : tool;
+    if (toolFile !== tool) writeFileSync(toolFile, input);
+    const args = ["bin/webmcp-redact.mjs", "redact", "--tool", toolFile, ...flags.filter((f) => f === "--json")];
+    const r = spawnSync(process.execPath, args, { cwd: root, input, encoding: "utf8" });
+    assert.equal(r.status, status, `${what}: ${r.stderr}`);
+    assert.ok(!r.stdout.includes("PRIVATE1") && !r.stderr.includes("PRIVATE1"), `${what}:\n${r.stdout}\n${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: a stack`);
+    if (status === 1) assert.match(flags.includes("--json") ? r.stdout : r.stderr, /error"?:? ?\{?[\s\S]*(invalid_json|duplicate_key|depth_limit)/, what);
+    runs += 1;
+  }
+  assert.equal(runs, RUNS.length);
+});
