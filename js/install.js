@@ -425,7 +425,12 @@ function scrubOutgoing(modelContext, scrub) {
  */
 function sendScrubbed(message, scrub, send) {
   const once = readOnce(message);
-  if (once === null || typeof once !== "object" || Array.isArray(once)) return send(once);
+  // The SDK spreads the message into its JSON-RPC envelope: an array's items, or a string's
+  // characters one by one, went out as members, unscrubbed (found by review s34). A message is
+  // an object; anything else is withheld.
+  if (once === null || typeof once !== "object" || Array.isArray(once)) {
+    return Promise.reject(redactionError("withheld", "message", "", "the message was withheld: a message is an object"));
+  }
   const { params, ...others } = once;
   const name = `message ${typeof others.method === "string" ? others.method : ""}`;
   const rebuilt = (/** @type {any} */ head, /** @type {any} */ clean) => send(clean === undefined ? { ...head } : { ...head, params: clean });

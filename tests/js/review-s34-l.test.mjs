@@ -516,6 +516,62 @@ test("over MCP-B, what a handler sends through its own ctx is scrubbed", async (
   }
 });
 
+// The SDK spreads a message into its JSON-RPC envelope ({ ...message, jsonrpc }), and only an
+// object's members were scrubbed: an array went out as its items ("0": {...}), a string as its
+// characters one by one ("0": "x", "1": " ", "2": "s", ...), each unscrubbed, through the
+// server's notification and request and a handler's ctx. A message that is not an object is
+// withheld now.
+test("over MCP-B, a message that is not an object is withheld, not spread raw", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const wire = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  const inner = server.mcpServer.server;
+  const anySchema = { "~standard": { version: 1, vendor: "t", validate: (/** @type {unknown} */ value) => ({ value }) } };
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    let ctx;
+    server.mcpServer.registerTool("ctx", { description: "d", annotations: { readOnlyHint: true } }, async (/** @type {any[]} */ ...args) => {
+      ctx = args.at(-1);
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    await client.callTool({ name: "ctx", arguments: {} });
+    const MESSAGES = [[{ method: "notifications/message", text: `x ${CANARY}` }], `x ${CANARY}`, [`x ${CANARY}`]];
+    const SENDS = {
+      notification: (/** @type {unknown} */ m) => inner.notification(m),
+      request: (/** @type {unknown} */ m) => inner.request(m, anySchema),
+      notify: (/** @type {unknown} */ m) => /** @type {any} */ (ctx).mcpReq.notify(m),
+      send: (/** @type {unknown} */ m) => /** @type {any} */ (ctx).mcpReq.send(m, anySchema),
+    };
+    let refused = 0;
+    for (const [how, sendIt] of Object.entries(SENDS)) {
+      for (const message of MESSAGES) {
+        const n = wire.length;
+        // Not awaited as a whole: a request sent raw waits for an answer that never comes.
+        const outcome = await Promise.race([Promise.resolve().then(() => sendIt(message)).then(() => "sent", (/** @type {any} */ err) => err?.code), new Promise((resolve) => setTimeout(() => resolve("pending"), 50))]);
+        const sent = wire.slice(n).join("\n");
+        assert.ok(!sent.includes(CANARY) && !sent.includes('"2":"s"'), `${how} ${JSON.stringify(message)}: ${sent}`);
+        assert.equal(outcome, "withheld", `${how} ${JSON.stringify(message)}`);
+        refused += 1;
+      }
+    }
+    assert.equal(refused, 12);
+  } finally {
+    uninstall();
+    await client.close();
+    await server.close();
+  }
+});
+
 // --- guards that found nothing (kept: each states a promise) -------------------------------------
 
 // The agent gets what was checked, whatever the result is made of: a marked value behind a
