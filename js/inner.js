@@ -1,8 +1,8 @@
 // MCP-B's inner server: `modelContext.mcpServer`, the MCP SDK's McpServer, which MCP-B documents
 // for multi-round tools. Everything registered on it reached MCP clients past the patch of the
 // context: a tool's result claiming `sensitiveHint`, a resource serving a known value, raw, and
-// unreported (found by review s32). Each registration route it has is patched here so that the
-// callback (always its last argument) is the one `wrap` gives, as is a callback given later
+// unreported (found by review s32). Each registration route it has is patched here so that each
+// function it is given (the callback) is the one `wrap` gives, as is a callback given later
 // through the handle's `update`.
 
 /**
@@ -98,10 +98,12 @@ export function patchInner(server, wrap, context) {
       if (typeof fn !== "function") continue;
       /** @this {any} */
       const ours = function (/** @type {any[]} */ ...args) {
-        const last = args.length - 1;
         const state = { name: typeof args[0] === "string" ? args[0] : "" };
         const config = kind === "tool" && args.length > 2 ? args[1] : undefined;
-        if (last > 0 && typeof args[last] === "function") args[last] = wrap(kind, state, config, args[last]);
+        // Every function given after the name: the SDK takes the callback by its place, not as
+        // the last argument, so one followed by another argument (`registerTool(name, config,
+        // cb, undefined)`) reached MCP clients raw (found by review s34).
+        for (let i = 1; i < args.length; i += 1) if (typeof args[i] === "function") args[i] = wrap(kind, state, config, args[i]);
         if (kind === "resource") args[1] = templateThrough(args[1], (cb) => wrap(kind, state, undefined, cb));
         return patchHandle(within(inside, () => Reflect.apply(fn, this, args)), kind, state, config, wrap, inside);
       };

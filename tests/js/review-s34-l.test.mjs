@@ -572,6 +572,42 @@ test("over MCP-B, a message that is not an object is withheld, not spread raw", 
   }
 });
 
+// The routes wrapped the callback only when it was the last argument, but the SDK takes it by
+// its place: `registerTool(name, config, cb, undefined)` (or any argument after the callback)
+// registered the raw callback, and its result reached the client. Every function given is
+// wrapped now.
+test("over MCP-B, a callback followed by another argument is wrapped all the same", async () => {
+  const { server, client, close } = await connectedMcpB(installRedaction);
+  const answer = async () => ({
+    content: [{ type: "text", text: `x ${CANARY}` }],
+    contents: [{ uri: "r://t", text: `x ${CANARY}` }],
+    messages: [{ role: "user", content: { type: "text", text: `x ${CANARY}` } }],
+  });
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    let cases = 0;
+    for (const [i, extra] of [undefined, {}, 0, "x"].entries()) {
+      server.mcpServer.registerTool(`t${i}`, { description: "d", annotations: { readOnlyHint: true } }, answer, extra);
+      server.mcpServer.registerResource(`r${i}`, `r://t${i}`, {}, answer, extra);
+      server.mcpServer.registerPrompt(`p${i}`, {}, answer, extra);
+      for (const call of [() => client.callTool({ name: `t${i}`, arguments: {} }), () => client.readResource({ uri: `r://t${i}` }), () => client.getPrompt({ name: `p${i}` })]) {
+        let seen;
+        try {
+          seen = JSON.stringify(await call());
+        } catch (err) {
+          seen = String(err);
+        }
+        assert.ok(!seen.includes(CANARY), `extra ${JSON.stringify(extra)}: ${seen}`);
+        cases += 1;
+      }
+    }
+    assert.equal(cases, 12);
+  } finally {
+    await close();
+  }
+});
+
 // --- guards that found nothing (kept: each states a promise) -------------------------------------
 
 // The agent gets what was checked, whatever the result is made of: a marked value behind a
