@@ -109,7 +109,7 @@ export function patchInner(server, wrap, context) {
       };
       replace(server, key, ours);
     }
-    guardRequestHandlers(server.server, inside, replace);
+    guardRequestHandlers(server.server, inside, replace, fence);
     scrubbedBefore = scrubRegistered(server, wrap, replace, inside);
     fenceRegistries(server, inside, fence);
     if (context) fence(context, "mcpServer", server, "modelContext.mcpServer cannot be replaced while installRedaction is installed");
@@ -353,14 +353,21 @@ const PLUMBING = new Set(["initialize", "ping", "server/discover", "logging/setL
  * The inner server's `server.setRequestHandler`, refused outside the routes for any method but
  * PLUMBING: a handler a page sets (`tools/call`, `resources/read`, ...) answers MCP clients
  * with what it returns, past every route (left open by review s32). Inside a route the SDK
- * sets its own handlers, which call the wrapped callbacks.
+ * sets its own handlers, which call the wrapped callbacks. So is a handler written into the
+ * map those go to (`server._requestHandlers.set("prompts/get", ...)`, that map replaced) or set
+ * as its `fallbackRequestHandler` (which answers every method with no handler of its own): each
+ * answered clients raw (found by review s34).
  * @param {any} protocol
  * @param {{ depth: number }} inside
  * @param {(target: any, key: string, ours: Function) => void} replace
+ * @param {(target: any, key: string, value: unknown, why: string) => void} fence
  */
-function guardRequestHandlers(protocol, inside, replace) {
+function guardRequestHandlers(protocol, inside, replace, fence) {
   const fn = protocol?.setRequestHandler;
   if (typeof fn !== "function") return;
+  const refuse = (/** @type {string} */ name) => {
+    if (inside.depth === 0 && !PLUMBING.has(name)) throw unprotected(`mcpServer.server.setRequestHandler("${name}") is refused: its answers would reach MCP clients unredacted; register tools, resources and prompts through mcpServer's routes`);
+  };
   /** @this {any} */
   const ours = function (/** @type {any} */ method, /** @type {any[]} */ ...rest) {
     let name = "";
@@ -370,10 +377,24 @@ function guardRequestHandlers(protocol, inside, replace) {
     } catch {
       // unnamed: refused outside a route
     }
-    if (inside.depth === 0 && !PLUMBING.has(name)) throw unprotected(`mcpServer.server.setRequestHandler("${name}") is refused: its answers would reach MCP clients unredacted; register tools, resources and prompts through mcpServer's routes`);
+    refuse(name);
     return Reflect.apply(fn, this, [method, ...rest]);
   };
   replace(protocol, "setRequestHandler", ours);
+  const handlers = protocol._requestHandlers;
+  if (handlers instanceof Map) {
+    const set = handlers.set;
+    /** @this {any} */
+    const guarded = function (/** @type {unknown} */ method, /** @type {unknown} */ handler) {
+      refuse(typeof method === "string" ? method : "");
+      return Reflect.apply(set, this, [method, handler]);
+    };
+    replace(handlers, "set", guarded);
+    fence(protocol, "_requestHandlers", handlers, "mcpServer.server's request handlers cannot be replaced while installRedaction is installed");
+  }
+  if ("fallbackRequestHandler" in protocol) {
+    fence(protocol, "fallbackRequestHandler", protocol.fallbackRequestHandler, "mcpServer.server.fallbackRequestHandler is refused: its answers would reach MCP clients unredacted");
+  }
 }
 
 /** @param {string} why */

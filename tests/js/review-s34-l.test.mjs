@@ -608,6 +608,39 @@ test("over MCP-B, a callback followed by another argument is wrapped all the sam
   }
 });
 
+// setRequestHandler was refused outside the routes, but the map it writes to was not, nor the
+// server's `fallbackRequestHandler` (it answers every method with no handler of its own): a
+// `prompts/get` written there answered clients raw. Both are refused now, and put back by
+// uninstall.
+test("over MCP-B, a request handler written past setRequestHandler is refused", async () => {
+  const { server, client, close, uninstall } = await connectedMcpB(installRedaction);
+  const protocol = server.mcpServer.server;
+  const raw = async () => ({ messages: [{ role: "user", content: { type: "text", text: CANARY } }] });
+  try {
+    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+    await client.callTool({ name: apiKeyTool.name, arguments: {} });
+    assert.throws(() => protocol._requestHandlers.set("prompts/get", raw), coded("unprotected_route"));
+    assert.throws(() => { protocol._requestHandlers = new Map([["prompts/get", raw]]); }, coded("unprotected_route"));
+    assert.throws(() => { protocol.fallbackRequestHandler = raw; }, coded("unprotected_route"));
+    let seen;
+    try {
+      seen = JSON.stringify(await client.getPrompt({ name: "x" }));
+    } catch (err) {
+      seen = String(err);
+    }
+    assert.ok(!seen.includes(CANARY), seen);
+    // The routes still set their handlers there.
+    server.mcpServer.registerPrompt("p", {}, async () => ({ messages: [{ role: "user", content: { type: "text", text: `echo ${CANARY}` } }] }));
+    const got = JSON.stringify(await client.getPrompt({ name: "p" }).catch((/** @type {any} */ err) => String(err)));
+    assert.ok(!got.includes(CANARY), got);
+    uninstall();
+    assert.equal(Object.hasOwn(protocol._requestHandlers, "set"), false, "uninstall puts the map's set back");
+    protocol.fallbackRequestHandler = undefined; // assignable again
+  } finally {
+    await close();
+  }
+});
+
 // --- guards that found nothing (kept: each states a promise) -------------------------------------
 
 // The agent gets what was checked, whatever the result is made of: a marked value behind a
