@@ -415,27 +415,46 @@ test("over MCP-B, a multi-round tool that needs confirmation is asked about in e
   }
 });
 
+/**
+ * MCP-B's server (with logging) installed and connected to an MCP client that answers sampling
+ * and elicitation, over a transport whose every message from the server lands in `wire` as JSON
+ * text; the page session knows CANARY (apiKeyTool was called).
+ */
+async function tappedMcpB() {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const { CreateMessageRequestSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  /** @type {string[]} */
+  const wire = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
+  await client.connect(clientSide);
+  await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
+  await client.callTool({ name: apiKeyTool.name, arguments: {} });
+  const close = async () => {
+    uninstall();
+    await client.close();
+    await server.close();
+  };
+  return { server, client, wire, close };
+}
+
 // The page's own messages through the inner server: only `params` was scrubbed, but the SDK
 // sends every member of the message (`{ jsonrpc, ...message }`), so a member beside `params`,
 // or a message with no `params` at all, reached the client raw. Every member is scrubbed now,
 // from one read of the message.
 test("over MCP-B, every member of the page's own message is scrubbed, not only params", async () => {
-  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
-  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
+  const { server, wire, close } = await tappedMcpB();
   const inner = server.mcpServer.server;
-  const uninstall = await installRedaction({ modelContext: server });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const wire = [];
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
-  await server.connect(serverSide);
-  const client = new Client({ name: "agent", version: "1.0.0" });
-  await client.connect(clientSide);
   try {
-    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
-    await client.callTool({ name: apiKeyTool.name, arguments: {} });
     let reads = 0;
     const MESSAGES = [
       { method: "notifications/message", params: { level: "info", data: "ok" }, note: `the key ${CANARY}` },
@@ -451,9 +470,7 @@ test("over MCP-B, every member of the page's own message is scrubbed, not only p
     assert.match(sent[0], /the key \[redacted/);
     assert.equal(reads, 1);
   } finally {
-    uninstall();
-    await client.close();
-    await server.close();
+    await close();
   }
 });
 
@@ -462,21 +479,7 @@ test("over MCP-B, every member of the page's own message is scrubbed, not only p
 // notification (a progress message) or a request (sampling) a tool, resource or prompt sent
 // there reached the client raw. Each is scrubbed now (or withheld: the handler's call rejects).
 test("over MCP-B, what a handler sends through its own ctx is scrubbed", async () => {
-  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
-  const { CreateMessageRequestSchema, ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
-  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
-  const uninstall = await installRedaction({ modelContext: server });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const wire = [];
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
-  await server.connect(serverSide);
-  const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
-  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "ok" }, model: "m" }));
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
-  await client.connect(clientSide);
+  const { server, client, wire, close } = await tappedMcpB();
   const text = (/** @type {string} */ t) => ({ type: "text", text: `${t} the key ${CANARY}` });
   const SENDS = {
     log: (/** @type {any} */ ctx) => ctx.mcpReq.log("info", { fetched: `the key ${CANARY}` }),
@@ -487,8 +490,6 @@ test("over MCP-B, what a handler sends through its own ctx is scrubbed", async (
     sampling: (/** @type {any} */ ctx) => ctx.mcpReq.requestSampling({ messages: [{ role: "user", content: text("r") }], maxTokens: 5 }),
   };
   try {
-    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
-    await client.callTool({ name: apiKeyTool.name, arguments: {} });
     let runs = 0;
     for (const [how, sendIt] of Object.entries(SENDS)) {
       const handler = async (/** @type {any[]} */ ...args) => {
@@ -510,9 +511,7 @@ test("over MCP-B, what a handler sends through its own ctx is scrubbed", async (
     }
     assert.equal(runs, 18);
   } finally {
-    uninstall();
-    await client.close();
-    await server.close();
+    await close();
   }
 });
 
@@ -522,23 +521,10 @@ test("over MCP-B, what a handler sends through its own ctx is scrubbed", async (
 // server's notification and request and a handler's ctx. A message that is not an object is
 // withheld now.
 test("over MCP-B, a message that is not an object is withheld, not spread raw", async () => {
-  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
-  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
-  const uninstall = await installRedaction({ modelContext: server });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const wire = [];
-  const send = serverSide.send.bind(serverSide);
-  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
-  await server.connect(serverSide);
-  const client = new Client({ name: "agent", version: "1.0.0" });
-  await client.connect(clientSide);
+  const { server, client, wire, close } = await tappedMcpB();
   const inner = server.mcpServer.server;
   const anySchema = { "~standard": { version: 1, vendor: "t", validate: (/** @type {unknown} */ value) => ({ value }) } };
   try {
-    await server.registerTool({ ...apiKeyTool, execute: async () => apiKeyRaw() });
-    await client.callTool({ name: apiKeyTool.name, arguments: {} });
     let ctx;
     server.mcpServer.registerTool("ctx", { description: "d", annotations: { readOnlyHint: true } }, async (/** @type {any[]} */ ...args) => {
       ctx = args.at(-1);
@@ -566,9 +552,7 @@ test("over MCP-B, a message that is not an object is withheld, not spread raw", 
     }
     assert.equal(refused, 12);
   } finally {
-    uninstall();
-    await client.close();
-    await server.close();
+    await close();
   }
 });
 
