@@ -582,13 +582,11 @@ impl Run<'_> {
         // escapes (whose characters the text writes differently) are left to read one by one.
         let meter = self.known.meter();
         let before = meter.read();
-        // Where the text may hold one, the strings are read first: a string holding a value
-        // sends the result to `wrap_structured`, which reads the text again anyway; only where
-        // none does is the text scrubbed here, and that is its text block.
-        let text_may = needles.may_change_json(&value);
-        let found = any_match(needles, &value, !text_may);
-        let text_scrub = if text_may && !found { needles.scrub_json(&value) } else { None };
+        // Kept: where no string holds a value, it is the text block (reading the text again
+        // for it was a third of such a result's reading).
+        let text_scrub = needles.scrub_json(&value);
         let text_hit = text_scrub.is_some();
+        let found = any_match(needles, &value, !text_hit);
         // Reading the whole text and then its strings can read more than the DOM engine's
         // pass over the strings: past the allowance here, that pass decides, under the
         // allowance the DOM engine would have had.
