@@ -400,13 +400,18 @@ fn leaves(value: &Value, keys: bool, depth: usize, out: &mut Vec<String>) {
 /// as, `Needles::scrub_number`), and with an exponent, the ways tools write one (`e15`, `E15`,
 /// `E+15`): found by review, the text a tool wrote beside the number (`card 4.111111111111111e15`)
 /// and the number written plainly both reached the agent.
+/// And as JavaScript writes it once read (`String(Number(text))`, `JSON.stringify(JSON.parse(…))`,
+/// [`js_number`]), with that form's plain value and spellings: found by review s32, a marked
+/// `12345678901234567890` or `0.0000001234567` echoed by a JavaScript tool or page
+/// (`12345678901234567000`, `1.234567e-7`) reached the agent and passed `check()`.
 pub(crate) fn number_forms(text: &str) -> Vec<String> {
-    let mut forms = vec![text.to_string()];
-    if let Some(plain) = crate::json::scan::plain_decimal(text) {
-        forms.push(plain);
-    }
-    if let Some(at) = text.find(['e', 'E']) {
-        let (mantissa, exp) = (&text[..at], &text[at + 1..]);
+    let mut forms = Vec::new();
+    let js = js_number(text).filter(|js| js != text);
+    for base in std::iter::once(text).chain(js.as_deref()) {
+        forms.push(base.to_string());
+        forms.extend(crate::json::scan::plain_decimal(base));
+        let Some(at) = base.find(['e', 'E']) else { continue };
+        let (mantissa, exp) = (&base[..at], &base[at + 1..]);
         let digits = exp.trim_start_matches('+');
         let signs: &[&str] = if digits.starts_with('-') { &[""] } else { &["", "+"] };
         for marker in ["e", "E"] {
@@ -423,6 +428,20 @@ pub(crate) fn number_forms(text: &str) -> Vec<String> {
     forms
 }
 
+/// The number `text` reads as, written as ECMAScript's `Number::toString` writes it: the
+/// shortest digits that read back to the same f64, halfway ties to even (serde_json's writer
+/// of an f64, already in the module: Rust's own float formatting cost 25 KiB), plain from 1e-6
+/// up to 1e21 and `d.ddde±X` outside; `-0` is `0`. None past f64 (JavaScript's `Infinity`).
+pub(crate) fn js_number(text: &str) -> Option<String> {
+    let f: f64 = text.parse().ok()?;
+    let short = serde_json::Number::from_f64(f)?; // its shortest digits (zmij)
+    if (1e-6..1e21).contains(&f.abs()) || f == 0.0 {
+        return crate::json::scan::plain_decimal(short.as_str());
+    }
+    // Outside, the writer's form is JavaScript's (`1e+21`, `-1.5e-7`): the test below holds it.
+    Some(short.as_str().into())
+}
+
 fn is_block_type(t: &str) -> bool {
     matches!(t, "text" | "image" | "audio" | "resource_link" | "resource" | "secret_reference")
 }
@@ -434,6 +453,56 @@ mod tests {
 
     fn scrubbed(k: &KnownSecrets, s: &str) -> bool {
         k.needles().scrub(s).is_some()
+    }
+
+    /// `js_number` against an oracle of ECMAScript's `Number::toString` built from Rust's own
+    /// shortest digits (`{:e}`, `Display`), over seeded number texts of every shape JSON has.
+    #[test]
+    fn js_number_writes_numbers_as_javascript_does() {
+        let oracle = |f: f64| match f.abs() {
+            0.0 => "0".to_string(),
+            a if (1e-6..1e21).contains(&a) => format!("{f}"),
+            _ => format!("{f:e}").replace("e", "e+").replace("+-", "-"),
+        };
+        let mut state = 0x5eed_0034_u64;
+        let mut below = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 32) % n
+        };
+        let (mut cases, mut ties) = (0, 0);
+        for fixed in ["-0", "0.0e5", "1e21", "1e-7", "123e-9", "5e-324", "1.7976931348623157e308", "9007199254740993"] {
+            assert_eq!(js_number(fixed).unwrap(), oracle(fixed.parse().unwrap()), "{fixed}");
+        }
+        while cases < 40_000 {
+            let digits: String = (0..1 + below(24)).map(|_| char::from(b'0' + below(10) as u8)).collect();
+            let cut = 1 + below(digits.len() as u64) as usize;
+            let e = ["e", "E", "e+", "E-", "e-0", "E+00"][below(6) as usize];
+            let n = format!(
+                "{}{}{}{}",
+                ["", "-"][below(2) as usize],
+                if below(3) == 0 { "0." } else { "" },
+                if below(2) == 0 { format!("{}.{}", &digits[..cut], &digits[cut..]) } else { digits.clone() },
+                if below(2) == 0 { format!("{e}{}", below(340)) } else { String::new() },
+            );
+            let n = n.replace("..", ".").trim_end_matches('.').to_string();
+            let Ok(f) = n.parse::<f64>() else { continue };
+            cases += 1;
+            let Some(js) = js_number(&n) else {
+                assert!(f.is_infinite(), "{n}");
+                continue;
+            };
+            let want = oracle(f);
+            // Halfway between two shortest forms, Rust's `Display` rounds the last digit up
+            // (`783735228020836.3` for the f64 783735228020836.25) and ECMAScript to even (.2).
+            let last = |s: &str| s.split(['e', 'E']).next().unwrap().bytes().last().unwrap();
+            let tie = js.len() == want.len() && js.parse::<f64>() == Ok(f) && last(&js) % 2 == 0;
+            ties += usize::from(js != want && tie);
+            assert!(js == want || tie, "{n}: {js}, not {want}");
+        }
+        println!("js_number: {cases} number texts, {ties} ties rounded to even");
+        assert!(ties < cases / 100, "{ties} ties");
     }
 
     #[test]

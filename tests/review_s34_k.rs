@@ -1,0 +1,129 @@
+//! Review s34, helper K: a twelfth adversarial round against the Rust core. Each test states a
+//! leak that must stay closed; each generated family prints its count and seed.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use webmcp_redact::{redact_with, Engine, Format, KnownSecrets, Options};
+
+const SEED: u64 = 0x5eed_0034_c0de_000b;
+
+/// A tool that sends what it is given, for `check()`.
+const POST: &str = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+
+/// Learns `value` (a JSON text) through `MARKED`, then redacts `later` (a result of `PLAIN`) in
+/// both engines and both formats and checks a post of `text`: what shows `echo` or passes
+/// `check()` is pushed onto `bad`.
+fn echo_is_caught_everywhere(value: &str, later: &serde_json::Value, text: &str, echo: &str, bad: &mut Vec<String>) {
+    let (marked, plain) = (tool(serde_json::from_str(MARKED).unwrap()), tool(serde_json::from_str(PLAIN).unwrap()));
+    for format in FORMATS {
+        for engine in [Engine::Streaming, Engine::Dom] {
+            let options = Options { format, engine, ..Options::default() };
+            let mut known = KnownSecrets::default();
+            redact_with(&marked, &format!(r#"{{"s": {value}}}"#), &options, &mut Counter(0), &mut known);
+            let out = redact_with(&plain, &later.to_string(), &options, &mut Counter(0), &mut known).agent_json;
+            if out.contains(echo) {
+                bad.push(format!("{format:?} {engine:?}: {value} as {echo}: {out}"));
+            }
+        }
+    }
+    let mut r = redactor(Format::Webmcp);
+    r.redact(MARKED, &format!(r#"{{"s": {value}}}"#), None);
+    let c = r.check(POST, &json!({ "body": text }).to_string(), None).unwrap();
+    if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+        bad.push(format!("check() let {value} as {echo} out"));
+    }
+}
+
+/// A number text drawn from `rng`: integers past 2^53, tiny and huge values, trailing zeros,
+/// exponents in either case, with or without a sign, leading zeros in the exponent.
+pub fn number_text(rng: &mut Rng) -> String {
+    let digits: String = (0..1 + rng.below(24))
+        .map(|i| char::from(b'0' + (i == 0) as u8 + rng.below(9 + (i > 0) as usize) as u8))
+        .collect();
+    let zeros = "0".repeat(rng.below(6));
+    let sign = ["", "-"][rng.below(2)];
+    let exp = format!(
+        "{}{}{}{}",
+        ["e", "E"][rng.below(2)],
+        ["", "+", "-"][rng.below(3)],
+        ["", "0", "00"][rng.below(3)],
+        rng.below(330)
+    );
+    let (a, b) = digits.split_at(1 + rng.below(digits.len()));
+    let b = if b.is_empty() { "0" } else { b };
+    match rng.below(6) {
+        0 => format!("{sign}{digits}{zeros}"),
+        1 => format!("{sign}0.{zeros}{digits}"),
+        2 => format!("{sign}{a}.{b}{zeros}"),
+        3 => format!("{sign}{a}.{b}{zeros}{}", exp),
+        4 => format!("{sign}{digits}{}", exp),
+        _ => format!("{sign}0.{zeros}{digits}{}", exp),
+    }
+}
+
+/// A marked number echoed as JavaScript writes it once read (`String(Number(t))`,
+/// `JSON.stringify(JSON.parse(t))`): past 2^53 its digits change (`12345678901234567890` is
+/// `12345678901234567000`), below 1e-6 and from 1e21 it takes an exponent (`1.234567e-7`,
+/// `1e+21`). Found by review s32: the number's other forms were known (its text, its plain value,
+/// exponent spellings), not this one, so a JavaScript tool's echo reached the agent (both
+/// formats, both engines) and passed `check()`. The first pairs are Node's own output; the rest
+/// are drawn from a seed and written by an oracle (Rust's shortest digits, `{:e}`, laid out by
+/// ECMAScript's rule). Fails without review s34's `known::js_number`.
+#[test]
+fn k1_a_marked_number_as_javascript_writes_it() {
+    let mut pairs: Vec<(String, String)> = [
+        ("12345678901234567890", "12345678901234567000"),
+        ("0.0000001234567", "1.234567e-7"),
+        ("123456789012345678901234", "1.2345678901234569e+23"),
+        ("-98765432109876543210.5", "-98765432109876540000"),
+        ("0.00000099", "9.9e-7"),
+        ("9007199254740993", "9007199254740992"),
+        ("1E+21", "1e+21"),
+        ("4.5e-0007", "4.5e-7"),
+        ("777777777777777777777.0", "777777777777777800000"),
+        // Python's repr of the same double: that plain value with an exponent.
+        ("12345678901234567890", "1.2345678901234567e+19"),
+    ]
+    .map(|(n, js)| (n.to_string(), js.to_string()))
+    .into();
+    let mut rng = Rng(SEED ^ 1);
+    while pairs.len() < 300 {
+        let n = number_text(&mut rng);
+        let Some(js) = oracle::js(&n) else { continue };
+        // Only forms of four characters and more are known inside a value: `1.5` would scrub
+        // every later `1.5`.
+        if js != n && js.len() >= 4 {
+            pairs.push((n, js));
+        }
+    }
+    let mut bad = Vec::new();
+    for (n, js) in &pairs {
+        let text = format!("balance {js} due");
+        let later = match rng.below(3) {
+            0 => text_result(&text),
+            1 => json!({ "data": { "note": text } }),
+            _ => serde_json::from_str(&format!(r#"{{ "data": {{ "amount": {js} }} }}"#)).unwrap(),
+        };
+        echo_is_caught_everywhere(n, &later, &text, js, &mut bad);
+    }
+    println!("k1: {} marked numbers as JavaScript writes them, seed {:#x}", pairs.len(), SEED ^ 1);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}
+
+/// An oracle of ECMAScript's `Number::toString` for finite numbers, from Rust's shortest digits
+/// (`format!("{:e}")`), laid out by comparing the value against 1e-6 and 1e21.
+pub mod oracle {
+    pub fn js(text: &str) -> Option<String> {
+        let f: f64 = text.parse().ok().filter(|f: &f64| f.is_finite())?;
+        if f == 0.0 {
+            return Some("0".into());
+        }
+        if (1e-6..1e21).contains(&f.abs()) {
+            return Some(format!("{f}")); // Rust's Display: shortest digits, never an exponent
+        }
+        let e = format!("{f:e}");
+        Some(if e.contains("e-") { e } else { e.replacen('e', "e+", 1) })
+    }
+}
