@@ -16,6 +16,18 @@ const POST: &str = r#"{"name":"post","annotations":{"openWorldHint":true,"readOn
 /// both engines and both formats and checks a post of `text`: what shows `echo` or passes
 /// `check()` is pushed onto `bad`.
 fn echo_is_caught_everywhere(value: &str, later: &serde_json::Value, text: &str, echo: &str, bad: &mut Vec<String>) {
+    caught_everywhere(value, later, text, &|out| out.contains(echo), bad);
+}
+
+/// [`echo_is_caught_everywhere`], with `shows` telling whether an agent view shows the echo.
+fn caught_everywhere(
+    value: &str,
+    later: &serde_json::Value,
+    text: &str,
+    shows: &dyn Fn(&str) -> bool,
+    bad: &mut Vec<String>,
+) {
+    let echo = text;
     let (marked, plain) = (tool(serde_json::from_str(MARKED).unwrap()), tool(serde_json::from_str(PLAIN).unwrap()));
     for format in FORMATS {
         for engine in [Engine::Streaming, Engine::Dom] {
@@ -23,7 +35,7 @@ fn echo_is_caught_everywhere(value: &str, later: &serde_json::Value, text: &str,
             let mut known = KnownSecrets::default();
             redact_with(&marked, &format!(r#"{{"s": {value}}}"#), &options, &mut Counter(0), &mut known);
             let out = redact_with(&plain, &later.to_string(), &options, &mut Counter(0), &mut known).agent_json;
-            if out.contains(echo) {
+            if shows(&out) {
                 bad.push(format!("{format:?} {engine:?}: {value} as {echo}: {out}"));
             }
         }
@@ -126,4 +138,99 @@ pub mod oracle {
         let e = format!("{f:e}");
         Some(if e.contains("e-") { e } else { e.replacen('e', "e+", 1) })
     }
+}
+
+/// What a model reads of `s`: without soft hyphens and zero-width characters, fullwidth ASCII
+/// as ASCII.
+fn as_read(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '\u{AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}'))
+        .map(|c| match c {
+            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap(),
+            c => c,
+        })
+        .collect()
+}
+
+/// `value` as a hostile tool hides it from a matcher and not from a model: characters a reader
+/// does not see (a soft hyphen, U+200B to U+200D, U+2060, U+FEFF) between its characters, some
+/// of them fullwidth, the unseen ones written as is or escaped as JSON, HTML or a URL writes them.
+fn hidden(value: &str, rng: &mut Rng) -> String {
+    const UNSEEN: [char; 6] = ['\u{AD}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}', '\u{FEFF}'];
+    let how = rng.below(4);
+    let unseen = |c: char| match how {
+        1 => format!("\\u{:04x}", c as u32),
+        2 => format!("&#{};", c as u32),
+        3 => c.to_string().bytes().map(|b| format!("%{b:02X}")).collect(),
+        _ => c.to_string(),
+    };
+    let (mut out, mut changed) = (String::new(), false);
+    while !changed {
+        out.clear();
+        for (i, c) in value.chars().enumerate() {
+            if i > 0 && rng.below(3) == 0 {
+                for _ in 0..1 + rng.below(2) {
+                    out.push_str(&unseen(UNSEEN[rng.below(UNSEEN.len())]));
+                }
+                changed = true;
+            }
+            if how == 0 && c.is_ascii_graphic() && rng.below(4) == 0 {
+                out.push(char::from_u32(c as u32 + 0xFEE0).unwrap());
+                changed = true;
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// A known value split by characters a model does not see, or written in fullwidth ASCII: a
+/// model reads straight through both, a matcher did not (review s34: reached the agent in both
+/// engines and formats, and passed `check()`). The unseen characters are also written as JSON,
+/// HTML and URLs escape them (`\u200b`, `&#173;`, `%C2%AD`): one chained decoding more. Fails
+/// without review s34's `unescape::unfold`.
+#[test]
+fn k2_a_known_value_split_by_unseen_characters_or_in_fullwidth() {
+    let mut rng = Rng(SEED ^ 2);
+    let mut bad = Vec::new();
+    let cases = 240;
+    for _ in 0..cases {
+        let value = match rng.below(3) {
+            0 => rng.canary(),
+            1 => format!("sk_live_{:016x}", rng.next()),
+            _ => format!("ghp-{:x}/{:x}", rng.next() >> 20, rng.next() >> 40),
+        };
+        let echo = hidden(&value, &mut rng);
+        let text = format!("{}{echo}{}", ["", "Key: ", "<td>"][rng.below(3)], ["", " now", "</td>"][rng.below(3)]);
+        let later = match rng.below(3) {
+            0 => text_result(&text),
+            1 => json!({ "data": { "note": text } }),
+            _ => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+        };
+        let read = |out: &str| {
+            let mut leaves = Vec::new();
+            string_leaves(&serde_json::from_str(out).unwrap(), &mut leaves);
+            leaves.iter().any(|s| shows(&as_read(s), &value) || s.contains(&echo))
+        };
+        caught_everywhere(&json!(value).to_string(), &later, &text, &read, &mut bad);
+    }
+    println!("k2: {cases} known values split by unseen characters or in fullwidth, seed {:#x}", SEED ^ 2);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}
+
+/// A value of 3 characters standing as a token is read unfolded too: `CVV ７３７`,
+/// `CVV 7\u{AD}37`.
+#[test]
+fn k2_a_short_value_standing_as_a_token_unfolded() {
+    let mut bad = Vec::new();
+    for echo in ["CVV ７３７", "CVV 7\u{AD}37", "CVV\u{200B} 737", "CVV:７\u{FEFF}3７."] {
+        let read = |out: &str| {
+            let mut leaves = Vec::new();
+            string_leaves(&serde_json::from_str(out).unwrap(), &mut leaves);
+            leaves.iter().any(|s| as_read(s).contains("737"))
+        };
+        caught_everywhere("\"737\"", &text_result(echo), echo, &read, &mut bad);
+    }
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad.join("\n"));
 }

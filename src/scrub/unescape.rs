@@ -655,9 +655,56 @@ pub(super) fn undecoded_where_not_utf8(s: &str, bytes: &[u8], spans: &[(u32, u32
     (text, out)
 }
 
+/// What the character at `b[i]` (a lead byte) is to a reader that reads straight through it:
+/// `Some(None)` for one it does not see (a soft hyphen, U+200B to U+200D, U+2060, U+FEFF),
+/// `Some(Some(c))` for fullwidth ASCII (U+FF01 to U+FF5E, read as `c`), with its length; `None`
+/// for any other.
+pub(super) fn folded(b: &[u8], i: usize) -> Option<(Option<char>, usize)> {
+    match *b.get(i..(i + 3).min(b.len()))? {
+        [0xC2, 0xAD, ..] => Some((None, 2)),
+        [0xE2, 0x80, 0x8B..=0x8D] | [0xE2, 0x81, 0xA0] | [0xEF, 0xBB, 0xBF] => Some((None, 3)),
+        [0xEF, 0xBC, c @ 0x81..=0xBF] => Some((Some(char::from(c - 0x60)), 3)),
+        [0xEF, 0xBD, c @ 0x80..=0x9E] => Some((Some(char::from(c - 0x20)), 3)),
+        _ => None,
+    }
+}
+
+/// `s` as a model reads it (found by review s34: a known value split by a soft hyphen or a
+/// zero-width character, or written in fullwidth ASCII, reached the agent): each character it
+/// does not see is read with the character after it, as that character (an escape of both, so
+/// that the view's map needs no empty piece), and fullwidth ASCII as ASCII. Characters unseen
+/// at the end of the text stay as written.
+pub(super) fn unfold(s: &str, mapping: bool) -> Decoded {
+    let b = s.as_bytes();
+    let mut out = Out::new(s, mapping);
+    let mut i = 0;
+    // Lead bytes only: `i` stays on a character's first byte whenever `folded` reads one.
+    while let Some(k) = b[i..].iter().position(|&c| matches!(c, 0xC2 | 0xE2 | 0xEF)) {
+        i += k;
+        let mut end = i;
+        while let Some((None, len)) = folded(b, end) {
+            end += len;
+        }
+        let next = match folded(b, end) {
+            Some((Some(c), len)) => Some((c, len)),
+            _ if end > i => s[end..].chars().next().map(|c| (c, c.len_utf8())),
+            _ => None,
+        };
+        match next {
+            Some((c, len)) => {
+                out.escape(i, end + len, c);
+                i = end + len;
+            }
+            None => i = end.max(i + 1),
+        }
+    }
+    out.finish()
+}
+
 /// Calls `visit` with each decoded view of `s` and where its bytes came from in `s`: every
 /// chain of up to [`LEVELS`] decodings that each change something. Depth first, so that at
-/// most `LEVELS` views are alive at once; at most 4 + 16 + 64 views, each made in linear time.
+/// most `LEVELS` views are alive at once; at most 5 + 25 + 125 views, each made in linear time
+/// (4 + 16 + 64 but for text holding a character [`unfold`] reads).
 /// Each decoding charges `meter` the bytes it reads and writes; once it is spent, no more
 /// views are made.
 pub(super) fn for_each_view(s: &str, meter: &Meter, visit: &mut Visit) {
@@ -678,7 +725,12 @@ fn views_deep(s: &str, levels: usize, meter: &Meter, visit: &mut Visit) {
 
 /// Can `bytes` hold an escape any decoder reads? Without one of these bytes, text has no view.
 pub(super) fn may_escape(bytes: &[u8]) -> bool {
-    bytes.iter().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+'))
+    bytes.iter().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) || folds(bytes)
+}
+
+/// Does `b` hold a character [`unfold`] reads? (Their lead bytes also start dashes and quotes.)
+fn folds(b: &[u8]) -> bool {
+    b.iter().enumerate().any(|(i, c)| matches!(c, 0xC2 | 0xE2 | 0xEF) && folded(b, i).is_some())
 }
 
 /// What sees each view: the decoded text, and where its bytes came from in the original.
@@ -687,7 +739,7 @@ pub(super) type Visit<'a> = dyn FnMut(&str, &Origin) + 'a;
 /// A decoding: `mapping` asks for the map as well.
 type Decoder = fn(&str, bool) -> Decoded;
 
-const DECODERS: [Decoder; 4] = [unescape, unreference, unpercent, unform];
+const DECODERS: [Decoder; 5] = [unescape, unreference, unpercent, unform, unfold];
 
 /// Where a view's bytes came from in the original, made when first asked for: most views hold
 /// no match, and building the maps of all of them was half the cost of reading a text rich in
@@ -732,7 +784,11 @@ fn descend(text: &str, below: Option<&Origin>, levels: usize, meter: &Meter, vis
     if levels == 0 {
         return;
     }
-    for decoder in DECODERS {
+    for (k, decoder) in DECODERS.into_iter().enumerate() {
+        // Most texts hold no character `unfold` reads: they are not charged for looking.
+        if k == 4 && !folds(text.as_bytes()) {
+            continue;
+        }
         if !meter.charge(text.len()) {
             return;
         }
@@ -978,7 +1034,8 @@ mod tests {
             let piece = prop::sample::select(vec![
                 "\\\\", "\\\"", "\\u00", "\\u0025", "\\u0026", "\\u005C", "\\ud83d", "\\ude00", "\\n", "\\", "\\q",
                 "&amp;", "&quot;", "&#x2F;", "&#37;", "&#92;", "&", "amp;", ";", "#", "%", "%25", "%26", "%5C", "%2B",
-                "%C3", "%A9", "%E9", "%FF", "25", "41", "+", "a", "u", "x", "é", "😀", " ",
+                "%C3", "%A9", "%E9", "%FF", "25", "41", "+", "a", "u", "x", "é", "😀", " ", "\u{AD}", "\u{200B}",
+                "\u{2060}", "\u{FEFF}", "\u{FF23}", "\u{FF5A}", "&shy;", "\\u200b", "%E2%80", "%8B",
             ]);
             prop::collection::vec(piece, 0..24).prop_map(|p| p.concat())
         }

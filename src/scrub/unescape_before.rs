@@ -109,7 +109,7 @@ pub(super) fn for_each_view(s: &str, visit: &mut Visit) {
 
 fn views_deep(s: &str, levels: usize, visit: &mut Visit) {
     // One pass to rule out most strings, which hold no escape at all.
-    if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) {
+    if s.bytes().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) || s.chars().any(|c| unfolded(c).is_some()) {
         descend(s, None, levels, visit);
     }
 }
@@ -117,7 +117,43 @@ fn views_deep(s: &str, levels: usize, visit: &mut Visit) {
 /// What sees each view: the decoded text, and each of its bytes' span in the original.
 type Visit<'a> = dyn FnMut(&str, &[(u32, u32)]) + 'a;
 
-const DECODERS: [fn(&str) -> Decoded; 4] = [unescape, unreference, unpercent, unform];
+const DECODERS: [fn(&str) -> Decoded; 5] = [unescape, unreference, unpercent, unform, unfold];
+
+/// What a reader sees of `c`: `Some(None)` nothing, `Some(Some(a))` the ASCII `a` of a
+/// fullwidth form.
+fn unfolded(c: char) -> Option<Option<char>> {
+    match c {
+        '\u{AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => Some(None),
+        '\u{FF01}'..='\u{FF5E}' => Some(char::from_u32(c as u32 - 0xFEE0)),
+        _ => None,
+    }
+}
+
+/// Characters unseen are read with the one after them, as it; fullwidth ASCII as ASCII.
+fn unfold(s: &str) -> Decoded {
+    let (mut out, mut spans, mut changed) = (String::new(), Vec::new(), false);
+    let chars: Vec<(usize, char)> = s.char_indices().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        let (i, mut c) = chars[k];
+        let mut j = k;
+        while j < chars.len() && unfolded(chars[j].1) == Some(None) {
+            j += 1;
+        }
+        if j == chars.len() {
+            j = k; // unseen at the end: as written
+        } else if j > k || unfolded(c).is_some() {
+            c = unfolded(chars[j].1).flatten().unwrap_or(chars[j].1);
+            changed = true;
+        }
+        let end = chars[j].0 + chars[j].1.len_utf8();
+        let before = out.len();
+        out.push(c);
+        spans.extend(std::iter::repeat((i as u32, end as u32)).take(out.len() - before));
+        k = j + 1;
+    }
+    changed.then_some((out, spans))
+}
 
 fn descend(text: &str, outer: Option<&[(u32, u32)]>, levels: usize, visit: &mut Visit) {
     if levels == 0 {
