@@ -234,3 +234,49 @@ fn k2_a_short_value_standing_as_a_token_unfolded() {
     }
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad.join("\n"));
 }
+
+/// A known value written with JavaScript's escapes, `\x41` and `\u{41}` (any number of leading
+/// zeros, either case), some characters of it or all: a JavaScript tool or page writes them,
+/// a model reads them as the characters (review s34: reached the agent in both engines and
+/// formats, and passed `check()`). Fails without review s34's `\x` and `\u{}` in
+/// `unescape::escape`.
+#[test]
+fn k3_a_known_value_in_javascript_escapes() {
+    let mut rng = Rng(SEED ^ 3);
+    let mut bad = Vec::new();
+    let cases = 200;
+    for _ in 0..cases {
+        let value = match rng.below(3) {
+            0 => rng.canary(),
+            1 => format!("sk_live_{:016x}", rng.next()),
+            _ => format!("p@ss-{:x}é{:x}", rng.next() >> 40, rng.next() >> 44),
+        };
+        let all = rng.below(3) == 0;
+        let mut echo = String::new();
+        for c in value.chars() {
+            if !all && rng.below(3) > 0 {
+                echo.push(c);
+                continue;
+            }
+            let hex = format!("{:x}", c as u32);
+            let hex = if rng.below(2) == 0 { hex.to_uppercase() } else { hex };
+            match rng.below(2) {
+                0 if (c as u32) < 0x100 => echo.push_str(&format!("\\x{hex:0>2}")),
+                _ => echo.push_str(&format!("\\u{{{}{hex}}}", "0".repeat(rng.below(4)))),
+            }
+        }
+        if echo == value {
+            continue;
+        }
+        let text = format!("{}{echo}{}", ["", "const key = \"", "'"][rng.below(3)], ["", "\";", "'"][rng.below(3)]);
+        let later = match rng.below(3) {
+            0 => text_result(&text),
+            1 => json!({ "data": { "note": text } }),
+            _ => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+        };
+        let read = |out: &str| out.contains(&value) || shows(out, &echo);
+        caught_everywhere(&json!(value).to_string(), &later, &text, &read, &mut bad);
+    }
+    println!("k3: {cases} known values in JavaScript escapes, seed {:#x}", SEED ^ 3);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}

@@ -1,8 +1,9 @@
 //! Escapes, decoded for matching: a string holding a backslash, an ampersand or a percent sign
 //! is also matched as it reads once decoded: JSON escapes (`\"`, `\\`, `\/`, `\n`...,
-//! `\uXXXX` with surrogate pairs), HTML references (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
+//! `\uXXXX` with surrogate pairs, and JavaScript's `\x41` and `\u{41}`), HTML references (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
 //! `&apos;`, decimal and hexadecimal numeric ones, Latin-1 ones by name), percent-escapes (`%2F` or `%2f`, `+` for a
-//! space). Views chain, up to [`LEVELS`] decodings deep: JSON inside a JSON string inside a text
+//! space); and text holding a soft hyphen, a zero-width character or fullwidth ASCII as a model
+//! reads it ([`unfold`]). Views chain, up to [`LEVELS`] decodings deep: JSON inside a JSON string inside a text
 //! block, JSON in an HTML attribute, a value percent-encoded twice. Whatever encoder wrote the
 //! escapes, and whatever it escaped (even letters, `\u0073`), and however it mixed styles, the
 //! value reads plainly in one of the views, so value matching keeps each value only verbatim
@@ -237,6 +238,19 @@ pub(super) fn escape(b: &[u8], i: usize) -> Option<(char, usize)> {
         b'n' => '\n',
         b'r' => '\r',
         b't' => '\t',
+        // JavaScript's `\x41` and `\u{41}` (review s34: a known value written with them
+        // reached the agent); Python's bytes repr writes `\xHH` too, a byte each.
+        b'x' => return Some((char::from(hex(b.get(i + 2..i + 4)?)? as u8), 4)),
+        b'u' if b.get(i + 2) == Some(&b'{') => {
+            // Any number of digits (leading zeros too), up to U+10FFFF; a surrogate reads as U+FFFD.
+            let digits = b[i + 3..].iter().take_while(|c| c.is_ascii_hexdigit());
+            let (code, len) =
+                digits.fold((0u32, 0), |(n, k), &c| ((n << 4 | u32::from(hex_digit(c))).min(0x110000), k + 1));
+            if len == 0 || code > 0x10FFFF || b.get(i + 3 + len) != Some(&b'}') {
+                return None;
+            }
+            return Some((char::from_u32(code).unwrap_or('\u{FFFD}'), len + 4));
+        }
         b'u' => {
             let unit = hex4(b, i + 2)?;
             if (0xD800..0xDC00).contains(&unit) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
@@ -253,7 +267,11 @@ pub(super) fn escape(b: &[u8], i: usize) -> Option<(char, usize)> {
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let digits = b.get(at..at + 4)?;
+    hex(b.get(at..at + 4)?)
+}
+
+/// `digits` read as a hexadecimal number: one digit or more, nothing else (no sign).
+fn hex(digits: &[u8]) -> Option<u32> {
     u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok().filter(|_| digits.iter().all(u8::is_ascii_hexdigit))
 }
 
@@ -926,6 +944,19 @@ mod tests {
         assert_eq!(spans[6..10], [(15, 27); 4]); // the emoji's surrogate pair, four UTF-8 bytes
         assert!(unescape("no escapes", true).is_none());
         assert!(unescape(r"only \q unknown", true).is_none());
+    }
+
+    /// JavaScript's `\x41` and `\u{41}`: any number of digits in braces, up to U+10FFFF; what
+    /// is not one of them stays as written (review s34).
+    #[test]
+    fn javascript_escapes_decode() {
+        let Decoding { text, map, .. } = unescape(r"\x41\xe9\u{42}\u{00000043}\u{1F600}\u{d800}-", true).unwrap();
+        assert_eq!(text, "AéBC😀\u{FFFD}-");
+        let spans = map.per_byte(text.len());
+        assert_eq!((spans[0], spans[1], spans[3], spans[4]), ((0, 4), (4, 8), (8, 14), (14, 26)));
+        for kept in [r"\x4", r"\x4g", r"\u{}", r"\u{110000}", r"\u{41", r"\u{4 1}", r"\u{-41}", r"\u{fffffffff41}"] {
+            assert!(unescape(kept, true).is_none(), "{kept}");
+        }
     }
 
     /// An escape that is not UTF-8 (Latin-1 `%E9`, a stray `%FF`) stays as written, and the
