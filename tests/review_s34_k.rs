@@ -280,3 +280,52 @@ fn k3_a_known_value_in_javascript_escapes() {
     println!("k3: {cases} known values in JavaScript escapes, seed {:#x}", SEED ^ 3);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
 }
+
+/// Unpadded base64url.
+fn base64url(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for k in 0..=chunk.len() {
+            out.push(char::from(A[(n >> (18 - 6 * k) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// A JWT (undeclared: no tool marks it) with whatever a text puts around it: a dot and a word
+/// (`….sig.json`, a sentence's `.Thanks`), a dot before it (`session.eyJ…`), another JWT
+/// after a dot. The detector took three parts followed by a fourth for something else and a
+/// JWT after a dot for part of one, so these reached the agent (review s34). A JSON payload
+/// makes three parts a JWT wherever they stand (a JWE's second part is an encrypted key).
+/// Fails without review s34's change to `detect::jwt`.
+#[test]
+fn k4_a_jwt_whatever_stands_around_it() {
+    let mut rng = Rng(SEED ^ 4);
+    let mut bad = Vec::new();
+    let cases = 300;
+    let jwt = |rng: &mut Rng| {
+        let alg = ["HS256", "RS256", "ES384", "none"][rng.below(4)];
+        let header = base64url(json!({ "alg": alg, "typ": "JWT" }).to_string().as_bytes());
+        let payload = base64url(json!({ "sub": rng.canary(), "iat": rng.below(1 << 30) }).to_string().as_bytes());
+        let sig: Vec<u8> = (0..16 + rng.below(48)).map(|_| rng.next() as u8).collect();
+        format!("{header}.{payload}.{}", base64url(&sig))
+    };
+    for _ in 0..cases {
+        let token = jwt(&mut rng);
+        let before = ["", "x.", "session.", "a.b.", "Bearer ", "token="][rng.below(6)];
+        let after = match rng.below(5) {
+            0 => ".json".to_string(),
+            1 => ".Thanks".to_string(),
+            2 => ".eyJhbGciOiJIUzI1NiJ9".to_string(),
+            3 => format!(".{}", jwt(&mut rng)),
+            _ => ".".to_string(),
+        };
+        let text = format!("see {before}{token}{after} now");
+        let raw = if rng.below(2) == 0 { text_result(&text) } else { json!({ "data": { "note": text } }) };
+        bad.extend(both_engines(&json!({ "name": "plain" }), &raw.to_string(), &token));
+    }
+    println!("k4: {cases} JWTs with a word around them, seed {:#x}", SEED ^ 4);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}

@@ -447,7 +447,7 @@ fn runs(text: &str, on: Detect, out: &mut Vec<Found>, work: &mut u64) {
         *work += 2 * (i - start) as u64;
         let run = &b[start..i];
         let kind = match run {
-            [b'e', b'y', b'J', ..] if on.has(Kind::Jwt) && (start == 0 || b[start - 1] != b'.') => {
+            [b'e', b'y', b'J', ..] if on.has(Kind::Jwt) => {
                 if let Some(end) = jwt(b, start, i, work) {
                     out.push(Found { start, end, kind: Kind::Jwt });
                     i = end;
@@ -610,7 +610,10 @@ fn openai(run: &[u8]) -> bool {
 
 /// A JWT starting at `start` whose first part ends at `end`: three base64url parts with two
 /// dots, a header that is a JSON object with `alg`, a payload that is a JSON object, and a
-/// signature. Not followed by a fourth part (a JWE is five). Returns where it ends.
+/// signature. Returns where it ends. Whatever stands around it: a JWE's second part is an
+/// encrypted key, never a JSON object, so a JSON payload makes three parts a JWT however the
+/// text goes on (review s34: one written `….sig.json`, after `x.` or before another JWT was
+/// missed, and reached the agent).
 fn jwt(b: &[u8], start: usize, end: usize, work: &mut u64) -> Option<usize> {
     let part = |from: usize| from + b[from..].iter().take_while(|&&c| is_token(c)).count();
     let p1 = end;
@@ -623,7 +626,7 @@ fn jwt(b: &[u8], start: usize, end: usize, work: &mut u64) -> Option<usize> {
     }
     let p3 = part(p2 + 1);
     *work += (p3 - end) as u64;
-    if p3 - (p2 + 1) < 16 || (b.get(p3) == Some(&b'.') && b.get(p3 + 1).is_some_and(|&c| is_token(c))) {
+    if p3 - (p2 + 1) < 16 {
         return None;
     }
     // The crate's own parser (under the default limits), not a second instance of serde's.
@@ -1133,8 +1136,13 @@ mod tests {
                    c2lnbmF0dXJlLW5vdC1yZWFsLWJ1dC1sb25n";
         caught(Kind::Jwt, jwt);
         assert_eq!(kinds(&format!("Bearer {jwt}.")), [(Kind::Jwt, jwt.into())]);
-        missed(&format!("{jwt}.eyJhbGciOiJIUzI1NiJ9")); // five parts: a JWE, or something else
-        missed(&format!("x.{jwt}"));
+        // Whatever stands around it (review s34): a dot and a word, a dot before, another JWT.
+        for around in [format!("{jwt}.eyJhbGciOiJIUzI1NiJ9"), format!("x.{jwt}"), format!("{jwt}.json")] {
+            assert_eq!(kinds(&around), [(Kind::Jwt, jwt.into())], "{around}");
+        }
+        assert_eq!(kinds(&format!("{jwt}.{jwt}")), [(Kind::Jwt, jwt.into()), (Kind::Jwt, jwt.into())]);
+        // A JWE: its second part, an encrypted key, is no JSON object.
+        missed("eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.OKOawDo13gRp2ojaHV7LFpZcgV7T6DVZKTyKOMTYUmKoTCVJRgckCL9kiMT03JGeipsEdY3mx_etLbbWSrFr05kLzcSr4qKAq7YN7e9jwQRb23nfa6c9d-StnImGyFDbSv04uVuxIp5Zms1gNxKKK2Da14B8S4rzVRltdYwam_lDp5XnZAYpQdb76FdIKLaVmqgfwX7XWRxv2322i-vDxRfqNzo_tETKzpVLzfiwQyeyPGLBIO56YJ7eObdv0je81860ppamavo35UgoRdbYaBcoh9QcfylQr66oc6vFWXRcZ_ZT2LawVCWTIy3brGPi6UklfCpIMfIjf7iGdXKHzg.48V1_ALb6US04U3b.5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4vpzs9tX_EFShS8iB7j6jiSdiwkIr3ajwQzaBtQD_A.XFBoMYUZodetZdvTiFvSkQ");
         missed("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.");
         // {"typ":"JWT"}: no alg.
         missed(
