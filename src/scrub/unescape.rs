@@ -901,6 +901,30 @@ mod tests {
         }
     }
 
+    /// References cut by the end of the text (review s34): an `&` at the last byte, a name or a
+    /// numeric reference that ends it, a Latin-1 name without `;` before letters (`&notit;`
+    /// reads `¬it;`, as a browser reads text).
+    #[test]
+    fn references_at_the_end_of_the_text() {
+        let read = |s: &str| unreference(s, true).map(|d| d.text);
+        for kept in ["&", "a&", "&&", "&#", "&#x", "&#X;", "&x", "&zz;", "&am"] {
+            assert_eq!(read(kept), None, "{kept}");
+        }
+        for (s, reads) in [
+            ("a&amp", "a&"),
+            ("&uuml", "ü"),
+            ("p&#64", "p@"),
+            ("&#x40", "@"),
+            ("&notit;", "¬it;"),
+            ("&copy&", "©&"),
+            ("&COPY", "©"),
+            ("&lowbar;", "_"),
+            ("&szlig", "ß"),
+        ] {
+            assert_eq!(read(s).as_deref(), Some(reads), "{s}");
+        }
+    }
+
     /// A reference by name costs a few comparisons, whatever the name: each was looked up by
     /// reading both tables word by word (96 Latin-1 names, then 36 ASCII ones, for each
     /// reference no table holds, in each view at each level). Fails on the code before it: 132
