@@ -329,3 +329,48 @@ fn k4_a_jwt_whatever_stands_around_it() {
     println!("k4: {cases} JWTs with a word around them, seed {:#x}", SEED ^ 4);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
 }
+
+/// A CallToolResult whose text block is its `structuredContent` written again, but not as the
+/// engine writes it: other whitespace, another key order, escapes of the value's letters, a
+/// number in another form, a value that is a key. Whether or not an engine takes the text for
+/// the duplicate, the marked value must not reach the agent, and the engines must agree
+/// (review s34, attacking stop 32's streaming CallToolResult reading from the leak side).
+#[test]
+fn k5_a_duplicate_text_written_otherwise() {
+    let mut rng = Rng(SEED ^ 5);
+    let mut bad = Vec::new();
+    let cases = 300;
+    let def = json!({ "name": "t", "outputSchema": { "type": "object", "properties": {
+        "s": { "type": "string", "x-sensitive": true }, "n": { "type": "number", "x-sensitive": true },
+        "note": { "type": "string" } } } });
+    for _ in 0..cases {
+        let canary = rng.canary();
+        let number = ["12345678901234567890", "1.50", "1e3", "0.0000001234567", "4111111111111111"][rng.below(5)];
+        let structured = format!(r#"{{"s":"{canary}","n":{number},"note":"ok"}}"#);
+        let escaped: String = canary
+            .chars()
+            .map(|c| if rng.below(3) == 0 { format!("\\u{:04x}", c as u32) } else { c.to_string() })
+            .collect();
+        let other_number = ["1.2345678901234567e19", "1.5", "1000", "1.234567e-7", "4.111111111111111e15"][rng.below(5)];
+        let space = ["", " ", "\n  ", "\t"][rng.below(4)];
+        let (s, n) = (format!(r#""s":{space}"{escaped}""#), format!(r#""n":{space}{other_number}"#));
+        let note = format!(r#""note":{space}"ok""#);
+        let body = match rng.below(4) {
+            0 => format!("{{{s},{space}{n},{note}}}"),
+            1 => format!("{{{note},{n},{s}}}"),
+            2 => format!("{{{s},{n},{note},{s}}}"), // a repeated key
+            _ => format!(r#"{{"{escaped}":1,{n},{note}}}"#),
+        };
+        let raw = format!(r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{structured}}}"#, json!(body));
+        bad.extend(both_engines(&def, &raw, &canary));
+        // The value's escaped form, and the number's other form where it is long enough to be
+        // known inside text (`1.5` is not: it would scrub every later `1.5`).
+        for echo in [&escaped, &other_number.to_string()] {
+            if echo != &canary && echo.len() >= 4 {
+                bad.extend(both_engines(&def, &raw, echo).into_iter().filter(|x| x.contains("leaked")));
+            }
+        }
+    }
+    println!("k5: {cases} duplicate texts written otherwise, seed {:#x}", SEED ^ 5);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}
