@@ -374,3 +374,38 @@ fn k5_a_duplicate_text_written_otherwise() {
     println!("k5: {cases} duplicate texts written otherwise, seed {:#x}", SEED ^ 5);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
 }
+
+/// A claiming result written as text through a chain of encoders, its `_meta` stringified
+/// once or twice on the way (as bridges write nested objects), and JavaScript's `\x22` and
+/// `\u{22}` among the encoders (review s34: read with JSON's since this review). Wherever
+/// the text stands, the result must not reach the agent raw.
+#[test]
+fn k6_claims_through_stringified_places_and_javascript_escapes() {
+    let js = |s: &str, rng: &mut Rng| -> String {
+        let braces = rng.below(2) == 0;
+        s.chars()
+            .map(|c| match c {
+                '\\' => "\\\\".to_string(),
+                '"' | '{' | '}' | ':' | '_' if braces => format!("\\u{{{:x}}}", c as u32),
+                '"' | '{' | '}' | ':' | '_' => format!("\\x{:02x}", c as u32),
+                c => c.to_string(),
+            })
+            .collect()
+    };
+    withheld_family("k6: claims through stringified places and JavaScript escapes", SEED ^ 6, 600, |canary, rng| {
+        let mut meta = claim(rng);
+        for _ in 0..rng.below(3) {
+            meta = json!(meta.to_string());
+        }
+        let inner = json!({ "content": [{ "type": "text", "text": canary }], "_meta": meta });
+        let mut text = inner.to_string();
+        for _ in 0..1 + rng.below(2) {
+            text = if rng.below(3) == 0 { js(&text, rng) } else { encode(&text, rng.below(ENCODERS)) };
+        }
+        match rng.below(3) {
+            0 => text_result(&text),
+            1 => json!({ "data": { "log": text } }),
+            _ => json!({ "content": [{ "type": "text", "text": format!("Relayed: {text}") }] }),
+        }
+    });
+}

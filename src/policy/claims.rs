@@ -77,9 +77,10 @@ fn in_a_chain(s: &str, levels: usize, test: &dyn Fn(&str) -> bool) -> bool {
 }
 
 /// Could `s` name a place of claims, `_meta` or `annotations`, spelled out or with a letter or
-/// `_` escaped as one decoded view reads it: `\u`, an HTML numeric reference or `&lowbar;`, or
-/// a percent-escape of a letter, digit or `_`. Found by review s30: `&quot;&#95;meta&quot;` or
-/// `%5Fmeta` in an escaped result was not read, and its result reached the agent raw.
+/// `_` escaped as one decoded view reads it: `\u` (`\u{5f}` too), JavaScript's `\x`, an HTML
+/// numeric reference or `&lowbar;`, or a percent-escape of a letter, digit or `_`. Found by
+/// review s30: `&quot;&#95;meta&quot;` or `%5Fmeta` in an escaped result was not read, and its
+/// result reached the agent raw; by review s34, `\x5fmeta` once the views read `\x`.
 fn names_a_place(s: &str) -> bool {
     let hex = |b: u8| (b as char).to_digit(16);
     let escaped = |w: &[u8]| char::from_u32(hex(w[1])? * 16 + hex(w[2])?);
@@ -87,7 +88,7 @@ fn names_a_place(s: &str) -> bool {
         let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
         s.as_bytes().windows(3).any(|w| w[0] == b'%' && escaped(w).is_some_and(name_char))
     };
-    const NAMED: [&str; 6] = ["_meta", "annotations", "\\u", "&#", "&lowbar;", "&UnderBar;"];
+    const NAMED: [&str; 7] = ["_meta", "annotations", "\\u", "\\x", "&#", "&lowbar;", "&UnderBar;"];
     NAMED.iter().any(|p| s.contains(p)) || escapes_a_name()
 }
 
