@@ -203,15 +203,18 @@ fn k2_a_known_value_split_by_unseen_characters_or_in_fullwidth() {
         };
         let echo = hidden(&value, &mut rng);
         let text = format!("{}{echo}{}", ["", "Key: ", "<td>"][rng.below(3)], ["", " now", "</td>"][rng.below(3)]);
-        let later = match rng.below(3) {
+        let later = match rng.below(4) {
             0 => text_result(&text),
             1 => json!({ "data": { "note": text } }),
+            2 => json!({ "data": { text.clone(): 1 } }),
             _ => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
         };
         let read = |out: &str| {
-            let mut leaves = Vec::new();
-            string_leaves(&serde_json::from_str(out).unwrap(), &mut leaves);
-            leaves.iter().any(|s| shows(&as_read(s), &value) || s.contains(&echo))
+            as_read(out).contains(&value) || shows(out, &echo) || {
+                let mut leaves = Vec::new();
+                string_leaves(&serde_json::from_str(out).unwrap(), &mut leaves);
+                leaves.iter().any(|s| shows(&as_read(s), &value) || s.contains(&echo))
+            }
         };
         caught_everywhere(&json!(value).to_string(), &later, &text, &read, &mut bad);
     }
@@ -351,7 +354,8 @@ fn k5_a_duplicate_text_written_otherwise() {
             .chars()
             .map(|c| if rng.below(3) == 0 { format!("\\u{:04x}", c as u32) } else { c.to_string() })
             .collect();
-        let other_number = ["1.2345678901234567e19", "1.5", "1000", "1.234567e-7", "4.111111111111111e15"][rng.below(5)];
+        let other_number =
+            ["1.2345678901234567e19", "1.5", "1000", "1.234567e-7", "4.111111111111111e15"][rng.below(5)];
         let space = ["", " ", "\n  ", "\t"][rng.below(4)];
         let (s, n) = (format!(r#""s":{space}"{escaped}""#), format!(r#""n":{space}{other_number}"#));
         let note = format!(r#""note":{space}"ok""#);
@@ -361,7 +365,8 @@ fn k5_a_duplicate_text_written_otherwise() {
             2 => format!("{{{s},{n},{note},{s}}}"), // a repeated key
             _ => format!(r#"{{"{escaped}":1,{n},{note}}}"#),
         };
-        let raw = format!(r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{structured}}}"#, json!(body));
+        let raw =
+            format!(r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{structured}}}"#, json!(body));
         bad.extend(both_engines(&def, &raw, &canary));
         // The value's escaped form, and the number's other form where it is long enough to be
         // known inside text (`1.5` is not: it would scrub every later `1.5`).
