@@ -7,6 +7,8 @@
 //! grammar. Every reader returns `None` for text that is not JSON: the streaming engine then
 //! leaves the result to the DOM engine, which reports the error.
 
+use std::borrow::Cow;
+
 /// A string token: `start` is its opening quote, `end` just past its closing one.
 #[derive(Clone, Copy)]
 pub struct Str {
@@ -22,11 +24,12 @@ impl Str {
         &text[self.start + 1..self.end - 1]
     }
 
-    /// The characters it stands for, decoded only when it holds an escape.
-    pub fn chars(&self, text: &str) -> String {
+    /// The characters it stands for, decoded only when it holds an escape (else borrowed from
+    /// the text: most strings have none, and a copy of each would be the scan's largest cost).
+    pub fn chars<'t>(&self, text: &'t str) -> Cow<'t, str> {
         match self.escaped {
-            true => decode(self.raw(text)),
-            false => self.raw(text).to_string(),
+            true => Cow::Owned(decode(self.raw(text))),
+            false => Cow::Borrowed(self.raw(text)),
         }
     }
 }

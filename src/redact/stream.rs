@@ -268,8 +268,8 @@ impl Scanner<'_, '_> {
             return None;
         }
         let key_token = scan::string(self.b, i)?;
-        let key_owned = key_token.escaped.then(|| scan::decode(key_token.raw(self.text)));
-        let key = key_owned.as_deref().unwrap_or(key_token.raw(self.text));
+        let key = key_token.chars(self.text);
+        let key = &*key;
         self.note_key(key)?;
         if claims::may_claim(key) {
             return None; // a result written in it may make claims (`claims::of_result`)
@@ -428,8 +428,8 @@ impl Scanner<'_, '_> {
         let end = match c {
             b'"' => {
                 let s = scan::string(self.b, i)?;
-                let owned = s.escaped.then(|| scan::decode(s.raw(self.text)));
-                let chars = owned.as_deref().unwrap_or(s.raw(self.text));
+                let chars = s.chars(self.text);
+                let chars = &*chars;
                 if claims::may_claim(chars) {
                     return None; // a result written in it may make claims (`claims::of_result`)
                 }

@@ -13,6 +13,8 @@
 //! detectors find in a text that this result does not take (the DOM engine's detectors pass
 //! over a known one: a taken value echoed in the duplicate text).
 
+use std::borrow::Cow;
+
 use super::stream::{scan_at, Scanned};
 use crate::json::scan;
 use crate::policy::claims;
@@ -59,7 +61,7 @@ pub(super) fn scan_call(
     i = scan::skip_ws(b, i + 1);
     loop {
         let (key, at) = member(text, i)?;
-        i = match key.as_str() {
+        i = match &*key {
             "content" if blocks.is_none() => {
                 let (list, end) = text_blocks(text, at)?;
                 blocks = Some(list);
@@ -107,7 +109,7 @@ pub(super) fn scan_call(
 }
 
 /// The member whose key is at `i`: its key (decoded) and where its value starts.
-fn member(text: &str, i: usize) -> Option<(String, usize)> {
+fn member(text: &str, i: usize) -> Option<(Cow<'_, str>, usize)> {
     let b = text.as_bytes();
     if b.get(i) != Some(&b'"') {
         return None;
@@ -157,11 +159,11 @@ fn text_block(text: &str, i: usize) -> Option<(TextBlock, usize)> {
             return None;
         }
         let value = scan::string(b, at)?;
-        match key.as_str() {
+        match &*key {
             "type" if kind.is_none() => kind = Some(value.chars(text)),
             "text" if body.is_none() => {
                 text_first = kind.is_none();
-                body = Some(value.chars(text));
+                body = Some(value.chars(text).into_owned());
             }
             _ => return None,
         }
