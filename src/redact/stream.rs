@@ -128,31 +128,26 @@ struct Scanner<'t, 'e> {
     exhausted: Option<String>,
 }
 
+/// What a scan reads with: the tool's schema and detectors, the walk's state (its work count
+/// and what it worked out), the known set's meter, and the depth limit.
+pub(super) struct Context<'t> {
+    pub schema: Option<&'t Schema>,
+    pub eval: Eval,
+    pub detect: Detect,
+    pub meter: &'t Meter,
+    pub max_depth: usize,
+}
+
 /// Reads `text` in one pass; `None` leaves it to the DOM engine (see the module documentation).
-pub(super) fn scan(
-    text: &str,
-    schema: Option<&Schema>,
-    eval: &mut Eval,
-    detect: Detect,
-    meter: &Meter,
-    max_depth: usize,
-) -> Option<Scanned> {
+pub(super) fn scan(text: &str, cx: &mut Context) -> Option<Scanned> {
     let b = text.as_bytes();
-    let (scanned, end) = scan_at(text, scan::skip_ws(b, 0), schema, eval, detect, meter, max_depth)?;
+    let (scanned, end) = scan_at(text, scan::skip_ws(b, 0), cx)?;
     (scan::skip_ws(b, end) == b.len()).then_some(scanned)
 }
 
 /// [`scan`] of the value at `start` of `text` (a CallToolResult's `structuredContent`), with
 /// where it ends. The spans taken are offsets in `text`.
-pub(super) fn scan_at(
-    text: &str,
-    start: usize,
-    schema: Option<&Schema>,
-    eval: &mut Eval,
-    detect: Detect,
-    meter: &Meter,
-    max_depth: usize,
-) -> Option<(Scanned, usize)> {
+pub(super) fn scan_at(text: &str, start: usize, cx: &mut Context) -> Option<(Scanned, usize)> {
     let b = text.as_bytes();
     let is_object = match b.get(start) {
         Some(b'{') => true,
@@ -162,10 +157,10 @@ pub(super) fn scan_at(
     let mut s = Scanner {
         text,
         b,
-        schema,
-        eval,
-        detect,
-        max_depth,
+        schema: cx.schema,
+        eval: &mut cx.eval,
+        detect: cx.detect,
+        max_depth: cx.max_depth,
         out: String::with_capacity(text.len()),
         copied: start,
         stack: Vec::new(),
@@ -174,10 +169,10 @@ pub(super) fn scan_at(
         key_hash: Keyed::default(),
         big_keys: Vec::new(),
         taken: Vec::new(),
-        meter,
+        meter: cx.meter,
         exhausted: None,
     };
-    let plan = match schema {
+    let plan = match cx.schema {
         Some(schema) => match s.eval.root(schema) {
             Ok(root) => s.visit(start, root, None)?,
             Err(Exhausted) => s.exhaust(),
@@ -516,19 +511,19 @@ impl Run<'_> {
             return None;
         }
         let max_depth = limits.max_depth.min(crate::Limits::DEPTH_CEILING);
-        let mut eval = Eval::new(limits);
         // A decline leaves the result to the DOM engine with the allowance it would have had
         // alone (so both engines learn the same; a call reads at most twice its allowance),
         // and so does a scan whose detectors ran out of it: they read in another order.
         let meter = self.known.meter();
         let before = meter.read();
         let (schema, detect) = (self.tool.schema(), self.tool.detect());
-        let scanned = scan_call(raw_json, schema, &mut eval, detect, meter, max_depth)
+        let mut cx = Context { schema, eval: Eval::new(limits), detect, meter, max_depth };
+        let scanned = scan_call(raw_json, &mut cx)
             .or_else(|| {
                 // Not a CallToolResult it takes: read as a plain value, from the start.
                 meter.rewind(before);
-                eval = Eval::new(limits);
-                scan(raw_json, schema, &mut eval, detect, meter, max_depth)
+                cx.eval = Eval::new(limits);
+                scan(raw_json, &mut cx)
             })
             .filter(|_| !meter.spent())
             .and_then(|mut scanned| {
@@ -538,7 +533,7 @@ impl Run<'_> {
             })
             .filter(|scanned| self.passed_over(scanned));
         match scanned {
-            Some(_) => self.eval = eval,
+            Some(_) => self.eval = cx.eval,
             None => meter.rewind(before),
         }
         scanned

@@ -15,13 +15,10 @@
 
 use std::borrow::Cow;
 
-use super::stream::{scan_at, Scanned};
+use super::stream::{scan_at, Context, Scanned};
 use crate::json::scan;
 use crate::policy::claims;
-use crate::schema::{Eval, Schema};
-use crate::scrub::detect::Detect;
 use crate::scrub::detected;
-use crate::scrub::meter::Meter;
 
 /// A CallToolResult around the structured value the streaming engine read.
 pub(super) struct Call {
@@ -41,20 +38,13 @@ pub(super) struct TextBlock {
     pub duplicate: bool,
 }
 
-/// Reads `text` as such a CallToolResult, its `structuredContent` walked with `schema`;
+/// Reads `text` as such a CallToolResult, its `structuredContent` walked with `cx`'s schema;
 /// `None` leaves it to the DOM engine.
-pub(super) fn scan_call(
-    text: &str,
-    schema: Option<&Schema>,
-    eval: &mut Eval,
-    detect: Detect,
-    meter: &Meter,
-    max_depth: usize,
-) -> Option<Scanned> {
+pub(super) fn scan_call(text: &str, cx: &mut Context) -> Option<Scanned> {
     let b = text.as_bytes();
     let mut i = scan::skip_ws(b, 0);
     // A block is three deep: the DOM engine's parser refuses a result deeper than the limit.
-    if b.get(i) != Some(&b'{') || max_depth < 3 {
+    if b.get(i) != Some(&b'{') || cx.max_depth < 3 {
         return None;
     }
     let (mut blocks, mut is_error, mut structured) = (None, None, None);
@@ -68,7 +58,7 @@ pub(super) fn scan_call(
                 end
             }
             "structuredContent" if structured.is_none() && b.get(at) == Some(&b'{') => {
-                let (scanned, end) = scan_at(text, at, schema, eval, detect, meter, max_depth)?;
+                let (scanned, end) = scan_at(text, at, cx)?;
                 structured = Some((scanned, &text[at..end]));
                 end
             }
@@ -98,10 +88,10 @@ pub(super) fn scan_call(
         if !block.duplicate && (block.text.contains(['{', '[', '\\']) || claims::may_claim(&block.text)) {
             return None;
         }
-        found.extend(detected(&block.text, detect, meter).into_iter().map(|(_, secret)| secret));
+        found.extend(detected(&block.text, cx.detect, cx.meter).into_iter().map(|(_, secret)| secret));
     }
     // The DOM engine's detectors read the keys beside MCP's own.
-    if is_error.is_some() && !detected("isError", detect, meter).is_empty() {
+    if is_error.is_some() && !detected("isError", cx.detect, cx.meter).is_empty() {
         return None;
     }
     scanned.call = Some(Call { blocks, is_error, detected: found });
