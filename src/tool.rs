@@ -178,6 +178,12 @@ impl CompiledTool {
         crate::json::is_call_result(value) && (value.get("structuredContent").is_some() || !marks_mcp_member)
     }
 
+    /// Does the schema mark something under one of MCP's member names? Then a result with no
+    /// `structuredContent` may be the tool's data ([`Self::reads_as_call_result`]).
+    pub(crate) fn marks_mcp_members(&self) -> bool {
+        self.marks_mcp.contains(&true)
+    }
+
     /// Does `agent_schema` give the runtime an `outputSchema` (the tool has one, and not every
     /// result is withheld whole)?
     pub(crate) fn publishes_schema(&self) -> bool {

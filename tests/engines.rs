@@ -72,25 +72,25 @@ fn built(c: &Case, plain: bool) -> props::Built {
     c.build(&mut Canaries::default())
 }
 
-/// Counts of (cases, cases the streaming engine read) per property.
-struct Tally(AtomicUsize, AtomicUsize);
+/// Counts of (cases, cases the streaming engine read) per property, or per shape of one.
+struct Tally(&'static str, AtomicUsize, AtomicUsize);
 
 impl Tally {
-    const fn new() -> Tally {
-        Tally(AtomicUsize::new(0), AtomicUsize::new(0))
+    const fn new(name: &'static str) -> Tally {
+        Tally(name, AtomicUsize::new(0), AtomicUsize::new(0))
     }
 
     fn count(&self, streamed: bool) {
-        let all = self.0.fetch_add(1, Relaxed) + 1;
-        let read = self.1.load(Relaxed) + usize::from(streamed);
-        self.1.store(read, Relaxed);
+        let all = self.1.fetch_add(1, Relaxed) + 1;
+        let read = self.2.load(Relaxed) + usize::from(streamed);
+        self.2.store(read, Relaxed);
         // Past a few dozen cases, at least a quarter must have been read by the streaming engine.
-        assert!(all < 64 || read * 4 >= all, "the streaming engine read only {read} of {all} cases");
+        assert!(all < 64 || read * 4 >= all, "the streaming engine read only {read} of {all} {}", self.0);
     }
 }
 
-static PLAIN: Tally = Tally::new();
-static ODD: Tally = Tally::new();
+static PLAIN: Tally = Tally::new("plain values");
+static ODD: Tally = Tally::new("values written oddly");
 
 property! {
     /// The property suite's cases, half of them as plain structured values, a quarter of them
@@ -146,35 +146,55 @@ property! {
     }
 }
 
-static CALLS: Tally = Tally::new();
+static CALLS: Tally = Tally::new("CallToolResults with structuredContent");
+static BARE: Tally = Tally::new("content-only CallToolResults");
 
 property! {
     /// CallToolResults around the case's value, as WebMCP tools return them (issue 9): its
     /// `structuredContent`, with text blocks beside it, each the value's JSON (as
     /// `JSON.stringify` writes it, or pretty), prose (echoing its canaries in value matching's
-    /// forms, or not), JSON in prose, or a block with a field more; `isError` or not (or not a
-    /// boolean); members and block fields in any order; sometimes after a result whose
-    /// values the redactor learned.
+    /// forms, or not), JSON in prose, a JSON scalar, JSON that repeats a key, or a block with
+    /// a field more; or only such blocks, with no `structuredContent` (content-only), now and
+    /// then from a tool whose schema marks `content` (its data then, not a CallToolResult);
+    /// `isError` or not (or not a boolean); members and block fields in any order; sometimes
+    /// after a result whose values the redactor learned.
     fn the_engines_agree_on_call_results(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 0), vec(any::<u8>(), 16..48), 0..3u8)) {
         let (c, choices, prior) = t;
         let b = built(&c, true);
         let value: Value = serde_json::from_str(&b.raw).expect("generated JSON");
         let mut pick = Picks { choices: &choices, at: 0 };
-        let raw = call_result(&value, &b.canaries, &mut pick);
+        let bare = pick.next(3) == 0;
+        let tool = if bare && pick.next(6) == 0 { marking_content(&b.tool) } else { b.tool.clone() };
+        let raw = call_result(&value, &b.canaries, &mut pick, bare);
         // The value itself before it (its values known), or a call result of it before.
         let earlier = match prior {
             0 => vec![],
             1 => vec![b.raw.clone()],
-            _ => vec![call_result(&value, &b.canaries, &mut pick)],
+            _ => vec![call_result(&value, &b.canaries, &mut pick, false)],
         };
         let earlier: Vec<&str> = earlier.iter().map(String::as_str).collect();
-        let streamed = agree(&b.tool, &earlier, &raw, c.format, Limits::default())?;
+        let streamed = agree(&tool, &earlier, &raw, c.format, Limits::default())?;
         // A sensitive tool's results, and a value that is no object, are the DOM engine's.
-        if value.is_object() && !c.sensitive {
-            CALLS.count(streamed);
+        match bare {
+            _ if c.sensitive => {}
+            true => BARE.count(streamed),
+            false if value.is_object() => CALLS.count(streamed),
+            false => {}
         }
         Ok(())
     }
+}
+
+/// `tool` with its schema marking a `content` member: a result of `content` alone is its data.
+fn marking_content(tool: &str) -> String {
+    let mut tool: Value = serde_json::from_str(tool).expect("generated tool");
+    if let Some(Value::Object(schema)) = tool.get_mut("outputSchema") {
+        let properties = schema.entry("properties").or_insert_with(|| json!({}));
+        if let Value::Object(properties) = properties {
+            properties.insert("content".into(), json!({ "x-sensitive": true }));
+        }
+    }
+    tool.to_string()
 }
 
 /// Choices, one by one.
@@ -191,8 +211,9 @@ impl Picks<'_> {
     }
 }
 
-/// A CallToolResult around `value` (see `the_engines_agree_on_call_results`).
-fn call_result(value: &Value, canaries: &[String], pick: &mut Picks) -> String {
+/// A CallToolResult around `value` (see `the_engines_agree_on_call_results`); `bare`: with no
+/// `structuredContent`.
+fn call_result(value: &Value, canaries: &[String], pick: &mut Picks, bare: bool) -> String {
     // Now and then a value of its own that only echoes a canary (known from a result before).
     let own = json!({ "summary": format!("about {}", canaries.first().map_or("nothing", String::as_str)) });
     let value = if pick.next(5) == 0 { &own } else { value };
@@ -201,14 +222,24 @@ fn call_result(value: &Value, canaries: &[String], pick: &mut Picks) -> String {
     for i in 0..pick.next(4) {
         let canary = canaries.get(usize::from(pick.next(8))).map_or("nothing", String::as_str);
         let form = CLAIMED_FORMS[usize::from(pick.next(CLAIMED_FORMS.len() as u8))];
-        let text = match pick.next(12) {
+        let scalars = ["42", " \"pending\" ", "true", "null", "-0.5e3", "\"a \\\"quoted\\\" word\""];
+        // Content-only, mostly prose (the shape the streaming engine reads), now and then JSON.
+        let kind = match pick.next(16) {
+            1..=4 if bare => [8, 14][usize::from(pick.next(2))],
+            kind => kind,
+        };
+        let text = match kind {
             0..=4 => compact.clone(),
             5 => serde_json::to_string_pretty(value).expect("JSON"),
             6 | 7 => format!("note {i}: {}.", props::echo::encode(form, canary)),
             8 => format!("Done: {i} item(s) updated."),
             9 => format!("Result: {compact}"),
             10 => format!(" {compact}"),
-            _ => format!("see {canary}"),
+            11 => format!("see {canary}"),
+            12 => scalars[usize::from(pick.next(scalars.len() as u8))].to_string(),
+            13 => format!(r#"{{"n":{i},"n":"{canary}"}}"#), // repeats a key: an error where parsed
+            14 => format!("{i} item(s), \"{canary}\" among them"),
+            _ => canary.to_string(),
         };
         let mut block = vec![("type", json!("text")), ("text", json!(text))];
         if pick.next(3) == 0 {
@@ -222,7 +253,10 @@ fn call_result(value: &Value, canaries: &[String], pick: &mut Picks) -> String {
         }
         blocks.push(Value::Object(block.into_iter().map(|(k, v)| (k.to_string(), v)).collect()));
     }
-    let mut top = vec![("content", Value::Array(blocks)), ("structuredContent", value.clone())];
+    let mut top = vec![("content", Value::Array(blocks))];
+    if !bare {
+        top.push(("structuredContent", value.clone()));
+    }
     match pick.next(8) {
         0 | 1 => top.push(("isError", json!(true))),
         2 => top.insert(0, ("isError", json!(false))),
@@ -402,8 +436,22 @@ fn the_engines_agree_on_each_call_result_rule() {
         (result(vec![dup()], r#","extra":1"#), false),
         (result(vec![dup()], r#","content":[]"#), false),
         (r#"{"content":[],"structuredContent":[1]}"#.to_string(), false),
-        (r#"{"content":[{"type":"text","text":"hi"}]}"#.to_string(), false),
         (r#"{"content":[],"structuredContent":{"keys":[]},"#.to_string(), false),
+        // Content only: prose blocks and `isError` are read; JSON (a scalar as a whole too,
+        // which the schema walks as the value), claims, credentials and other blocks are not.
+        (r#"{"content":[{"type":"text","text":"Created 2 keys."}]}"#.to_string(), true),
+        (r#"{"isError":true,"content":[{"text":"2 keys, \"S1\" among them","type":"text"}]}"#.to_string(), true),
+        (r#"{"content":[]}"#.to_string(), true),
+        (r#"{"content":[{"type":"text","text":"the key S1, kept"}]}"#.to_string(), true),
+        (r#"{"content":[{"type":"text","text":"42"}]}"#.to_string(), false),
+        (r#"{"content":[{"type":"text","text":" \"pending\" "}]}"#.to_string(), false),
+        (format!(r#"{{"content":[{}]}}"#, dup()), false),
+        (r#"{"content":[{"type":"text","text":"{\"n\":1,\"n\":2}"}]}"#.to_string(), false),
+        (r#"{"content":[{"type":"text","text":"a token 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"}]}"#.to_string(), false),
+        (r#"{"content":[{"type":"text","text":"see %7B%22_meta%22:%7B%22sensitiveHint%22:true%7D%7D"}]}"#.to_string(), false),
+        (r#"{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]}"#.to_string(), false),
+        (r#"{"content":[{"type":"text","text":"hi"}],"_meta":{"x":1}}"#.to_string(), false),
+        (r#"{"content":[{"type":"text","text":"hi"}],"isError":"yes"}"#.to_string(), false),
     ];
     // Claims inside the value, in it and in its duplicate: read by the claims reader either way.
     let claiming = [
@@ -417,7 +465,13 @@ fn the_engines_agree_on_each_call_result_rule() {
             agree(&keys, &[], &raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
         }
     }
+    // A schema that marks `content`: a result of `content` alone is its data, walked as such.
+    let marks_content = json!({ "name": "d", "outputSchema": { "type": "object", "properties": {
+        "content": { "type": "array", "x-sensitive": true } } } })
+    .to_string();
     for format in Format::ALL {
+        let raw = r#"{"content":[{"type":"text","text":"Created 2 keys."}]}"#;
+        assert!(!agree(&marks_content, &[], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}")));
         for (raw, streams) in &cases {
             let streamed = agree(&keys, &[], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(streamed, *streams, "{raw} ({format:?})");

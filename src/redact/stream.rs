@@ -48,6 +48,7 @@ pub(super) struct TakenSpan {
 }
 
 /// A structured value read in one pass.
+#[derive(Default)]
 pub(super) struct Scanned {
     /// The value as the agent gets it, as compact JSON.
     pub text: String,
@@ -136,6 +137,9 @@ pub(super) struct Context<'t> {
     pub detect: Detect,
     pub meter: &'t Meter,
     pub max_depth: usize,
+    /// A result of `content` without `structuredContent` is a CallToolResult: the schema marks
+    /// none of its members (`CompiledTool::reads_as_call_result`).
+    pub bare_calls: bool,
 }
 
 /// Reads `text` in one pass; `None` leaves it to the DOM engine (see the module documentation).
@@ -517,7 +521,8 @@ impl Run<'_> {
         let meter = self.known.meter();
         let before = meter.read();
         let (schema, detect) = (self.tool.schema(), self.tool.detect());
-        let mut cx = Context { schema, eval: Eval::new(limits), detect, meter, max_depth };
+        let bare_calls = !self.tool.marks_mcp_members();
+        let mut cx = Context { schema, eval: Eval::new(limits), detect, meter, max_depth, bare_calls };
         let scanned = scan_call(raw_json, &mut cx)
             .or_else(|| {
                 // Not a CallToolResult it takes: read as a plain value, from the start.
@@ -626,19 +631,19 @@ impl Run<'_> {
         if !needles.is_empty() {
             let meter = self.known.meter();
             let before = meter.read();
-            let found = any_match(needles, &value, false)
+            let found = (call.structured && any_match(needles, &value, false))
                 || call.blocks.iter().any(|b| needles.scrub(b.text_in(&value, changed)).is_some());
             let spent = meter.spent();
             if spent {
                 meter.rewind(before);
             }
             if found || spent {
-                let structured = parse_json(&value).expect("the streaming engine writes JSON");
+                let structured = call.structured.then(|| parse_json(&value).expect("the streaming engine writes JSON"));
                 let duplicates: Vec<bool> = call.blocks.iter().map(|b| b.duplicate).collect();
                 let kept = call.blocks.into_iter().map(TextBlock::into_value).enumerate().collect();
                 let rest =
                     call.is_error.map(|e| ("isError".to_string(), serde_json::Value::Bool(e))).into_iter().collect();
-                let view = self.call_view(Some(structured), changed, kept, &duplicates, rest, false);
+                let view = self.call_view(structured, changed, kept, &duplicates, rest, false);
                 return (!self.collect.is_empty()).then_some(Agent::Value(view));
             }
         }

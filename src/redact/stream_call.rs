@@ -1,14 +1,17 @@
-//! The streaming engine's reading of the commonest CallToolResult (issue 9): a
+//! The streaming engine's reading of the commonest CallToolResults (issue 9): a
 //! `structuredContent` object, read in one pass as a plain structured value is (`stream.rs`),
 //! with `content` text blocks beside it, each the structured value's JSON text (its duplicate)
-//! or prose, and `isError`. It gives the DOM engine's `call_result` view byte for byte.
+//! or prose, and `isError`; or such blocks alone (content only). It gives the DOM engine's
+//! `call_result` view byte for byte.
 //!
 //! It takes only what the DOM engine does nothing else with, and declines the rest before
 //! anything has changed: any other member at the top (`_meta`, the tool's data), a block with a
 //! field but `type` and `text` (annotations, `_meta`, unknown fields) or of another type, a
-//! structuredContent that is no object or is taken whole, a text that holds JSON other than the
+//! structuredContent that is no object or is taken whole, content only from a tool whose schema
+//! marks a member named like MCP's (its data then), a text that holds JSON other than the
 //! duplicate as written (a bracket or a backslash: JSON in prose, which rule 5 walks, or a
-//! duplicate written otherwise, which the DOM engine compares as a value), a text that may hold a
+//! duplicate written otherwise, which the DOM engine compares as a value; content only, a JSON
+//! scalar as a whole, which a schema with marks walks as the value), a text that may hold a
 //! result making claims (`claims::may_claim`), a `null` or repeated member, and a credential the
 //! detectors find in a text that this result does not take (the DOM engine's detectors pass
 //! over a known one: a taken value echoed in the duplicate text).
@@ -16,14 +19,18 @@
 use std::borrow::Cow;
 
 use super::stream::{scan_at, Context, Scanned};
-use crate::json::scan;
+use crate::json::{parse, scan};
 use crate::policy::claims;
+use crate::schema::Schema;
 use crate::scrub::detected;
 
 /// A CallToolResult around the structured value the streaming engine read.
 pub(super) struct Call {
     pub blocks: Vec<TextBlock>,
     pub is_error: Option<bool>,
+    /// It has a `structuredContent` (the scanned value); else only `content`, and the scanned
+    /// value is empty.
+    pub structured: bool,
     /// What the detectors found in the blocks' texts: each is known by the time they read it
     /// in the DOM engine (`Run::stream` checks), where it is passed over.
     pub detected: Vec<String>,
@@ -80,12 +87,19 @@ pub(super) fn scan_call(text: &str, cx: &mut Context) -> Option<Scanned> {
             _ => return None,
         }
     }
-    let (mut scanned, written) = structured?;
+    let (mut scanned, written) = match structured {
+        Some((scanned, written)) => (scanned, Some(written)),
+        // Content only: a CallToolResult unless the schema marks one of its members (the
+        // tool's data then, which the plain scan declines).
+        None if blocks.is_some() && cx.bare_calls => (Scanned::default(), None),
+        None => return None,
+    };
     let mut blocks = blocks.unwrap_or_default();
+    let marks = cx.schema.is_some_and(Schema::has_marks);
     let mut found = Vec::new();
     for block in &mut blocks {
-        block.duplicate = block.text == written;
-        if !block.duplicate && (block.text.contains(['{', '[', '\\']) || claims::may_claim(&block.text)) {
+        block.duplicate = written == Some(block.text.as_str());
+        if !block.duplicate && !prose(&block.text, written.is_none(), marks) {
             return None;
         }
         found.extend(detected(&block.text, cx.detect, cx.meter).into_iter().map(|(_, secret)| secret));
@@ -94,8 +108,20 @@ pub(super) fn scan_call(text: &str, cx: &mut Context) -> Option<Scanned> {
     if is_error.is_some() && !detected("isError", cx.detect, cx.meter).is_empty() {
         return None;
     }
-    scanned.call = Some(Call { blocks, is_error, detected: found });
+    scanned.call = Some(Call { blocks, is_error, detected: found, structured: written.is_some() });
     Some(scanned)
+}
+
+/// Is a text that is not the duplicate prose to the DOM engine: no JSON it parses, and no
+/// result written in it that may make claims (`claims::may_claim`)? A bracket or a backslash
+/// may start JSON, which the claims reader parses in every text (one that repeats a key fails
+/// the result, marks or none), and which rule 5 walks as the value (the whole text, JSON in
+/// prose, a JSON string holding JSON). And with no structured value beside it (`bare`), a
+/// text that is a JSON scalar as a whole (`42`, `"pending"`) stands for the value where the
+/// schema marks something (`text_json`), and is walked as one.
+fn prose(text: &str, bare: bool, marks: bool) -> bool {
+    let json = text.contains(['{', '[', '\\']) || (bare && marks && parse::parse(text, None).is_ok());
+    !json && !claims::may_claim(text)
 }
 
 /// The member whose key is at `i`: its key (decoded) and where its value starts.
