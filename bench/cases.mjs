@@ -118,6 +118,16 @@ function callResult(bytes) {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
 
+/**
+ * A content-only CallToolResult of about `bytes`, as a tool that answers in text writes it: one
+ * text block of prose lines about key records (no brackets, nothing marked in it).
+ */
+function contentOnly(bytes) {
+  let text = "";
+  for (let i = 0; text.length < bytes; i++) text += `Key key_${i} (key number ${i}) was created at ${1700000000 + i} and is active.\n`;
+  return { content: [{ type: "text", text }] };
+}
+
 export const SIZES = [
   ["1 KB", 1e3],
   ["100 KB", 1e5],
@@ -134,6 +144,8 @@ export const CASES = [
   { id: "tree", label: "recursive $ref tree", tool: treeTool, paths: null, sizes: SIZES, make: tree },
   // The peers censor the structured value only: the duplicate text keeps every secret.
   { id: "call", label: "CallToolResult, duplicate text", tool: keysTool, paths: ["structuredContent.keys[*].secret"], sizes: [["2 KB", 2e3], ["1 MB", 1e6]], make: callResult },
+  // Nothing to redact (`passes`): the result is its own agent view.
+  { id: "content", label: "CallToolResult, content only", tool: keysTool, paths: [], sizes: [["2 KB", 2e3], ["1 MB", 1e6]], make: contentOnly, passes: true },
 ];
 
 export const CONTENDERS = ["webmcp text", "webmcp object", "fast-redact", "@pinojs/redact", "parse+stringify", "parse(stringify(x))", "copy"];
@@ -186,8 +198,9 @@ function check(kase, text, outputs) {
       continue;
     }
     marks = out.redactions.length;
-    if ((kase.id === "pass") !== (marks === 0)) throw new Error(`${kase.label}: ${name} made ${marks} redactions`);
-    if (kase.id === "pass" && name === "webmcp text" && out.json !== text) throw new Error("pass-through changed the text");
+    const passes = kase.id === "pass" || kase.passes === true;
+    if (passes !== (marks === 0)) throw new Error(`${kase.label}: ${name} made ${marks} redactions`);
+    if (passes && name === "webmcp text" && out.json !== text) throw new Error("pass-through changed the text");
   }
   for (const name of ["fast-redact", "@pinojs/redact"]) {
     if (!(name in outputs) || marks === undefined) continue;

@@ -2,7 +2,7 @@
 //! core's own time goes (`perf record` this), not a contender in the ratios.
 //!
 //! ```sh
-//! cargo run --release --example bench_cases [all|pass|2kb|tree|call|call2kb] [bytes] [reps]
+//! cargo run --release --example bench_cases [all|pass|2kb|tree|call|call2kb|content] [bytes] [reps]
 //! ```
 //!
 //! It also prints the peak of the bytes live on the heap during a call (redaction and side
@@ -162,6 +162,18 @@ fn call_result(value: &str) -> String {
     format!(r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{value}}}"#, Value::from(value))
 }
 
+/// A content-only CallToolResult of about `bytes`, as a tool that answers in text writes it:
+/// one text block of prose lines about key records (no brackets, nothing marked in it).
+fn content_only(bytes: usize) -> String {
+    let mut text = String::new();
+    let mut i = 0u64;
+    while text.len() < bytes {
+        text.push_str(&format!("Key key_{i} (key number {i}) was created at {} and is active.\n", 1_700_000_000 + i));
+        i += 1;
+    }
+    json!({ "content": [{ "type": "text", "text": text }] }).to_string()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let case = args.get(1).map_or("all", String::as_str);
@@ -175,6 +187,8 @@ fn main() {
         // As WebMCP tools return them: the value as structuredContent, its JSON as a text block.
         "call" => (keys_tool(true), call_result(&keys(bytes))),
         "call2kb" => (account_tool(), call_result(&account())),
+        // Only text: `content` without `structuredContent`, from a tool with marks.
+        "content" => (keys_tool(true), content_only(bytes)),
         other => panic!("unknown case {other}"),
     };
     let tool = tool.to_string();
