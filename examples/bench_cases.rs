@@ -2,7 +2,7 @@
 //! core's own time goes (`perf record` this), not a contender in the ratios.
 //!
 //! ```sh
-//! cargo run --release --example bench_cases [all|pass|2kb|tree|call|call2kb|content] [bytes] [reps]
+//! cargo run --release --example bench_cases [all|pass|2kb|tree|call|call2kb|late|content] [bytes] [reps]
 //! ```
 //!
 //! It also prints the peak of the bytes live on the heap during a call (redaction and side
@@ -187,6 +187,11 @@ fn main() {
         // As WebMCP tools return them: the value as structuredContent, its JSON as a text block.
         "call" => (keys_tool(true), call_result(&keys(bytes))),
         "call2kb" => (account_tool(), call_result(&account())),
+        // The same with a `_meta` after it: the streaming engine declines it late.
+        "late" => {
+            let call = call_result(&keys(bytes));
+            (keys_tool(true), format!(r#"{},"_meta":{{"x":1}}}}"#, &call[..call.len() - 1]))
+        }
         // Only text: `content` without `structuredContent`, from a tool with marks.
         "content" => (keys_tool(true), content_only(bytes)),
         other => panic!("unknown case {other}"),

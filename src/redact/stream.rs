@@ -11,9 +11,10 @@
 //! It covers what most results are, and declines the rest, leaving them to the DOM engine
 //! before anything has changed: a CallToolResult (but the commonest shape, which
 //! `stream_call.rs` reads around this scan) or anything that may be one (a `content`,
-//! `structuredContent`, `_meta` or `annotations` member at the top; below it, a `_meta` or
-//! `annotations` object or string or a `content` array, or a string or key that may hold a
-//! result written as text (`claims::may_claim`), through which a nested result makes claims),
+//! `structuredContent` or `annotations` member at the top; below it, an `annotations` object
+//! or string or a `content` array, or a string or key that may hold a result written as text
+//! (`claims::may_claim`), through which a nested result makes claims), a `"_meta"` anywhere in
+//! the text (seen before reading, so a late one costs no scan),
 //! text that is not JSON or breaks a limit,
 //! repeated keys, a root that is not an object or array or is taken whole, `dependentSchemas`,
 //! `contentSchema`, secret property names, and a credential the detectors find. A result that
@@ -60,6 +61,12 @@ pub(super) struct Scanned {
     pub exhausted: Option<String>,
     /// The value is the `structuredContent` of this CallToolResult (`stream_call.rs`).
     pub call: Option<super::stream_call::Call>,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Values the scans read on this thread: the tests count work instead of timing it.
+    static VALUES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// What happens to a value.
@@ -404,6 +411,8 @@ impl Scanner<'_, '_> {
     /// then reads the rest). `fresh`: the walk has just taken it (the last entry of `taken`),
     /// and the copy resumes after it. `name`: the nearest property name.
     fn value(&mut self, i: usize, plan: Plan, fresh: bool, name: Option<&str>) -> Option<usize> {
+        #[cfg(test)]
+        VALUES.with(|n| n.set(n.get() + 1));
         let taken = fresh.then(|| self.taken.len() - 1);
         let c = *self.b.get(i)?;
         if c == b'{' || c == b'[' {
@@ -511,6 +520,10 @@ impl Run<'_> {
             || self.tool.mode_for(crate::model::Level::None) != crate::tool::Mode::Denylist
             || raw_json.contains("webmcp-redact/")
             || raw_json.contains("\"secret_reference\"")
+            // A `_meta` anywhere (at the top, or below, where it may make claims) is the DOM
+            // engine's: seen now, not after the scans have read all that comes before it, so
+            // that such a result is read once more in all, not twice.
+            || raw_json.contains("\"_meta\"")
         {
             return None;
         }
@@ -704,4 +717,43 @@ fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
 /// `content` array of blocks.
 fn nested_claims(key: &str, value: Option<&u8>) -> bool {
     matches!((key, value), ("_meta" | "annotations", Some(b'{' | b'"')) | ("content", Some(b'[')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::VALUES;
+    use crate::{redact, CompiledTool, Engine, HandleSource, Limits, Options};
+
+    struct Fixed;
+    impl HandleSource for Fixed {
+        fn fill(&mut self, b: &mut [u8; 16]) {
+            *b = [7; 16];
+        }
+    }
+
+    /// Values the streaming engine's scans read for `raw`, and the engine that redacted it.
+    fn scanned(raw: &str) -> (usize, Engine) {
+        let tool = r#"{"name":"k","outputSchema":{"properties":{"keys":{"items":{"properties":{"secret":{"x-sensitive":true}}}}}}}"#;
+        let tool = CompiledTool::compile(tool, &Limits::default()).unwrap();
+        let options = Options { engine: Engine::Streaming, ..Options::default() };
+        let before = VALUES.with(|n| n.get());
+        let out = redact(&tool, raw, &options, &mut Fixed, &[]);
+        (VALUES.with(|n| n.get()) - before, out.engine)
+    }
+
+    /// A result with a `_meta` after its values (the DOM engine's) is declined before the scans
+    /// read them: once the CallToolResult reading and once the plain one did, so with the DOM
+    /// engine's parse a large result was read three times over.
+    #[test]
+    fn a_meta_after_the_values_is_declined_before_they_are_read() {
+        let keys: Vec<String> = (0..500).map(|i| format!(r#"{{"id":"k{i}","secret":"s{i}"}}"#)).collect();
+        let value = format!(r#"{{"keys":[{}]}}"#, keys.join(","));
+        let call = format!(r#"{{"structuredContent":{value},"content":[]"#);
+        let plain = &value[..value.len() - 1];
+        let (read, engine) = scanned(&format!("{call}}}"));
+        assert!(read > 1000 && engine == Engine::Streaming, "{read}");
+        for late in [format!(r#"{call},"_meta":{{"x":1}}}}"#), format!(r#"{plain},"_meta":{{"x":1}}}}"#)] {
+            assert_eq!(scanned(&late), (0, Engine::Dom), "{}", &late[late.len() - 40..]);
+        }
+    }
 }
