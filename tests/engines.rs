@@ -156,8 +156,9 @@ property! {
     /// forms, or not), JSON in prose, a JSON scalar, JSON that repeats a key, or a block with
     /// a field more; or only such blocks, with no `structuredContent` (content-only), now and
     /// then from a tool whose schema marks `content` (its data then, not a CallToolResult);
-    /// `isError` or not (or not a boolean); members and block fields in any order; sometimes
-    /// after a result whose values the redactor learned.
+    /// `isError` or not (or not a boolean); a `_meta` now and then (at the top, or in the value);
+    /// members and block fields in any order; sometimes after a result whose values the
+    /// redactor learned.
     fn the_engines_agree_on_call_results(t in (case(CLAIMED_SITES, CLAIMED_FORMS, 0), vec(any::<u8>(), 16..48), 0..3u8)) {
         let (c, choices, prior) = t;
         let b = built(&c, true);
@@ -261,6 +262,17 @@ fn call_result(value: &Value, canaries: &[String], pick: &mut Picks, bare: bool)
         0 | 1 => top.push(("isError", json!(true))),
         2 => top.insert(0, ("isError", json!(false))),
         3 => top.push(("isError", json!("yes"))),
+        _ => {}
+    }
+    // A `_meta` (the DOM engine's wherever it stands): at the top, empty or not, or in the value.
+    match pick.next(24) {
+        0 => top.push(("_meta", json!({}))),
+        1 => top.insert(0, ("_meta", json!({ "progressToken": 1 }))),
+        2 => {
+            if let Some((_, Value::Object(v))) = top.iter_mut().find(|(k, _)| *k == "structuredContent") {
+                v.insert("_meta".into(), json!(1));
+            }
+        }
         _ => {}
     }
     if pick.next(3) == 0 {
