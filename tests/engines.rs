@@ -73,19 +73,25 @@ fn built(c: &Case, plain: bool) -> props::Built {
 }
 
 /// Counts of (cases, cases the streaming engine read) per property, or per shape of one.
-struct Tally(&'static str, AtomicUsize, AtomicUsize);
+struct Tally(&'static str, AtomicUsize, AtomicUsize, usize);
 
 impl Tally {
     const fn new(name: &'static str) -> Tally {
-        Tally(name, AtomicUsize::new(0), AtomicUsize::new(0))
+        Tally::at_least(name, 4)
+    }
+
+    /// Past a hundred cases or so, at least one in `n` must have been read by the streaming engine.
+    const fn at_least(name: &'static str, n: usize) -> Tally {
+        Tally(name, AtomicUsize::new(0), AtomicUsize::new(0), n)
     }
 
     fn count(&self, streamed: bool) {
         let all = self.1.fetch_add(1, Relaxed) + 1;
         let read = self.2.load(Relaxed) + usize::from(streamed);
         self.2.store(read, Relaxed);
-        // Past a few dozen cases, at least a quarter must have been read by the streaming engine.
-        assert!(all < 64 || read * 4 >= all, "the streaming engine read only {read} of {all} {}", self.0);
+        // Past a hundred cases or so (fewer leave a quarter to chance: seeds failed at 64), at
+        // least one in n (a quarter unless said) must have been read by the streaming engine.
+        assert!(all < 128 || read * self.3 >= all, "the streaming engine read only {read} of {all} {}", self.0);
     }
 }
 
@@ -148,6 +154,9 @@ property! {
 
 static CALLS: Tally = Tally::new("CallToolResults with structuredContent");
 static BARE: Tally = Tally::new("content-only CallToolResults");
+// Most of these hold a credential, a claim or a text the streaming engine declines beside it.
+static BARE_JSON: Tally =
+    Tally::at_least("content-only CallToolResults of JSON texts, from a tool that marks nothing", 8);
 
 property! {
     /// CallToolResults around the case's value, as WebMCP tools return them (issue 9): its
@@ -155,7 +164,8 @@ property! {
     /// `JSON.stringify` writes it, or pretty), prose (echoing its canaries in value matching's
     /// forms, or not), JSON in prose, a JSON scalar, JSON that repeats a key, or a block with
     /// a field more; or only such blocks, with no `structuredContent` (content-only), now and
-    /// then from a tool whose schema marks `content` (its data then, not a CallToolResult);
+    /// then from a tool whose schema marks `content` (its data then, not a CallToolResult) or
+    /// that marks nothing (its JSON texts, a result with claims among them, are not walked);
     /// `isError` or not (or not a boolean); a `_meta` now and then (at the top, or in the value);
     /// members and block fields in any order; sometimes after a result whose values the
     /// redactor learned.
@@ -165,8 +175,15 @@ property! {
         let value: Value = serde_json::from_str(&b.raw).expect("generated JSON");
         let mut pick = Picks { choices: &choices, at: 0 };
         let bare = pick.next(3) == 0;
-        let tool = if bare && pick.next(6) == 0 { marking_content(&b.tool) } else { b.tool.clone() };
+        let marks = pick.next(6);
+        let tool = match (bare, marks) {
+            (true, 0) => marking_content(&b.tool),
+            // A tool that marks nothing: JSON in its texts is not walked, only read for claims.
+            (true, 1 | 2) => unmarked(&b.tool),
+            _ => b.tool.clone(),
+        };
         let raw = call_result(&value, &b.canaries, &mut pick, bare);
+        let unmarked_json = bare && matches!(marks, 1 | 2) && json_texts(&raw);
         // The value itself before it (its values known), or a call result of it before.
         let earlier = match prior {
             0 => vec![],
@@ -176,8 +193,12 @@ property! {
         let earlier: Vec<&str> = earlier.iter().map(String::as_str).collect();
         let streamed = agree(&tool, &earlier, &raw, c.format, Limits::default())?;
         // A sensitive tool's results, and a value that is no object, are the DOM engine's.
+        // The near-misses put in to be declined (a `_meta`, a text making claims) count in no
+        // tally: it holds the shapes that are to be read.
+        let near_miss = raw.contains(r#""_meta""#) || raw.contains("sensitiveHint");
         match bare {
-            _ if c.sensitive => {}
+            _ if c.sensitive || near_miss => {}
+            true if unmarked_json => BARE_JSON.count(streamed),
             true => BARE.count(streamed),
             false if value.is_object() => CALLS.count(streamed),
             false => {}
@@ -194,6 +215,22 @@ fn marking_content(tool: &str) -> String {
         if let Value::Object(properties) = properties {
             properties.insert("content".into(), json!({ "x-sensitive": true }));
         }
+    }
+    tool.to_string()
+}
+
+/// Does the result have a text block that is a JSON object or array as a whole?
+fn json_texts(raw: &str) -> bool {
+    let raw: Value = serde_json::from_str(raw).expect("generated JSON");
+    let texts = raw["content"].as_array().into_iter().flatten().filter_map(|b| b["text"].as_str());
+    texts.into_iter().any(|t| t.trim_start().starts_with(['{', '[']) && serde_json::from_str::<Value>(t).is_ok())
+}
+
+/// `tool` without its `outputSchema`: it marks nothing.
+fn unmarked(tool: &str) -> String {
+    let mut tool: Value = serde_json::from_str(tool).expect("generated tool");
+    if let Value::Object(t) = &mut tool {
+        t.shift_remove("outputSchema");
     }
     tool.to_string()
 }
@@ -225,7 +262,7 @@ fn call_result(value: &Value, canaries: &[String], pick: &mut Picks, bare: bool)
         let form = CLAIMED_FORMS[usize::from(pick.next(CLAIMED_FORMS.len() as u8))];
         let scalars = ["42", " \"pending\" ", "true", "null", "-0.5e3", "\"a \\\"quoted\\\" word\""];
         // Content-only, mostly prose (the shape the streaming engine reads), now and then JSON.
-        let kind = match pick.next(16) {
+        let kind = match pick.next(17) {
             1..=4 if bare => [8, 14][usize::from(pick.next(2))],
             kind => kind,
         };
@@ -240,6 +277,8 @@ fn call_result(value: &Value, canaries: &[String], pick: &mut Picks, bare: bool)
             12 => scalars[usize::from(pick.next(scalars.len() as u8))].to_string(),
             13 => format!(r#"{{"n":{i},"n":"{canary}"}}"#), // repeats a key: an error where parsed
             14 => format!("{i} item(s), \"{canary}\" among them"),
+            // JSON holding a result that makes claims (`claims::of_result` reads it).
+            15 => format!(r#"[{{"structuredContent":{{}},"annotations":{{"sensitiveHint":true}}}},"{canary}"]"#),
             _ => canary.to_string(),
         };
         let mut block = vec![("type", json!("text")), ("text", json!(text))];
@@ -490,6 +529,45 @@ fn the_engines_agree_on_each_call_result_rule() {
             let streamed = agree(&keys, &[value], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(streamed, *streams, "after the value: {raw} ({format:?})");
         }
+    }
+}
+
+/// Content-only results of a tool whose schema marks nothing (or that has none): a text that is
+/// one JSON object or array making no claims is read (the DOM engine passes it as prose); JSON
+/// the claims reader reads something in, or fails on, and JSON in prose are not.
+#[test]
+fn the_engines_agree_on_content_only_json_without_marks() {
+    let tools = [
+        r#"{"name":"n"}"#.to_string(),
+        json!({ "name": "o", "outputSchema": { "type": "object", "properties": { "a": { "type": "string" } } } })
+            .to_string(),
+    ];
+    let only = |t: &str| json!({ "content": [{ "type": "text", "text": t }] }).to_string();
+    let cases = [
+        (only(r#"{"a":"x\u00e9","n":[1,2.5e3,"é"]}"#), true),
+        (only("[\n  {\n    \"a\": \"AKIA2OGYBAH6STMMNXNN\"\n  }\n]"), false), // a credential: the DOM engine's
+        (only("  {\n  \"a\": \"b\",\n  \"nested\": {\"c\": null}\n}"), true),
+        (only(r#"[{"a":1},{"b":[true,false]}]"#), true),
+        (only(r#"{"a":1,"a":2}"#), false),
+        (only(r#"{"_meta":{"sensitiveHint":true},"a":1}"#), false),
+        (only(r#"{"x":{"annotations":{"sensitiveHint":true}}}"#), false),
+        (only(r#"[{"content":[{"type":"text","text":"hi"}]}]"#), false),
+        (only(r#"{"out":"{\"_meta\":{\"sensitiveHint\":true}}"}"#), false),
+        (only(r#"{"a":1} and more"#), false),
+        (only(r#"Result: {"a":1}"#), false),
+        (only(&format!("{}1{}", "[".repeat(200), "]".repeat(200))), false),
+    ];
+    let marked = keys_tool();
+    for format in Format::ALL {
+        for tool in &tools {
+            for (raw, streams) in &cases {
+                let streamed = agree(tool, &[], raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(streamed, *streams, "{raw} ({format:?}, {tool})");
+            }
+        }
+        // Where the schema marks something, the JSON is walked as the value: the DOM engine's.
+        let raw = only(r#"{"keys":[{"id":"a","secret":"S1"}]}"#);
+        assert!(!agree(&marked, &[], &raw, format, Limits::default()).unwrap_or_else(|e| panic!("{e}")));
     }
 }
 

@@ -11,17 +11,20 @@
 //! marks a member named like MCP's (its data then), a text that holds JSON other than the
 //! duplicate as written (a bracket or a backslash: JSON in prose, which rule 5 walks, or a
 //! duplicate written otherwise, which the DOM engine compares as a value; content only, a JSON
-//! scalar as a whole, which a schema with marks walks as the value), a text that may hold a
-//! result making claims (`claims::may_claim`), a `null` or repeated member, and a credential the
-//! detectors find in a text that this result does not take (the DOM engine's detectors pass
-//! over a known one: a taken value echoed in the duplicate text).
+//! scalar as a whole, which a schema with marks walks as the value; content only from a tool
+//! that marks nothing, a JSON object or array as a whole is read, when the plain scan takes it:
+//! no claims), a text that may hold a result making claims (`claims::may_claim`), a `null` or
+//! repeated member, and a credential the detectors find in a text that this result does not
+//! take (the DOM engine's detectors pass over a known one: a taken value echoed in the
+//! duplicate text).
 
 use std::borrow::Cow;
 
-use super::stream::{scan_at, Context, Scanned};
+use super::stream::{scan, scan_at, Context, Scanned};
 use crate::json::{parse, scan};
 use crate::policy::claims;
 use crate::schema::Schema;
+use crate::scrub::detect::Detect;
 use crate::scrub::detected;
 
 /// A CallToolResult around the structured value the streaming engine read.
@@ -99,7 +102,9 @@ pub(super) fn scan_call(text: &str, cx: &mut Context) -> Option<Scanned> {
     let mut found = Vec::new();
     for block in &mut blocks {
         block.duplicate = written == Some(block.text.as_str());
-        if !block.duplicate && !prose(&block.text, written.is_none(), marks) {
+        let bare = written.is_none();
+        if !block.duplicate && !prose(&block.text, bare, marks) && !(bare && !marks && claimless_json(&block.text, cx))
+        {
             return None;
         }
         found.extend(detected(&block.text, cx.detect, cx.meter).into_iter().map(|(_, secret)| secret));
@@ -125,6 +130,22 @@ fn prose(text: &str, bare: bool, marks: bool) -> bool {
     let json =
         text.bytes().any(|b| matches!(b, b'{' | b'[' | b'\\')) || (bare && marks && parse::parse(text, None).is_ok());
     !json && !claims::may_claim(text)
+}
+
+/// Is a text one JSON object or array as a whole that makes no claims, which the DOM engine
+/// passes as prose where the schema marks nothing (content only)? Rule 5 walks JSON only
+/// against marks; the claims reader reads such a text as a result, and one the plain scan
+/// takes, read without a schema or detectors, holds nothing it reads (the scan declines just
+/// that: `_meta`, `annotations`, `content`, a string or key that may claim, a repeated key,
+/// depth past the limit the reader parses to).
+fn claimless_json(text: &str, cx: &mut Context) -> bool {
+    if !text.trim_start().starts_with(['{', '[']) {
+        return false;
+    }
+    let (schema, detect) = (cx.schema.take(), std::mem::replace(&mut cx.detect, Detect::NONE));
+    let read = scan(text, cx).is_some();
+    (cx.schema, cx.detect) = (schema, detect);
+    read
 }
 
 /// The member whose key is at `i`: its key (decoded) and where its value starts.
