@@ -128,6 +128,16 @@ function contentOnly(bytes) {
   return { content: [{ type: "text", text }] };
 }
 
+/**
+ * A content-only CallToolResult of about `bytes` from a tool without outputSchema: the key
+ * records' JSON as its one text block (ids for secrets: the detectors' finds are not the case).
+ */
+function contentJson(bytes) {
+  const value = keyRecords(bytes);
+  for (const k of value.keys) k.secret = k.secret.replace("sk_live_", "id_");
+  return { content: [{ type: "text", text: JSON.stringify(value) }] };
+}
+
 export const SIZES = [
   ["1 KB", 1e3],
   ["100 KB", 1e5],
@@ -146,6 +156,7 @@ export const CASES = [
   { id: "call", label: "CallToolResult, duplicate text", tool: keysTool, paths: ["structuredContent.keys[*].secret"], sizes: [["2 KB", 2e3], ["1 MB", 1e6]], make: callResult },
   // Nothing to redact (`passes`): the result is its own agent view.
   { id: "content", label: "CallToolResult, content only", tool: keysTool, paths: [], sizes: [["2 KB", 2e3], ["1 MB", 1e6]], make: contentOnly, passes: true },
+  { id: "contentjson", label: "CallToolResult, JSON text only", tool: { name: "list_keys_text" }, paths: [], sizes: [["2 KB", 2e3], ["1 MB", 1e6]], make: contentJson, passes: true },
 ];
 
 export const CONTENDERS = ["webmcp text", "webmcp object", "fast-redact", "@pinojs/redact", "parse+stringify", "parse(stringify(x))", "copy"];

@@ -2,7 +2,7 @@
 //! core's own time goes (`perf record` this), not a contender in the ratios.
 //!
 //! ```sh
-//! cargo run --release --example bench_cases [all|pass|2kb|tree|call|call2kb|late|content] [bytes] [reps]
+//! cargo run --release --example bench_cases [all|pass|2kb|tree|call|call2kb|late|content|contentjson] [bytes] [reps]
 //! ```
 //!
 //! It also prints the peak of the bytes live on the heap during a call (redaction and side
@@ -194,6 +194,12 @@ fn main() {
         }
         // Only text: `content` without `structuredContent`, from a tool with marks.
         "content" => (keys_tool(true), content_only(bytes)),
+        // A tool without outputSchema answering with its value's JSON as the text (no
+        // credentials in it: the detectors' finds are the DOM engine's).
+        "contentjson" => (
+            json!({ "name": "list_keys" }),
+            json!({ "content": [{ "type": "text", "text": keys(bytes).replace("sk_live_", "id_") }] }).to_string(),
+        ),
         other => panic!("unknown case {other}"),
     };
     let tool = tool.to_string();
