@@ -103,8 +103,9 @@ pub(super) fn scan_call(text: &str, cx: &mut Context) -> Option<Scanned> {
     for block in &mut blocks {
         block.duplicate = written == Some(block.text.as_str());
         let bare = written.is_none();
-        if !block.duplicate && !prose(&block.text, bare, marks) && !(bare && !marks && claimless_json(&block.text, cx))
-        {
+        let read =
+            block.duplicate || prose(&block.text, bare, marks) || (bare && !marks && claimless_json(&block.text, cx));
+        if !read {
             return None;
         }
         found.extend(detected(&block.text, cx.detect, cx.meter).into_iter().map(|(_, secret)| secret));
