@@ -743,7 +743,12 @@ fn views_deep(s: &str, levels: usize, meter: &Meter, visit: &mut Visit) {
 
 /// Can `bytes` hold an escape any decoder reads? Without one of these bytes, text has no view.
 pub(super) fn may_escape(bytes: &[u8]) -> bool {
-    bytes.iter().any(|b| matches!(b, b'\\' | b'&' | b'%' | b'+')) || folds(bytes)
+    // One pass: every string is asked, and most hold none of these.
+    bytes.iter().enumerate().any(|(i, c)| match c {
+        b'\\' | b'&' | b'%' | b'+' => true,
+        0xC2 | 0xE2 | 0xEF => folded(bytes, i).is_some(),
+        _ => false,
+    })
 }
 
 /// Does `b` hold a character [`unfold`] reads? (Their lead bytes also start dashes and quotes.)
