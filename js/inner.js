@@ -5,6 +5,8 @@
 // function it is given (the callback) is the one `wrap` gives, as is a callback given later
 // through the handle's `update`.
 
+import { LISTINGS } from "./listing.js";
+
 /**
  * The SDK's registration methods (v1 and v2) -> what they register. v2 (`@modelcontextprotocol/
  * server`, MCP-B 5.1's) has only the `register*` ones; v1's `tool`, `resource` and `prompt`
@@ -60,11 +62,14 @@ export function registeredOn(server) {
  * @param {any} server
  * @param {(kind: string, state: { name: string, outputSchema?: object, claims?: () => any[] }, config: any, callback: Function) => Function} wrap
  * @param {any} [context] the model context whose `mcpServer` this is
+ * @param {(method: string, result: unknown) => Promise<unknown>} [listed] what a listing answers (js/listing.js)
  */
-export function patchInner(server, wrap, context) {
+export function patchInner(server, wrap, context, listed = async (_m, r) => r) {
   /** @type {[any, string, PropertyDescriptor | undefined, unknown][]} */
   const done = [];
+  let restoreHandlers = () => {};
   const restore = () => {
+    restoreHandlers();
     for (const [target, key, own, ours] of done) {
       try {
         if (target[key] !== ours) continue;
@@ -109,7 +114,7 @@ export function patchInner(server, wrap, context) {
       };
       replace(server, key, ours);
     }
-    guardRequestHandlers(server.server, inside, replace, fence);
+    restoreHandlers = guardRequestHandlers(server.server, inside, replace, fence, listed);
     scrubbedBefore = scrubRegistered(server, wrap, replace, inside);
     fenceRegistries(server, inside, fence);
     if (context) fence(context, "mcpServer", server, "modelContext.mcpServer cannot be replaced while installRedaction is installed");
@@ -222,15 +227,14 @@ function patchHandle(handle, kind, state, config, wrap, inside) {
   // The JSON Schema the SDK (v2) made of a tool's outputSchema (what tools/list shows): its
   // `x-sensitive` marks are the tool's, as an outputSchema given to the context is.
   const follow = () => {
-    if (kind !== "tool") return;
-    try {
-      const json = handle.outputSchemaJson;
-      state.outputSchema = json !== null && typeof json === "object" ? json : undefined;
-    } catch {
-      state.outputSchema = undefined;
-    }
+    if (kind === "tool") state.outputSchema = outputSchemaOf(handle);
   };
-  follow();
+  try {
+    follow();
+  } catch (err) {
+    removed(handle);
+    throw err;
+  }
   // What a tool's calls are judged by: the claims the handle lists now (see installRedaction).
   if (kind === "tool") state.claims = () => [handle.annotations, handle._meta];
   const update = handle.update;
@@ -248,21 +252,69 @@ function patchHandle(handle, kind, state, config, wrap, inside) {
           // A template given here has a `list` as the registration's has (review s34).
           if (kind === "resource") given.template = templateThrough(given.template, (cb) => wrap(kind, state, undefined, cb));
         }
+        // The SDK v2 remakes a prompt's handler from the callback its update last saw: one a
+        // script gave an update it kept from before installation (refused there, as the handler
+        // it assigns is, but seen) came back raw at the next remake (an `argsSchema` update),
+        // past the wrap (review s36). A handler remade from what this update was not given is
+        // wrapped (one made from a wrapped callback is then scrubbed twice, which changes nothing).
+        const before = kind === "prompt" ? handle.handler : undefined;
         const out = within(inside, () => Reflect.apply(update, this, [given, ...rest]));
-        follow();
+        const after = kind === "prompt" ? handle.handler : undefined;
+        if (after !== before && typeof after === "function" && typeof given?.callback !== "function") {
+          within(inside, () => {
+            handle.handler = wrap(kind, state, config, after);
+          });
+        }
+        try {
+          follow();
+        } catch (err) {
+          removed(handle);
+          throw err;
+        }
         return out;
       },
     });
     guardMembers(handle, kind, inside);
   } catch {
-    try {
-      handle.remove?.();
-    } catch {
-      // nothing more to undo
-    }
+    removed(handle);
     throw new TypeError(`webmcp-redact: the ${kind} registered on modelContext.mcpServer was removed: its handle's update could not be patched`);
   }
   return handle;
+}
+
+/** The registration of `handle` undone, as far as it can be. */
+function removed(/** @type {any} */ handle) {
+  try {
+    handle.remove?.();
+  } catch {
+    // nothing more to undo
+  }
+}
+
+/**
+ * The JSON Schema a tool's calls are judged by: the SDK v2's (`outputSchemaJson`, what
+ * tools/list shows), or the SDK v1's zod `outputSchema` read as zod 4 reads itself
+ * (`~standard.jsonSchema.output`, the Standard JSON Schema interface the SDK v2 uses too): its
+ * `.meta({ "x-sensitive": true })` marks were not read, and marked fields went raw (left open
+ * by review s34). A schema whose marks cannot be read that way (zod 3, another library) is
+ * refused: code `unprotected_route`.
+ * @param {any} handle
+ * @returns {object | undefined}
+ */
+function outputSchemaOf(handle) {
+  try {
+    if ("outputSchemaJson" in handle) {
+      const json = handle.outputSchemaJson;
+      return json !== null && typeof json === "object" ? json : undefined;
+    }
+    const schema = handle.outputSchema;
+    if (schema === undefined || schema === null) return undefined;
+    const json = schema["~standard"]?.jsonSchema?.output?.({ target: "draft-2020-12" });
+    if (json !== null && typeof json === "object") return json;
+  } catch {
+    // unreadable: refused below
+  }
+  throw unprotected("a tool's outputSchema whose marks cannot be read (give a zod 4 schema, or a JSON Schema through modelContext.registerTool) is refused: its marked fields would reach MCP clients unredacted");
 }
 
 /**
@@ -348,23 +400,35 @@ function fenceRegistries(server, inside, fence) {
 
 /** The requests a Server answers itself, whose answers hold no page data. */
 const PLUMBING = new Set(["initialize", "ping", "server/discover", "logging/setLevel"]);
+/**
+ * The protocol's own methods that dispatch a request or wrap a handler (SDK v1: `_onrequest`;
+ * v2: `_onrequest`, `_wrapHandler`): replaced by a page, each answered clients past every
+ * handler (left open by review s34). Fenced where the server has them.
+ */
+const DISPATCH = ["_onrequest", "_wrapHandler"];
 
 /**
  * The inner server's `server.setRequestHandler`, refused outside the routes for any method but
  * PLUMBING: a handler a page sets (`tools/call`, `resources/read`, ...) answers MCP clients
  * with what it returns, past every route (left open by review s32). Inside a route the SDK
  * sets its own handlers, which call the wrapped callbacks. So is a handler written into the
- * map those go to (`server._requestHandlers.set("prompts/get", ...)`, that map replaced) or set
- * as its `fallbackRequestHandler` (which answers every method with no handler of its own): each
- * answered clients raw (found by review s34).
+ * map those go to or set as its `fallbackRequestHandler` (which answers every method with no
+ * handler of its own): each answered clients raw (found by review s34).
+ * The map (the SDK's `_requestHandlers`, which both SDKs only `get`, `set`, `has` and `delete`)
+ * is moved into a new Map only this module holds, and the protocol's member is fenced to a
+ * stand-in that is no Map: `Map.prototype.set.call(map, ...)` wrote past any own `set` of the
+ * SDK's map (review s36), and on the old map (kept by a script from before) it now writes
+ * where nothing reads. A listing handler (LISTINGS) answers through `listed(method, result)`
+ * (js/listing.js). Returns `restore()` putting the handlers back into the SDK's map.
  * @param {any} protocol
  * @param {{ depth: number }} inside
  * @param {(target: any, key: string, ours: Function) => void} replace
  * @param {(target: any, key: string, value: unknown, why: string) => void} fence
+ * @param {(method: string, result: unknown) => Promise<unknown>} listed
  */
-function guardRequestHandlers(protocol, inside, replace, fence) {
+function guardRequestHandlers(protocol, inside, replace, fence, listed) {
   const fn = protocol?.setRequestHandler;
-  if (typeof fn !== "function") return;
+  if (typeof fn !== "function") return () => {};
   const refuse = (/** @type {string} */ name) => {
     if (inside.depth === 0 && !PLUMBING.has(name)) throw unprotected(`mcpServer.server.setRequestHandler("${name}") is refused: its answers would reach MCP clients unredacted; register tools, resources and prompts through mcpServer's routes`);
   };
@@ -381,20 +445,49 @@ function guardRequestHandlers(protocol, inside, replace, fence) {
     return Reflect.apply(fn, this, [method, ...rest]);
   };
   replace(protocol, "setRequestHandler", ours);
-  const handlers = protocol._requestHandlers;
-  if (handlers instanceof Map) {
-    const set = handlers.set;
-    /** @this {any} */
-    const guarded = function (/** @type {unknown} */ method, /** @type {unknown} */ handler) {
-      refuse(typeof method === "string" ? method : "");
-      return Reflect.apply(set, this, [method, handler]);
-    };
-    replace(handlers, "set", guarded);
-    fence(protocol, "_requestHandlers", handlers, "mcpServer.server's request handlers cannot be replaced while installRedaction is installed");
+  for (const key of DISPATCH) {
+    if (typeof protocol[key] === "function") fence(protocol, key, protocol[key], `mcpServer.server.${key} cannot be replaced while installRedaction is installed: it would answer MCP clients unredacted`);
   }
   if ("fallbackRequestHandler" in protocol) {
     fence(protocol, "fallbackRequestHandler", protocol.fallbackRequestHandler, "mcpServer.server.fallbackRequestHandler is refused: its answers would reach MCP clients unredacted");
   }
+  const original = protocol._requestHandlers;
+  if (!(original instanceof Map)) return () => {};
+  // Each listing handler's wrapper -> the SDK's own handler (put back by restore).
+  const bare = new WeakMap();
+  const through = (/** @type {unknown} */ method, /** @type {unknown} */ handler) => {
+    if (typeof method !== "string" || !Object.hasOwn(LISTINGS, method) || typeof handler !== "function") return handler;
+    /** @this {any} */
+    const wrapped = async function (/** @type {any[]} */ ...args) {
+      return listed(method, await Reflect.apply(handler, this, args));
+    };
+    bare.set(wrapped, handler);
+    return wrapped;
+  };
+  const map = new Map([...original].map(([method, handler]) => [method, through(method, handler)]));
+  const stand = Object.freeze({
+    get: (/** @type {unknown} */ method) => map.get(method),
+    has: (/** @type {unknown} */ method) => map.has(method),
+    delete: (/** @type {unknown} */ method) => map.delete(method),
+    set(/** @type {unknown} */ method, /** @type {unknown} */ handler) {
+      refuse(typeof method === "string" ? method : "");
+      map.set(method, through(method, handler));
+      return stand;
+    },
+    get size() {
+      return map.size;
+    },
+    keys: () => map.keys(),
+    values: () => map.values(),
+    entries: () => map.entries(),
+    [Symbol.iterator]: () => map.entries(),
+  });
+  fence(protocol, "_requestHandlers", stand, "mcpServer.server's request handlers cannot be replaced while installRedaction is installed");
+  // Uninstalled, the SDK's map holds its handlers again (a listing's unwrapped).
+  return () => {
+    original.clear();
+    for (const [method, handler] of map) original.set(method, bare.get(handler) ?? handler);
+  };
 }
 
 /** @param {string} why */

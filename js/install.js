@@ -13,6 +13,7 @@ import { formToolNames, interceptFormResponses, watchFormTools } from "./declara
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
 import { innerServerOf, patchInner, registeredOn } from "./inner.js";
+import { cleanListing } from "./listing.js";
 import { definitionText, resultText } from "./json.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
@@ -638,6 +639,8 @@ export async function installRedactionWith(load, options = {}) {
     if (kind !== "tool") {
       /** @this {any} */
       return async function (/** @type {any[]} */ ...given) {
+        // A resource is read by its URI (the SDK's first argument, a URL), a prompt by name.
+        await refusedName(kind, kind === "resource" ? String(given[0]?.href ?? given[0] ?? "") : state.name);
         const name = `${kind} ${state.name}`;
         const args = scrubbedContextArgs(given, scrubMessage);
         const value = await thrownScrubbed(name, () => Reflect.apply(callback, this, args));
@@ -670,6 +673,7 @@ export async function installRedactionWith(load, options = {}) {
     /** @this {any} */
     return async function (/** @type {any[]} */ ...given) {
       const s = session ?? (await sessionReady);
+      await refusedName("tool", state.name);
       const args = scrubbedContextArgs(given, scrubMessage);
       // The name, the outputSchema and the claims the handle has now (js/inner.js keeps them).
       const now = state.claims ? readClaims(state.name, state.claims) : claims;
@@ -893,6 +897,25 @@ export async function installRedactionWith(load, options = {}) {
     return scrubbedIn(session ?? (await sessionReady), name, value);
   }
   /**
+   * `strings` with what the page session finds in them masked, in one call (js/listing.js);
+   * throws where `scrubbed` rejects.
+   * @param {string[]} strings
+   */
+  async function scrubStrings(strings) {
+    return /** @type {any} */ (await scrubbed("listing", { strings }))?.strings;
+  }
+  /**
+   * Rejects (RedactionError, code `withheld`) when `id`, the name or URI a call of an inner
+   * `kind` names, holds what the page session finds: its listing drops such an entry (js/
+   * listing.js), and neither the call nor its error may name it. The message names neither.
+   * @param {string} kind
+   * @param {string} id
+   */
+  async function refusedName(kind, id) {
+    const [clean] = await scrubStrings([id]);
+    if (clean !== id) throw redactionError("withheld", kind, "", `the ${kind} was withheld: its name holds a value the agent may not see`);
+  }
+  /**
    * A message's part (sendScrubbed) scrubbed: synchronous once the session is ready, since the
    * SDK sends its own notifications (a list changed) when it is told, not a turn later, when it
    * may have closed.
@@ -965,7 +988,7 @@ export async function installRedactionWith(load, options = {}) {
   try {
     restoreOutgoing = bridge === "mcp" ? scrubOutgoing(modelContext, scrubMessage) : null;
     try {
-      const patched = inner ? patchInner(inner, innerCallback, modelContext) : null;
+      const patched = inner ? patchInner(inner, innerCallback, modelContext, (method, result) => cleanListing(method, result, scrubStrings)) : null;
       restoreInner = patched?.restore ?? null;
       unscrubbed = Math.max(0, unscrubbed - (patched?.scrubbedBefore ?? 0));
     } catch {

@@ -1,0 +1,139 @@
+// Review s36 of the JS layer (helper L), MCP-B's routes, round 3: each test states a promise a
+// careless page, a hostile script or upstream data broke before.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { installRedaction } from "webmcp-redact";
+import { apiKeyTool, random } from "./helpers.mjs";
+
+const texts = (/** @type {unknown} */ v) => JSON.stringify(v);
+const coded = (/** @type {string} */ code) => (/** @type {any} */ e) => e?.code === code;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+/** `n` values as a tool might return them: letters and digits, 16 to 31 long, each its own. */
+function values(seed, n) {
+  const rnd = random(seed);
+  const ABC = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+  return Array.from({ length: n }, (_, i) => {
+    let v = `v${i}x`;
+    const len = 12 + Math.floor(rnd() * 16);
+    for (let j = 0; j < len; j += 1) v += ABC[Math.floor(rnd() * ABC.length)];
+    return v;
+  });
+}
+
+/**
+ * MCP-B's server installed and connected to an MCP client (logging on), every message from the
+ * server in `wire` as JSON text; the page session knows each of `known` (each returned once as
+ * apiKeyTool's marked `secret`).
+ * @param {string[]} known
+ * @param {(o: any) => Promise<any>} [install]
+ */
+async function tapped(known, install = installRedaction) {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" }, { capabilities: { logging: {} } });
+  const uninstall = await install({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  /** @type {string[]} */
+  const wire = [];
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (/** @type {any} */ m, /** @type {any} */ o) => (wire.push(JSON.stringify(m)), send(m, o));
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  const queue = [...known];
+  await server.registerTool({ ...apiKeyTool, execute: async () => ({ id: "key_1", name: "prod", secret: queue.shift() ?? "none" }) });
+  for (let i = 0; i < known.length; i += 1) await client.callTool({ name: apiKeyTool.name, arguments: {} });
+  const close = async () => {
+    uninstall();
+    await client.close();
+    await server.close();
+  };
+  return { server, client, wire, uninstall, close };
+}
+
+// --- listings ------------------------------------------------------------------------------------
+
+// What tools/list, resources/list, resources/templates/list and prompts/list show was listed as
+// the page registered it: a registration named or described after a value a tool's result
+// withheld (a title, a description, an annotation, a `_meta` member, a schema's description, a
+// URI) showed it to every client. Free text is masked in place now; an entry whose identifier
+// (a tool's or prompt's name, a resource's URI, a template's URI template) holds one is dropped,
+// and a call to it refused.
+test("over MCP-B, no listing shows a known value: free text masked, an entry named by one dropped", async () => {
+  const { z } = await import("zod");
+  const { ResourceTemplate } = await import("@modelcontextprotocol/server");
+  const known = values(3601, 40);
+  const rnd = random(3602);
+  const { server, client, close } = await tapped(known);
+  const inner = server.mcpServer;
+  const read = async (/** @type {any} */ uri) => ({ contents: [{ uri: String(uri?.href ?? uri), text: "fine" }] });
+  const answer = async () => ({ content: [{ type: "text", text: "fine" }], messages: [{ role: "user", content: { type: "text", text: "fine" } }] });
+  // Each place: [what, is it an identifier, registers `i`'s entry with `v` there].
+  /** @type {[string, boolean, (i: number, v: string) => unknown][]} */
+  const PLACES = [
+    ["a tool's name", true, (i, v) => inner.registerTool(`t${i}_${v}`, { description: "d" }, answer)],
+    ["a tool's title", false, (i, v) => inner.registerTool(`t${i}`, { title: `T ${v}`, description: "d" }, answer)],
+    ["a tool's description", false, (i, v) => inner.registerTool(`t${i}`, { description: `about ${v} here` }, answer)],
+    ["a tool's annotations title", false, (i, v) => inner.registerTool(`t${i}`, { description: "d", annotations: { title: v, readOnlyHint: true } }, answer)],
+    ["a tool's _meta value", false, (i, v) => inner.registerTool(`t${i}`, { description: "d", _meta: { note: [`n ${v}`] } }, answer)],
+    ["a tool's _meta key", false, (i, v) => inner.registerTool(`t${i}`, { description: "d", _meta: { [v]: 1 } }, answer)],
+    ["a tool's input field description", false, (i, v) => inner.registerTool(`t${i}`, { description: "d", inputSchema: z.object({ q: z.string().describe(`the ${v}`) }) }, answer)],
+    ["a tool's input field name", false, (i, v) => inner.registerTool(`t${i}`, { description: "d", inputSchema: z.object({ [v]: z.string().optional() }) }, answer)],
+    ["a context tool's description", false, (i, v) => server.registerTool({ name: `c${i}`, description: `about ${v}`, execute: answer })],
+    ["a context tool's name", true, (i, v) => server.registerTool({ name: `c${i}_${v}`, description: "d", execute: answer })],
+    ["a resource's URI", true, (i, v) => inner.registerResource(`r${i}`, `app://r/${v}`, {}, read)],
+    ["a resource's name", false, (i, v) => inner.registerResource(`r ${v}`, `app://r/${i}`, {}, read)],
+    ["a resource's title and description", false, (i, v) => inner.registerResource(`r${i}`, `app://r/${i}`, { title: `T ${v}`, description: `D ${v}` }, read)],
+    ["a resource's mimeType", false, (i, v) => inner.registerResource(`r${i}`, `app://r/${i}`, { mimeType: `text/${v}` }, read)],
+    ["a template's URI template", true, (i, v) => inner.registerResource(`tp${i}`, new ResourceTemplate(`app://t/${v}/{id}`, { list: undefined }), {}, read)],
+    ["a template's description", false, (i, v) => inner.registerResource(`tp${i}`, new ResourceTemplate(`app://t${i}/{id}`, { list: undefined }), { description: `D ${v}` }, read)],
+    ["a prompt's name", true, (i, v) => inner.registerPrompt(`p${i}_${v}`, { description: "d" }, answer)],
+    ["a prompt's title", false, (i, v) => inner.registerPrompt(`p${i}`, { title: `T ${v}` }, answer)],
+    ["a prompt's argument description", false, (i, v) => inner.registerPrompt(`p${i}`, { argsSchema: z.object({ a: z.string().describe(`the ${v}`) }) }, answer)],
+    ["a context resource's description", false, (i, v) => server.registerResource({ name: `cr${i}`, uri: `app://cr/${i}`, description: `D ${v}`, read })],
+  ];
+  const lists = () => Promise.all([client.listTools(), client.listResources(), client.listResourceTemplates(), client.listPrompts()]);
+  try {
+    let leaked = 0;
+    let dropped = 0;
+    let masked = 0;
+    for (let i = 0; i < 120; i += 1) {
+      const [what, identifier, register] = PLACES[i % PLACES.length];
+      const v = known[Math.floor(rnd() * known.length)];
+      await register(i, v);
+      const listed = texts(await lists());
+      if (listed.includes(v)) leaked += 1;
+      else if (identifier) {
+        dropped += 1;
+        assert.doesNotMatch(listed, new RegExp(`"(?:t|c|r|tp|p)${i}_`), `${what}: no entry named by the value`);
+      } else {
+        assert.match(listed, /\[redacted: secret\]/, `case ${i}, ${what}: masked in place`);
+        masked += 1;
+      }
+    }
+    assert.equal(leaked, 0, `${leaked} of 120 listings showed a known value`);
+    assert.equal(dropped + masked, 120);
+    // A call to an entry dropped for its name is refused, and the refusal names nothing.
+    const named = known[0];
+    inner.registerTool(`late_${named}`, { description: "d" }, answer);
+    inner.registerPrompt(`late_${named}`, {}, answer);
+    inner.registerResource("late", `app://late/${named}`, {}, read);
+    for (const call of [
+      () => client.callTool({ name: `late_${named}`, arguments: {} }),
+      () => client.getPrompt({ name: `late_${named}` }),
+      () => client.readResource({ uri: `app://late/${named}` }),
+    ]) {
+      const seen = await call().then(texts, (/** @type {any} */ e) => `error ${e?.message}`);
+      assert.match(seen, /withheld/, seen);
+      assert.ok(!seen.includes(named), seen);
+    }
+    // What holds no known value is listed as registered.
+    inner.registerTool("plain", { title: "Plain", description: "nothing here" }, answer);
+    const tools = (await client.listTools()).tools.find((/** @type {any} */ t) => t.name === "plain");
+    assert.deepEqual([tools?.title, tools?.description], ["Plain", "nothing here"]);
+  } finally {
+    await close();
+  }
+});
