@@ -343,6 +343,12 @@ function contextToPatch(given) {
 const SCRUBBED = { registerResource: ["read", "resource"], registerPrompt: ["get", "prompt"] };
 /** A redaction at one of these (MCP's base64 fields) withholds the read: see `scrubbed`. */
 const BASE64_FIELD = /\/(?:blob|data)$/;
+/**
+ * Except in a log line's `data` (any JSON, masked in place): taken for base64, a log line
+ * naming a known value was withheld whole (review s34's open item).
+ */
+const LOG_LINE = "message notifications/message";
+const LOG_DATA = /^\/data(?:\/|$)/;
 /** What MCP-B reads of a resource or prompt descriptor besides that member. */
 const DESCRIBED = ["name", "title", "uri", "description", "mimeType", "argsSchema", "icons", "annotations", "_meta"];
 
@@ -933,7 +939,7 @@ export async function installRedactionWith(load, options = {}) {
    */
   function scrubbedIn(s, name, value) {
     const out = s.redact({ name }, value);
-    const encoded = out.redactions.find((/** @type {any} */ r) => BASE64_FIELD.test(r.pointer));
+    const encoded = out.redactions.find((/** @type {any} */ r) => BASE64_FIELD.test(r.pointer) && !(name === LOG_LINE && LOG_DATA.test(r.pointer)));
     if (!out.withheld && !encoded) {
       if (out.result?.structuredContent !== undefined) return keep(out.result.structuredContent);
       if (out.redactions.length === 0) return keep(out.result);

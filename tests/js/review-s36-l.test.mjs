@@ -137,3 +137,109 @@ test("over MCP-B, no listing shows a known value: free text masked, an entry nam
     await close();
   }
 });
+
+// --- a prompt's update kept from before installation ---------------------------------------------
+
+// The SDK v2 remakes a prompt's handler from the callback its update last saw. A script that kept
+// a prompt's `update` from before installation and gave it a raw callback was refused when the
+// update assigned the handler, but the SDK had already taken the callback: the next remake (an
+// `argsSchema` given through the patched update) made the handler from it, raw.
+test("over MCP-B, a prompt's update kept from before installation plants no raw callback", async () => {
+  const { z } = await import("zod");
+  const known = values(3611, 8);
+  /** @type {any[]} */
+  const early = [];
+  const install = async (/** @type {any} */ o) => {
+    const inner = o.modelContext.mcpServer;
+    for (let i = 0; i < 24; i += 1) {
+      const h = inner.registerPrompt(`p${i}`, { description: "d" }, async () => ({ messages: [{ role: "user", content: { type: "text", text: "fine" } }] }));
+      early.push({ h, update: h.update });
+    }
+    return installRedaction(o);
+  };
+  const { client, close } = await tapped(known, install);
+  const rnd = random(3612);
+  /** @type {[string, (h: any) => void][]} */
+  const REMAKES = [
+    ["update({ argsSchema })", (h) => h.update({ argsSchema: z.object({ a: z.string().optional() }) })],
+    ["update({ argsSchema, title })", (h) => h.update({ argsSchema: z.object({ b: z.string().optional() }), title: "T" })],
+    ["update({ argsSchema }) twice", (h) => (h.update({ argsSchema: z.object({}) }), h.update({ argsSchema: z.object({}) }))],
+  ];
+  try {
+    let leaked = 0;
+    for (const [i, { h, update }] of early.entries()) {
+      const v = known[Math.floor(rnd() * known.length)];
+      const raw = async () => ({ messages: [{ role: "user", content: { type: "text", text: `raw ${v}` } }] });
+      try {
+        update({ callback: raw, ...(rnd() < 0.5 ? { argsSchema: z.object({}) } : {}) });
+      } catch {
+        // refused where it assigns the handler
+      }
+      REMAKES[i % REMAKES.length][1](h);
+      const seen = await client.getPrompt({ name: `p${i}`, arguments: {} }).then(texts, (/** @type {any} */ e) => `error ${e?.message}`);
+      if (seen.includes(v)) leaked += 1;
+      else assert.match(seen, /raw \[redacted: secret\]/, seen);
+    }
+    assert.equal(leaked, 0, `${leaked} of ${early.length} prompts answered with the planted callback raw`);
+  } finally {
+    await close();
+  }
+});
+
+// --- a log line ------------------------------------------------------------------------------------
+
+// A log line (`notifications/message`) whose `data` held a known value was withheld whole (the
+// page's call rejected, nothing sent): `/data` was taken for one of MCP's base64 fields, where a
+// masked value would break the encoding. A log line's data is any JSON: it is masked in place
+// now, through each route a page logs by. A sampling request's image `data` stays withheld.
+test("over MCP-B, a log line holding a known value is masked, not withheld", async () => {
+  const known = values(3621, 6);
+  const { server, client, wire, close } = await tapped(known);
+  const inner = server.mcpServer;
+  let ctx;
+  inner.registerTool("ctx", { description: "d", annotations: { readOnlyHint: true } }, async (/** @type {any[]} */ ...args) => {
+    ctx = args.at(-1);
+    return { content: [{ type: "text", text: "done" }] };
+  });
+  await client.callTool({ name: "ctx", arguments: {} });
+  /** @type {[string, (data: unknown) => Promise<unknown>][]} */
+  const ROUTES = [
+    ["server.notification", (data) => inner.server.notification({ method: "notifications/message", params: { level: "info", data } })],
+    ["sendLoggingMessage", (data) => inner.sendLoggingMessage({ level: "warning", data, logger: "page" })],
+    ["ctx.mcpReq.log", (data) => /** @type {any} */ (ctx).mcpReq.log("info", data)],
+  ];
+  /** @type {((v: string) => unknown)[]} */
+  const DATA = [(v) => v, (v) => `fetched ${v} from the API`, (v) => ({ note: `the key ${v}` }), (v) => [`x ${v}`, 1]];
+  const rnd = random(3622);
+  try {
+    let sent = 0;
+    let withheld = 0;
+    for (let i = 0; i < 36; i += 1) {
+      const [how, log] = ROUTES[i % ROUTES.length];
+      const v = known[Math.floor(rnd() * known.length)];
+      const n = wire.length;
+      const outcome = await log(DATA[Math.floor(rnd() * DATA.length)](v)).then(() => "sent", (/** @type {any} */ e) => e?.code ?? String(e));
+      await settle();
+      const out = wire.slice(n).filter((m) => m.includes("notifications/message"));
+      for (const m of out) assert.ok(!m.includes(v), `${how}: ${m}`);
+      if (outcome === "withheld") withheld += 1;
+      else {
+        assert.equal(outcome, "sent", how);
+        assert.equal(out.length, 1, `${how}: ${out.join("\n")}`);
+        assert.match(out[0], /\[redacted: secret\]/, how);
+        sent += 1;
+      }
+    }
+    assert.equal(withheld, 0, `${withheld} of 36 log lines were withheld`);
+    assert.equal(sent, 36);
+    // Base64 where MCP has it, in a message: still withheld, never masked.
+    const image = { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "image", mimeType: "image/png", data: known[0] } }], maxTokens: 5 } };
+    const anySchema = { "~standard": { version: 1, vendor: "t", validate: (/** @type {unknown} */ value) => ({ value }) } };
+    const n = wire.length;
+    const outcome = await Promise.race([inner.server.request(image, anySchema).then(() => "sent", (/** @type {any} */ e) => e?.code), settle().then(() => "pending")]);
+    assert.equal(outcome, "withheld");
+    assert.ok(!wire.slice(n).join("").includes(known[0]));
+  } finally {
+    await close();
+  }
+});
