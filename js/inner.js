@@ -309,8 +309,15 @@ function outputSchemaOf(handle) {
     }
     const schema = handle.outputSchema;
     if (schema === undefined || schema === null) return undefined;
-    const json = schema["~standard"]?.jsonSchema?.output?.({ target: "draft-2020-12" });
-    if (json !== null && typeof json === "object") return json;
+    const json = standardJson(schema);
+    if (json) return json;
+    // A raw shape the SDK v1 made into a zod mini object (which has no JSON Schema of its own):
+    // its fields' (zod 4's own objects).
+    const shape = schema._zod?.def?.type === "object" ? schema._zod.def.shape : undefined;
+    if (shape !== null && typeof shape === "object") {
+      const properties = Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, standardJson(field)]));
+      if (Object.values(properties).every(Boolean)) return { type: "object", properties };
+    }
   } catch {
     // unreadable: refused below
   }
@@ -488,6 +495,16 @@ function guardRequestHandlers(protocol, inside, replace, fence, listed) {
     original.clear();
     for (const [method, handler] of map) original.set(method, bare.get(handler) ?? handler);
   };
+}
+
+/**
+ * `schema`'s output JSON Schema through the Standard JSON Schema interface (zod 4.2+), or null.
+ * @param {any} schema
+ * @returns {object | null}
+ */
+function standardJson(schema) {
+  const json = schema?.["~standard"]?.jsonSchema?.output?.({ target: "draft-2020-12" });
+  return json !== null && typeof json === "object" ? json : null;
 }
 
 /** @param {string} why */

@@ -243,3 +243,119 @@ test("over MCP-B, a log line holding a known value is masked, not withheld", asy
     await close();
   }
 });
+
+// --- past the request handlers --------------------------------------------------------------------
+
+// The request handler map's own `set` was fenced, but `Map.prototype.set.call(map, ...)` (or a
+// map a script kept from before installation) wrote past it; the protocol's `_onrequest`
+// (which dispatches every request) and `_wrapHandler` (which wraps each handler the SDK sets
+// inside a route) could be replaced. Each answered the client raw. The map is now one only this
+// module holds, behind a stand-in that is no Map; the two methods are fenced.
+test("over MCP-B, a request handler set past the map's own set, or a replaced dispatch, is refused", async () => {
+  const known = values(3631, 4);
+  const v = known[1];
+  const rawTool = async () => ({ content: [{ type: "text", text: `raw ${v}` }] });
+  const rawRead = async () => ({ contents: [{ uri: "app://x", text: `raw ${v}` }] });
+  /** @type {[string, (protocol: any, early: any) => unknown][]} */
+  const PATHS = [
+    ["Map.prototype.set.call on the map", (p) => Map.prototype.set.call(p._requestHandlers, "tools/call", rawTool)],
+    ["Map.prototype.set.call on a map kept from before", (_p, early) => Map.prototype.set.call(early, "tools/call", rawTool)],
+    ["the map's set, kept from before", (_p, early) => early.set("tools/call", rawTool)],
+    [
+      "_onrequest replaced",
+      (p) => {
+        p._onrequest = function (/** @type {any} */ request) {
+          this._transport.send({ jsonrpc: "2.0", id: request.id, result: { content: [{ type: "text", text: `raw ${v}` }], contents: [{ uri: "app://x", text: `raw ${v}` }] } });
+        };
+      },
+    ],
+    ["_wrapHandler replaced", (p) => { p._wrapHandler = () => rawRead; }],
+  ];
+  /** @type {string[]} */
+  const leaked = [];
+  /** @type {string[]} */
+  const unrefused = [];
+  for (const [what, go] of PATHS) {
+    /** @type {any} */
+    let early;
+    const install = async (/** @type {any} */ o) => {
+      early = o.modelContext.mcpServer.server._requestHandlers;
+      return installRedaction(o);
+    };
+    const { server, client, close } = await tapped(known, install);
+    const protocol = server.mcpServer.server;
+    try {
+      let refused = false;
+      try {
+        go(protocol, early);
+      } catch (err) {
+        refused = true;
+        if (what.includes("replaced")) assert.ok(coded("unprotected_route")(err), `${what}: ${err}`);
+      }
+      server.mcpServer.registerResource("r", "app://x", {}, async () => ({ contents: [{ uri: "app://x", text: "fine" }] }));
+      for (const call of [() => client.callTool({ name: apiKeyTool.name, arguments: {} }), () => client.readResource({ uri: "app://x" })]) {
+        const seen = await Promise.race([call().then(texts, (/** @type {any} */ e) => `error ${e?.message}`), settle().then(() => "pending")]);
+        if (seen.includes(v)) {
+          leaked.push(what);
+          break;
+        }
+      }
+      if (what.startsWith("Map.prototype.set.call on the map") && !refused) unrefused.push(what);
+    } finally {
+      await close();
+    }
+    assert.ok(early.has("tools/list") && early.has("resources/read"), `${what}: uninstall puts the handlers back into the SDK's map`);
+  }
+  assert.deepEqual(leaked, [], `${leaked.length} of ${PATHS.length} paths answered the client raw`);
+  assert.deepEqual(unrefused, []);
+});
+
+// --- the SDK v1's zod output schemas ------------------------------------------------------------
+
+// An SDK v1 inner server's tool keeps its outputSchema as the zod object it was given: only the
+// SDK v2's JSON Schema (`outputSchemaJson`) was read, so zod's `.meta({ "x-sensitive": true })`
+// marks were lost and marked fields reached the client raw. zod 4's own JSON Schema is read now;
+// a schema whose marks cannot be read (zod 3) is refused with `unprotected_route`.
+test("an SDK v1 inner mcpServer: a zod outputSchema's marks apply", async () => {
+  const { z } = await import("zod");
+  const { z: z3 } = await import("zod/v3");
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const mcpServer = new McpServer({ name: "page", version: "1.0.0" });
+  const ctx = { registerTool: async () => {}, mcpServer };
+  const uninstall = await installRedaction({ modelContext: ctx, bridge: "mcp" });
+  // The SDK v1 sets its tools' capability at the first registration, which must come before connect.
+  mcpServer.registerTool("first", { description: "d" }, async () => ({ content: [] }));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await mcpServer.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" });
+  await client.connect(clientSide);
+  const known = values(3641, 30);
+  const secret = () => z.string().meta({ "x-sensitive": true }).optional();
+  /** @type {[string, () => any, (v: string) => any][]} */
+  const SHAPES = [
+    ["a marked field", () => z.object({ id: z.string(), secret: secret() }), (v) => ({ id: "k", secret: v })],
+    ["a raw shape", () => ({ id: z.string(), secret: secret() }), (v) => ({ id: "k", secret: v })],
+    ["a nested object", () => z.object({ key: z.object({ id: z.string(), secret: secret() }) }), (v) => ({ key: { id: "k", secret: v } })],
+    ["array items", () => z.object({ keys: z.array(z.string().meta({ "x-sensitive": true }).nullable()) }), (v) => ({ keys: [v] })],
+  ];
+  try {
+    let leaked = 0;
+    for (const [i, v] of known.entries()) {
+      const [what, schema, value] = SHAPES[i % SHAPES.length];
+      const sc = value(v);
+      mcpServer.registerTool(`t${i}`, { description: "d", outputSchema: schema() }, async () => ({ content: [{ type: "text", text: JSON.stringify(sc) }], structuredContent: sc }));
+      const seen = texts(await client.callTool({ name: `t${i}`, arguments: {} }));
+      if (seen.includes(v)) leaked += 1;
+      else assert.match(seen, /secret withheld/, `${what}: ${seen}`);
+    }
+    assert.equal(leaked, 0, `${leaked} of ${known.length} results carried a marked value`);
+    assert.throws(() => mcpServer.registerTool("z3", { description: "d", outputSchema: z3.object({ s: z3.string() }) }, async () => ({ content: [] })), coded("unprotected_route"));
+    assert.ok(!(await client.listTools()).tools.some((/** @type {any} */ t) => t.name === "z3"), "the refused tool is not registered");
+  } finally {
+    uninstall();
+    await client.close();
+    await mcpServer.close();
+  }
+});
