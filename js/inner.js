@@ -461,6 +461,7 @@ function guardRequestHandlers(protocol, inside, replace, fence, listed) {
   const original = protocol._requestHandlers;
   if (!(original instanceof Map)) return () => {};
   // Each listing handler's wrapper -> the SDK's own handler (put back by restore).
+  /** @type {WeakMap<object, unknown>} */
   const bare = new WeakMap();
   const through = (/** @type {unknown} */ method, /** @type {unknown} */ handler) => {
     if (typeof method !== "string" || !Object.hasOwn(LISTINGS, method) || typeof handler !== "function") return handler;
@@ -493,7 +494,7 @@ function guardRequestHandlers(protocol, inside, replace, fence, listed) {
   // Uninstalled, the SDK's map holds its handlers again (a listing's unwrapped).
   return () => {
     original.clear();
-    for (const [method, handler] of map) original.set(method, bare.get(handler) ?? handler);
+    for (const [method, handler] of map) original.set(method, (typeof handler === "function" && bare.get(handler)) || handler);
   };
 }
 
