@@ -359,3 +359,103 @@ test("an SDK v1 inner mcpServer: a zod outputSchema's marks apply", async () => 
     await mcpServer.close();
   }
 });
+
+// --- the extension's path: results as JSON text ----------------------------------------------------
+
+/**
+ * Every string (and member name) of the JSON value `v`, and of every string in it that is JSON
+ * text itself, all the way down.
+ * @param {unknown} v
+ * @param {string[]} [out]
+ */
+function allStrings(v, out = []) {
+  if (typeof v === "string") {
+    out.push(v);
+    try {
+      const inner = JSON.parse(v);
+      if (inner !== null && typeof inner === "object") allStrings(inner, out);
+      else if (typeof inner === "string" && inner !== v) allStrings(inner, out);
+    } catch {
+      // prose
+    }
+  } else if (Array.isArray(v)) for (const x of v) allStrings(x, out);
+  else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.push(k), allStrings(x, out));
+  return out;
+}
+
+/**
+ * `value` as JSON text written by a hostile hand (seeded by `rnd`): any character of a string or
+ * a member name escaped (`\uXXXX`, a pair for one outside the BMP, `\/`), whitespace anywhere
+ * JSON allows it.
+ * @param {unknown} value
+ * @param {() => number} rnd
+ */
+function hostileJson(value, rnd) {
+  const ws = () => (rnd() < 0.2 ? [" ", "\n", "\t", "\r\n  "][Math.floor(rnd() * 4)] : "");
+  const str = (/** @type {string} */ s) => {
+    let out = '"';
+    for (const ch of s) {
+      const plain = JSON.stringify(ch).slice(1, -1);
+      if (rnd() < 0.3) out += ch.split("").map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+      else if (ch === "/" && rnd() < 0.5) out += "\\/";
+      else out += plain;
+    }
+    return `${out}"`;
+  };
+  const write = (/** @type {unknown} */ v) => {
+    if (typeof v === "string") return str(v);
+    if (Array.isArray(v)) return `[${ws()}${v.map((x) => write(x)).join(`${ws()},${ws()}`)}${ws()}]`;
+    if (v !== null && typeof v === "object") return `{${ws()}${Object.entries(v).map(([k, x]) => `${str(k)}${ws()}:${ws()}${write(x)}`).join(`${ws()},${ws()}`)}${ws()}}`;
+    return JSON.stringify(v);
+  };
+  return `${ws()}${write(value)}${ws()}`;
+}
+
+// An extension's worker gets each result as JSON text (`redactJson`, README "In an MV3
+// extension"): text a page or upstream data wrote, not JSON.stringify's. A value the session
+// knows, or the tool marks, is written there escaped character by character, beside other
+// copies of it (a member name, a text block of JSON holding JSON, a resource's text, `_meta`,
+// an error's text): none reaches the agent view, in any decoding of it, or the result is
+// withheld with a stable code. (A guard: it found nothing.)
+test("redactJson on hostile JSON text: no escaped or nested copy of a known value reaches the view", async () => {
+  const { createRedactor } = await import("webmcp-redact");
+  const rnd = random(3651);
+  const marked = { name: "t", outputSchema: { type: "object", properties: { s: { type: "string", "x-sensitive": true } } } };
+  const plain = { name: "p" };
+  const EXTRA = ["é", "ü", "😀", "/", "\\", '"', "\u2028", " "];
+  /** @type {((v: string) => any)[]} */
+  const PLACES = [
+    (v) => ({ s: v, note: `a ${v} b` }),
+    (v) => ({ s: v, [v]: 1 }),
+    (v) => ({ content: [{ type: "text", text: JSON.stringify({ s: v, t: JSON.stringify({ deep: v }) }) }] }),
+    (v) => ({ content: [{ type: "resource", resource: { uri: "app://r", text: `x ${v}` } }] }),
+    (v) => ({ content: [{ type: "text", text: "ok" }], _meta: { note: v } }),
+    (v) => ({ content: [{ type: "text", text: `failed: ${v}` }], isError: true }),
+    (v) => ({ content: [{ type: "text", text: "ok" }], structuredContent: { list: [{ k: v }] } }),
+    (v) => `just ${v}`,
+  ];
+  const codes = new Set();
+  let cases = 0;
+  for (let i = 0; i < 300; i += 1) {
+    const r = await createRedactor({ format: rnd() < 0.5 ? "mcp" : "webmcp" });
+    const s = r.session();
+    let v = values(3652 + i, 1)[0];
+    const extra = EXTRA[Math.floor(rnd() * EXTRA.length)];
+    const at = 2 + Math.floor(rnd() * (v.length - 3));
+    v = v.slice(0, at) + extra + v.slice(at);
+    // Known from an earlier result (whose own view is checked too).
+    const first = s.redactJson(marked, hostileJson({ s: v }, rnd));
+    assert.ok(!first.json.includes(v) && first.redactions.length === 1, `case ${i}: ${first.json}`);
+    const value = PLACES[Math.floor(rnd() * PLACES.length)](v);
+    const tool = rnd() < 0.5 ? marked : plain;
+    const text = hostileJson(value, rnd);
+    const out = s.redactJson(tool, text);
+    if (out.error) codes.add(out.error.code);
+    assert.ok(!out.json.includes(v), `case ${i}: ${text}\n${out.json}`);
+    const seen = allStrings(JSON.parse(out.json));
+    assert.ok(!seen.some((x) => x.includes(v)), `case ${i}: ${text}\n${out.json}`);
+    cases += 1;
+  }
+  assert.equal(cases, 300);
+  for (const code of codes) assert.match(code, /^[a-z_]+$/);
+});
