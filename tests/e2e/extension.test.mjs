@@ -184,3 +184,32 @@ test("after the browser stops the worker, a fresh one keeps the vault, the known
   const stored = await fresh.evaluate((key) => chrome.storage.session.get(key), `vault:${handle}`);
   assert.equal(stored[`vault:${handle}`]?.value, CANARY);
 });
+
+/** `s` as a JSON string literal with every other character written as `\uXXXX`. */
+const escaped = (s) => `"${[...s].map((c, i) => (i % 2 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}` : c)).join("")}"`;
+
+// The worker's view of text the page wrote, not JSON.stringify's: the known value escaped
+// character by character (in a text, as a member name, in JSON text inside a text block), a
+// bare JSON string (the polyfill's string result, as the README says to send it), and `json`
+// that is no text at all. No reply holds the value, in any decoding (a guard: it found nothing).
+test("after a restart, hostile JSON text through the worker gives no reply holding the known value", async () => {
+  const texts = [
+    `{"content":[{"type":"text","text":${escaped(`the key ${CANARY}`)}}]}`,
+    `{"content":[{"type":"text","text":"ok"}],"structuredContent":{${escaped(CANARY)}:1}}`,
+    JSON.stringify({ content: [{ type: "text", text: `{"inner":${escaped(CANARY)}}` }] }),
+    JSON.stringify(`just ${CANARY}`),
+    escaped(CANARY),
+  ];
+  const replies = [];
+  for (const json of texts) replies.push(await ask({ type: "redact", tool: ECHO_TOOL, json }));
+  for (const json of [{ text: CANARY }, [CANARY], 7]) replies.push(await ask({ type: "redact", tool: ECHO_TOOL, json }));
+  for (const [i, reply] of replies.entries()) {
+    const seen = JSON.stringify(reply);
+    assert.ok(!seen.includes(CANARY), `${i}: ${seen}`);
+    // Decoded: the view's strings, and the JSON text inside them.
+    const decoded = typeof reply.json === "string" ? JSON.stringify(JSON.parse(reply.json), (_k, v) => (typeof v === "string" && /^[[{"]/.test(v) ? (() => { try { return JSON.parse(v); } catch { return v; } })() : v)) : "";
+    assert.ok(!decoded.includes(CANARY), `${i}: ${decoded}`);
+  }
+  assert.equal(replies.length, 8);
+  assert.match(replies[0].json, /the key \[redacted: API key\]/, "masked, not only withheld");
+});
