@@ -3,7 +3,11 @@
 // context: a tool's result claiming `sensitiveHint`, a resource serving a known value, raw, and
 // unreported (found by review s32). Each registration route it has is patched here so that each
 // function it is given (the callback) is the one `wrap` gives, as is a callback given later
-// through the handle's `update`.
+// through the handle's `update`; what its listings answer goes through `listed` (js/listing.js).
+// The SDK internals this relies on are named where they are used: its registries and their
+// entries' members (REGISTRIES, EXISTING, CALLED), the protocol's `_requestHandlers` map,
+// `_onrequest`, `_wrapHandler` and `fallbackRequestHandler`, the v2 prompt handler remade by
+// `update`, and the v1 zod schema's `~standard` and `_zod.def.shape`.
 
 import { LISTINGS } from "./listing.js";
 
