@@ -69,16 +69,14 @@ export function registeredOn(server) {
  * @param {(method: string, result: unknown) => Promise<unknown>} [listed] what a listing answers (js/listing.js)
  */
 export function patchInner(server, wrap, context, listed = async (_m, r) => r) {
-  /** @type {[any, string, PropertyDescriptor | undefined, unknown][]} */
+  /** @type {(() => void)[]} what undoes each change */
   const done = [];
   let restoreHandlers = () => {};
   const restore = () => {
     restoreHandlers();
-    for (const [target, key, own, ours] of done) {
+    for (const undo of done) {
       try {
-        if (target[key] !== ours) continue;
-        if (own) Object.defineProperty(target, key, own);
-        else delete target[key];
+        undo();
       } catch {
         // a server that now refuses: what could be undone was
       }
@@ -86,17 +84,35 @@ export function patchInner(server, wrap, context, listed = async (_m, r) => r) {
   };
   const replace = (/** @type {any} */ target, /** @type {string} */ key, /** @type {Function} */ ours) => {
     const own = Object.getOwnPropertyDescriptor(target, key);
-    Object.defineProperty(target, key, { configurable: true, enumerable: false, writable: true, value: ours });
-    done.push([target, key, own, ours]);
+    const held = FENCES.get(target)?.get(key); // fenced by an earlier installation
+    const before = held ? held.value : own?.value;
+    if (held) held.value = ours;
+    else Object.defineProperty(target, key, { configurable: true, enumerable: false, writable: true, value: ours });
+    done.push(() => {
+      const state = FENCES.get(target)?.get(key); // fenced since (guardMembers)
+      if (state) {
+        if (state.value === ours) state.value = before;
+      } else if (target[key] === ours) {
+        if (own) Object.defineProperty(target, key, own);
+        else delete target[key];
+      }
+    });
   };
-  /** `target[key]` kept as `value`: assigning it throws `unprotected_route` (`why`). */
+  /**
+   * `target[key]` kept as `value`: assigning it throws `unprotected_route` (`why`), and so does
+   * redefining it (fenceMember). Uninstalled, it holds what it held before, assignable.
+   */
   const fence = (/** @type {any} */ target, /** @type {string} */ key, /** @type {unknown} */ value, /** @type {string} */ why) => {
-    const own = Object.getOwnPropertyDescriptor(target, key);
-    const set = () => {
+    const before = target[key];
+    const refuse = () => {
       throw unprotected(why);
     };
-    Object.defineProperty(target, key, { configurable: true, enumerable: own?.enumerable ?? false, get: () => value, set });
-    done.push([target, key, own, value]);
+    const state = fenceMember(target, key, value, refuse);
+    done.push(() => {
+      if (state.refuse !== refuse) return;
+      state.refuse = null;
+      if (state.value === value) state.value = before;
+    });
   };
   // Inside a patched route or update, the SDK sets its own request handlers and handle members.
   const inside = { depth: 0 };
@@ -362,20 +378,57 @@ const CALLED = ["handler", "executor", "callback", "readCallback", "resourceTemp
  * @param {{ depth: number }} inside
  */
 function guardMembers(handle, kind, inside) {
+  const refuse = (/** @type {string} */ key) => () => {
+    if (inside.depth === 0) throw unprotected(`a registered ${kind}'s ${key} was assigned: what it calls would reach MCP clients unredacted; give it through the handle's update({ callback })`);
+  };
   for (const key of CALLED) {
+    const held = FENCES.get(handle)?.get(key); // by an earlier installation: armed again
     const own = Object.getOwnPropertyDescriptor(handle, key);
-    if (!own || !("value" in own)) continue;
-    let value = own.value;
-    Object.defineProperty(handle, key, {
-      configurable: true,
-      enumerable: own.enumerable,
-      get: () => value,
+    if (!held && (!own || !("value" in own))) continue;
+    fenceMember(handle, key, held ? held.value : own?.value, refuse(key));
+  }
+}
+
+/**
+ * Each fenced member: target -> key -> `{ value, refuse }` (see fenceMember). Module-wide, so
+ * that a later installation finds the fences an earlier one left.
+ * @type {WeakMap<object, Map<string, { value: unknown, refuse: ((next: unknown) => void) | null }>>}
+ */
+const FENCES = new WeakMap();
+
+/**
+ * `target[key]` held by an accessor that is not configurable: read, it is the state's `value`;
+ * assigned, its `refuse(next)` decides first (it throws to refuse; none, it is assigned). A
+ * configurable one was redefined past its setter with `Object.defineProperty` (a registry,
+ * the handler map, `_onrequest`, a handle's handler: review s36); this one cannot be, and a
+ * later call (another installation) arms it again. Returns the state.
+ * @param {any} target
+ * @param {string} key
+ * @param {unknown} value
+ * @param {(next: unknown) => void} refuse
+ */
+function fenceMember(target, key, value, refuse) {
+  let members = FENCES.get(target);
+  if (!members) FENCES.set(target, (members = new Map()));
+  let state = members.get(key);
+  if (!state) {
+    const own = Object.getOwnPropertyDescriptor(target, key);
+    /** @type {{ value: unknown, refuse: ((next: unknown) => void) | null }} */
+    const made = { value, refuse };
+    Object.defineProperty(target, key, {
+      configurable: false,
+      enumerable: own?.enumerable ?? false,
+      get: () => made.value,
       set: (/** @type {unknown} */ next) => {
-        if (inside.depth === 0) throw unprotected(`a registered ${kind}'s ${key} was assigned: what it calls would reach MCP clients unredacted; give it through the handle's update({ callback })`);
-        value = next;
+        made.refuse?.(next);
+        made.value = next;
       },
     });
+    members.set(key, (state = made));
   }
+  state.value = value;
+  state.refuse = refuse;
+  return state;
 }
 
 /** The SDK's registries (v1, v2): what the server answers tools/call, resources/read, ... from. */

@@ -459,3 +459,81 @@ test("redactJson on hostile JSON text: no escaped or nested copy of a known valu
   assert.equal(cases, 300);
   for (const code of codes) assert.match(code, /^[a-z_]+$/);
 });
+
+// --- fences redefined --------------------------------------------------------------------------------
+
+// Each fence (a registry, the server's `server`, the handler map, `_onrequest`, a registered
+// tool's `handler` and `executor`, a resource's `readCallback`, a prompt's `handler`) refused an
+// assignment, but was a configurable accessor: `Object.defineProperty` put a raw one in its
+// place, and the client was answered raw. The fences are not configurable now (transparent once
+// uninstalled, armed again by the next installation): redefining one throws.
+test("over MCP-B, a fence redefined with Object.defineProperty is refused", async () => {
+  const known = values(3661, 3);
+  const v = known[2];
+  const rawTool = async () => ({ content: [{ type: "text", text: `raw ${v}` }] });
+  const rawRead = async () => ({ contents: [{ uri: "app://x", text: `raw ${v}` }] });
+  const rawPrompt = async () => ({ messages: [{ role: "user", content: { type: "text", text: `raw ${v}` } }] });
+  const redefine = (/** @type {any} */ target, /** @type {string} */ key, /** @type {unknown} */ value) => Object.defineProperty(target, key, { value, configurable: true, writable: true, enumerable: true });
+  /** @type {[string, (inner: any, h: { tool: any, resource: any, prompt: any }) => void][]} */
+  const PATHS = [
+    ["a registry", (inner) => redefine(inner, "_registeredTools", { t: { ...inner._registeredTools.t, handler: rawTool, executor: rawTool } })],
+    ["the handler map", (inner) => redefine(inner.server, "_requestHandlers", new Map([...inner.server._requestHandlers.entries()].map(([m, f]) => [m, m === "tools/call" ? rawTool : f])))],
+    ["_onrequest", (inner) => redefine(inner.server, "_onrequest", function (/** @type {any} */ request) { this._transport.send({ jsonrpc: "2.0", id: request.id, result: { content: [{ type: "text", text: `raw ${v}` }] } }); })],
+    ["a tool's handler and executor", (_inner, h) => (redefine(h.tool, "handler", rawTool), redefine(h.tool, "executor", rawTool))],
+    ["a resource's readCallback", (_inner, h) => redefine(h.resource, "readCallback", rawRead)],
+    ["a prompt's handler", (_inner, h) => redefine(h.prompt, "handler", rawPrompt)],
+  ];
+  /** @type {string[]} */
+  const leaked = [];
+  for (const [what, go] of PATHS) {
+    const { server, client, close } = await tapped(known);
+    const inner = server.mcpServer;
+    const fine = async () => ({ content: [{ type: "text", text: "fine" }], contents: [{ uri: "app://x", text: "fine" }], messages: [{ role: "user", content: { type: "text", text: "fine" } }] });
+    const h = { tool: inner.registerTool("t", { description: "d" }, fine), resource: inner.registerResource("r", "app://x", {}, fine), prompt: inner.registerPrompt("p", {}, fine) };
+    try {
+      try {
+        go(inner, h);
+      } catch {
+        // refused
+      }
+      const calls = [() => client.callTool({ name: "t", arguments: {} }), () => client.readResource({ uri: "app://x" }), () => client.getPrompt({ name: "p" })];
+      for (const call of calls) {
+        const seen = await Promise.race([call().then(texts, (/** @type {any} */ e) => `error ${e?.message}`), settle().then(() => "pending")]);
+        if (seen.includes(v)) {
+          leaked.push(what);
+          break;
+        }
+      }
+    } finally {
+      await close();
+    }
+  }
+  assert.deepEqual(leaked, [], `${leaked.length} of ${PATHS.length} fences redefined answered the client raw`);
+});
+
+// The fences outlive an installation (they cannot be removed): uninstalled, each holds what it
+// held before and takes assignments; a second installation on the same server arms them again,
+// and what the first one registered keeps answering through the new page session.
+test("over MCP-B, installing again after uninstall arms the fences again", async () => {
+  const known = values(3671, 2);
+  const { server, client, uninstall, close } = await tapped(known);
+  const inner = server.mcpServer;
+  const fine = async () => ({ contents: [{ uri: "app://x", text: `read ${known[0]}` }] });
+  const resource = inner.registerResource("r", "app://x", {}, fine);
+  uninstall();
+  const registry = inner._registeredTools;
+  inner._registeredTools = registry; // assignable once uninstalled
+  const again = await installRedaction({ modelContext: server });
+  try {
+    assert.throws(() => { inner._registeredTools = {}; }, coded("unprotected_route"));
+    assert.throws(() => { resource.readCallback = fine; }, coded("unprotected_route"));
+    assert.throws(() => Object.defineProperty(inner.server, "_onrequest", { value: () => {} }), TypeError);
+    // The second page session has not seen known[0]: a detector-free value passes, the read works.
+    assert.match(texts(await client.readResource({ uri: "app://x" })), /read /);
+    resource.update({ callback: async () => ({ contents: [{ uri: "app://x", text: "updated" }] }) });
+    assert.match(texts(await client.readResource({ uri: "app://x" })), /updated/);
+  } finally {
+    again();
+    await close();
+  }
+});
