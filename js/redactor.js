@@ -477,8 +477,24 @@ class Redactor {
       if (resultId) report.resultId = resultId;
       return report;
     } catch (err) {
-      return withheld(name, err);
+      return this.#withheld(name, err);
     }
+  }
+
+  /**
+   * The withheld report when the core could not finish (a trap, or no instance, or an error
+   * thrown before it looked). The core words the view when it can: it masks a tool name that
+   * holds a known value (review s36: a definition JSON cannot write, named "get_" + a known
+   * value, showed it); the JS wording is left for a core that cannot be asked at all.
+   */
+  #withheld(name, err) {
+    const report = withheld(name, err);
+    try {
+      [report.agentJson] = this.#call(name, (core) => core.withheld(name, report.error.code, ""));
+    } catch {
+      // no core to ask: the JS wording stays
+    }
+    return report;
   }
 
   compile(tool) {
@@ -509,7 +525,7 @@ class Redactor {
       try {
         report = this.#rejected(name, "unserializable", detail);
       } catch (err) {
-        report = withheld(name, err);
+        report = this.#withheld(name, err);
       }
       return finish(report, { result: JSON.parse(report.agentJson) });
     }

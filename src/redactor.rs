@@ -13,7 +13,7 @@ use crate::policy::check::{check_with, CheckResult};
 use crate::policy::reference::Vault;
 use crate::policy::session::Labels;
 use crate::policy::Policy;
-use crate::redact::{failed_outcome, redact_with};
+use crate::redact::{failed_outcome, redact_with, withheld_view};
 use crate::scrub::known::{KnownSecrets, Learned};
 use crate::scrub::meter::{allowance, overrun_detail};
 use crate::{CompiledTool, Error, ErrorCode, Format, HandleSource, Limits, Options, Outcome};
@@ -98,7 +98,13 @@ impl Redactor {
     pub fn redact(&mut self, tool_json: &str, raw_json: &str, session: Option<SessionId>) -> Outcome {
         let tool = match self.compile(tool_json) {
             Ok(tool) => tool,
-            Err(e) => return failed_outcome(e),
+            Err(e) => {
+                let mut outcome = failed_outcome(e);
+                if let Some(error) = &outcome.error {
+                    outcome.agent_json = withheld_view(&error.tool, error.code, &self.known);
+                }
+                return outcome;
+            }
         };
         let options = Options { format: self.config.format, limits: self.config.limits, ..Options::default() };
         self.handles.new_call();
@@ -199,6 +205,12 @@ impl Redactor {
     /// The vault was cleared: the known set empties too.
     pub fn forget_all(&mut self) {
         self.known.clear();
+    }
+
+    /// The withheld view of a result of `tool_name` for `code`, naming the tool as the agent may
+    /// read it (a name holding a known value masked).
+    pub fn withheld_view(&self, tool_name: &str, code: ErrorCode) -> String {
+        withheld_view(tool_name, code, &self.known)
     }
 
     pub fn known(&self) -> &KnownSecrets {

@@ -15,6 +15,8 @@ mod stream_call;
 pub(crate) mod stubs;
 mod walk;
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::json::{child, parse_embedded, parse_result, write};
@@ -77,6 +79,8 @@ pub fn redact_with(
 ) -> Outcome {
     let max_work = options.limits.max_work;
     known.budget(max_work as u64, meter::allowance(max_work, raw_json.len()));
+    // Our withheld view of this tool, as a second pass finds it (rule 10).
+    let shown = shown_name(tool.name(), known).into_owned();
     let mut run = Run {
         tool,
         format: options.format,
@@ -96,7 +100,7 @@ pub fn redact_with(
         notice: None,
     };
     let mut labels = Labels::declared(tool.model());
-    let result = match is_withheld_view(tool.name(), raw_json) {
+    let result = match is_withheld_view(&shown, raw_json) {
         // The withheld view of this tool holds nothing but our wording: it stays as it is, as
         // any view this redactor wrote does on a second pass (rule 10), whatever the tool's
         // sensitivity or trust (found by review: a sensitive tool's error view was withheld
@@ -126,6 +130,9 @@ pub fn redact_with(
     // leaves what it wrote unread.
     if outcome.error.is_none() && known.overrun().is_some() {
         outcome = failed_outcome(overrun(known, options).for_tool(tool.name()));
+    }
+    if let Some(error) = &outcome.error {
+        outcome.agent_json = withheld_view(&error.tool, error.code, known);
     }
     outcome.read = known.meter().read();
     known.end_budget();
@@ -167,7 +174,22 @@ pub fn withheld_result(tool_name: &str, code: ErrorCode) -> String {
     out
 }
 
-/// Is `raw_json` exactly the withheld view of `tool_name` for some error code?
+/// A tool's name as the agent may read it in our wording: the page's own, but one holding a
+/// value this redactor knows is masked as any text is (found by review s36: a tool named
+/// `"get_" + V` put V back in the withheld view of a result that was not JSON).
+fn shown_name<'a>(tool_name: &'a str, known: &KnownSecrets) -> Cow<'a, str> {
+    match known.needles().scrub(tool_name) {
+        Some((masked, _)) => Cow::Owned(masked),
+        None => Cow::Borrowed(tool_name),
+    }
+}
+
+/// [`withheld_result`] with the tool's name as [`shown_name`] shows it.
+pub(crate) fn withheld_view(tool_name: &str, code: ErrorCode, known: &KnownSecrets) -> String {
+    withheld_result(&shown_name(tool_name, known), code)
+}
+
+/// Is `raw_json` exactly the withheld view of a tool shown as `tool_name`, for some error code?
 fn is_withheld_view(tool_name: &str, raw_json: &str) -> bool {
     raw_json.starts_with(r#"{"content":[{"type":"text","text":"The result of "#)
         && ErrorCode::ALL.iter().any(|&code| raw_json == withheld_result(tool_name, code))

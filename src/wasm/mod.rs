@@ -117,7 +117,7 @@ impl WasmRedactor {
     pub fn withheld(&self, tool_name: &str, code: &str, detail: &str) -> Array {
         let code = ErrorCode::parse(code).unwrap_or(ErrorCode::Internal);
         let error = Error::new(code, "", detail).for_tool(tool_name);
-        Array::of2(&JsValue::from_str(&withheld_result(tool_name, code)), &redaction_error(&error))
+        Array::of2(&JsValue::from_str(&self.core.withheld_view(tool_name, code)), &redaction_error(&error))
     }
 
     /// The pre-call decision as JSON text: `{ decision, reasons: [...], references? }`. Throws a
