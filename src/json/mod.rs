@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+pub(crate) mod float;
 pub(crate) mod parse;
 mod pointer;
 mod prose;

@@ -76,7 +76,9 @@ fn reference(b: &Map<String, Value>) -> Block {
     let s = |k: &str| b.get(k).and_then(Value::as_str).filter(|v| !v.is_empty()).map(str::to_string);
     let ttl = match b.get("ttl") {
         None => Ok(None),
-        Some(Value::Number(n)) if n.as_f64().is_some_and(|t| t.is_finite() && t >= 0.0) => Ok(Some(n.clone())),
+        Some(Value::Number(n)) if crate::json::float::finite(n).is_some_and(|t| t.is_finite() && t >= 0.0) => {
+            Ok(Some(n.clone()))
+        }
         Some(_) => Err(()),
     };
     match (s("id"), s("label"), s("redeemUrl"), ttl) {

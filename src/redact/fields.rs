@@ -31,8 +31,8 @@ fn well_typed(field: &str, value: &Value) -> bool {
     match field {
         "annotations" | "_meta" | "resource" => value.is_object(),
         // A number JavaScript reads as a finite one (not `1e400`, which is Infinity).
-        "size" => value.as_f64().is_some_and(f64::is_finite),
-        "priority" => value.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)),
+        "size" => crate::json::float::of(value).is_some_and(f64::is_finite),
+        "priority" => crate::json::float::of(value).is_some_and(|p| (0.0..=1.0).contains(&p)),
         "icons" => value.as_array().is_some_and(|a| a.iter().all(icon)),
         "audience" => value.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
         "data" | "blob" => value.as_str().is_some_and(is_base64),

@@ -433,7 +433,7 @@ pub(crate) fn number_forms(text: &str) -> Vec<String> {
 /// of an f64, already in the module: Rust's own float formatting cost 25 KiB), plain from 1e-6
 /// up to 1e21 and `d.ddde±X` outside; `-0` is `0`. None past f64 (JavaScript's `Infinity`).
 pub(crate) fn js_number(text: &str) -> Option<String> {
-    let f: f64 = text.parse().ok()?;
+    let f = crate::json::float::parse(text)?;
     let short = serde_json::Number::from_f64(f)?; // its shortest digits (zmij)
     if (1e-6..1e21).contains(&f.abs()) || f == 0.0 {
         return crate::json::scan::plain_decimal(short.as_str());

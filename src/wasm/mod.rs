@@ -11,7 +11,10 @@
 
 mod crypto;
 mod errors;
+mod float;
 mod heap;
+
+pub(crate) use float::parse_float;
 
 #[global_allocator]
 static HEAP: heap::Counting = heap::Counting;

@@ -112,7 +112,7 @@ fn read_limits(v: &Value) -> Result<Limits, OptionError> {
 }
 
 fn whole_number(v: &Value, max: usize) -> Option<usize> {
-    let n = v.as_f64()?;
+    let n = crate::json::float::of(v)?;
     (n.fract() == 0.0 && n >= 1.0 && n <= max as f64).then_some(n as usize)
 }
 
@@ -124,7 +124,7 @@ fn read_policy(v: &Value) -> Result<Policy, OptionError> {
 }
 
 fn seconds(v: &Value, name: &str) -> Result<f64, OptionError> {
-    v.as_f64()
+    crate::json::float::of(v)
         .filter(|s| s.is_finite() && *s > 0.0)
         .ok_or_else(|| OptionError::Range(format!("{WHO}: {name} must be a positive number of seconds")))
 }
