@@ -138,8 +138,11 @@ function buildModule(bindgen, name, features) {
   ];
   run(bindgen, [raw, ...bind]);
   // strip = true in Cargo.toml would drop the target-features section; strip here instead.
+  // `--converge` runs -Oz again while it still shrinks the module: 0.3 KiB raw, 0.9 KiB gzip
+  // (measured at stop 36; `-Oz -Oz`, `--gufa`, `--dce`, `-Os` and `--inlining-optimizing` cut less
+  // or grew it).
   const wasm = join(root, "pkg", `${name}_bg.wasm`);
-  run(process.execPath, [WASM_OPT, "-Oz", ...WASM_OPT_FEATURES, "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
+  run(process.execPath, [WASM_OPT, "-Oz", "--converge", ...WASM_OPT_FEATURES, "--strip-debug", "--strip-producers", wasm, "-o", wasm]);
 }
 
 /** pkg/webmcp_redact_inline.js: the optimized page module as one base64 string. */
