@@ -23,6 +23,7 @@ mod redact;
 mod redactor;
 mod schema;
 mod scrub;
+mod sort;
 mod tool;
 pub mod wire;
 

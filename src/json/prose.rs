@@ -189,7 +189,7 @@ pub fn embedded_spans(text: &str) -> Vec<(usize, usize)> {
     if let Some(mut s) = inside {
         s.reading.fail(&mut out);
     }
-    out.sort_unstable();
+    crate::sort::sort(&mut out);
     out
 }
 

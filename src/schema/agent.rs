@@ -266,7 +266,7 @@ impl<'s, 'v> Analysis<'s, 'v> {
     /// The place of the subschemas `start` and of all they apply in place: its set's id.
     fn close(&mut self, start: Vec<NodeId>) -> Result<usize, Exhausted> {
         let mut set = self.reach(start, true)?;
-        set.sort_unstable();
+        crate::sort::sort(&mut set);
         set.dedup();
         self.budget.spend(1 + set.len() as u64)?;
         let key: String = set.iter().map(|n| format!("{n},")).collect();

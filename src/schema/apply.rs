@@ -269,7 +269,7 @@ impl Eval {
                 next.push((name, node));
             }
         }
-        next.sort_unstable();
+        crate::sort::sort(&mut next);
         self.budget.spend((next.len() + declared.len()) as u64)?;
         let c = match self.ctx_ids.get(next.as_slice()) {
             Some(&c) => c,
@@ -329,7 +329,7 @@ impl Eval {
                     present.extend((0..node.dependent.len()).filter(|&i| obj.contains_key(&node.dependent[i].0)));
                 } else {
                     present.extend(obj.keys().filter_map(|k| node.dependent_index.get(k)).flatten());
-                    present.sort_unstable();
+                    crate::sort::sort(&mut present);
                 }
                 spent += 1 + node.dependent.len().min(obj.len()) + present.len();
                 found.extend(present.into_iter().map(|i| (owner, node.dependent[i].1)));
@@ -432,7 +432,7 @@ impl Eval {
             None
         } else {
             let mut sorted = order.clone();
-            sorted.sort_unstable();
+            crate::sort::sort(&mut sorted);
             Some((dependents, sorted))
         };
         let closure = self.intern(order)?;
@@ -587,7 +587,7 @@ impl Eval {
             return self.unmatched(schema, closure, key);
         } else {
             let mut matched: Vec<u32> = hits.iter().map(|h| h.0).collect();
-            matched.sort_unstable();
+            crate::sort::sort(&mut matched);
             matched.dedup();
             for &pos in &table.with_additional {
                 if matched.binary_search(&pos).is_err() {

@@ -68,7 +68,7 @@ pub(crate) fn compile_mapped<'a>(
     #[cfg(test)]
     let inert = if tests::NO_INERT.with(std::cell::Cell::get) { vec![false; inert.len()] } else { inert };
     let mut anchors = c.resource_anchors;
-    anchors.iter_mut().for_each(|a| a.sort_unstable());
+    anchors.iter_mut().for_each(|a| crate::sort::sort(a));
     let schema = Schema {
         nodes: c.nodes,
         root,

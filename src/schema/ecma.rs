@@ -458,7 +458,7 @@ fn exact_checked(set: Vec<(u32, u32)>) -> Result<Vec<(u32, u32)>, String> {
     // All of them: the ranges meeting the surrogates, sorted, leave no gap in them.
     let mut meeting: Vec<(u32, u32)> =
         set.iter().copied().filter(|&(lo, hi)| lo <= SURROGATES.1 && hi >= SURROGATES.0).collect();
-    meeting.sort_unstable();
+    crate::sort::sort(&mut meeting);
     let mut next = SURROGATES.0;
     for (lo, hi) in meeting {
         if lo <= next {
@@ -505,7 +505,7 @@ fn dot() -> Vec<(u32, u32)> {
 
 /// Sorted, merged ranges of Unicode scalar values (surrogates cut out: they never occur in a key).
 fn normalize(mut set: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
-    set.sort_unstable();
+    crate::sort::sort(&mut set);
     let mut out: Vec<(u32, u32)> = Vec::with_capacity(set.len());
     for (lo, hi) in set {
         for (lo, hi) in [(lo, hi.min(SURROGATES.0 - 1)), (lo.max(SURROGATES.1 + 1), hi)] {
@@ -518,7 +518,7 @@ fn normalize(mut set: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
             }
         }
     }
-    out.sort_unstable();
+    crate::sort::sort(&mut out);
     out
 }
 

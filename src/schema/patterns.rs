@@ -119,7 +119,7 @@ impl PatternIndex {
         self.run_candidates(&self.regex_prefix, key.chars(), key, programs, budget, out)?;
         self.run_candidates(&self.regex_suffix, key.chars().rev(), key, programs, budget, out)?;
         budget.spend((out.len() - start) as u64)?;
-        out[start..].sort_unstable();
+        crate::sort::sort(&mut out[start..]);
         let mut kept = start;
         for j in start..out.len() {
             if kept == start || out[kept - 1] != out[j] {

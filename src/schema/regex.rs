@@ -200,7 +200,7 @@ impl Regex {
         }
         edges.push(0);
         edges.retain(|&e| e <= 0x10_FFFF);
-        edges.sort_unstable();
+        crate::sort::sort(&mut edges);
         edges.dedup();
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let mut r = Regex { states: b.states, ranges: b.ranges, start, classes: edges, anchored: false, words, id };
@@ -329,7 +329,7 @@ impl Regex {
             return Step::Dead;
         }
         *steps += next.len() as u64 * u64::from(usize::BITS - next.len().leading_zeros());
-        next.sort_unstable();
+        crate::sort::sort(&mut next);
         next.dedup();
         Step::To(next.into(), if word && self.words { FLAG_WORD } else { 0 })
     }

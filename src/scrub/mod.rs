@@ -1292,7 +1292,7 @@ fn retain_outside(list: &mut Vec<(usize, usize, usize)>, markers: &[(usize, usiz
 /// sort of these triples would add a second one (4 KiB, measured).
 fn one_per_end(matches: Vec<(usize, usize, usize)>) -> Vec<(usize, usize, usize)> {
     let mut order: Vec<(u32, u32)> = matches.iter().enumerate().map(|(i, m)| (m.1 as u32, i as u32)).collect();
-    order.sort_unstable();
+    crate::sort::sort(&mut order);
     let mut out: Vec<(usize, usize, usize)> = Vec::with_capacity(order.len());
     for (_, i) in order {
         let m = matches[i as usize];
