@@ -1,4 +1,5 @@
-//! The core's unstable sorts of plain keys (integers and tuples of them), as one small heapsort.
+//! The core's sorts of plain keys (integers and tuples of them): one small heapsort, and a
+//! stable merge sort.
 //!
 //! `sort_unstable` is pattern-defeating quicksort, 3 to 4 KiB of the wasm module for each
 //! element type it sorts, and the core sorts several; this is a few hundred bytes each. For keys
@@ -28,6 +29,52 @@ pub(crate) fn sort<T: Ord>(v: &mut [T]) {
     }
 }
 
+/// Sorts `v` by `key`, keeping elements of equal keys in their order: `sort_by_key`'s outcome
+/// (driftsort, another 4 KiB of the module) for elements that are plain data. Insertion within
+/// runs of 16, then the runs merged pairwise through one buffer: O(n log n).
+pub(crate) fn sort_by_key_stable<T: Copy, K: Ord>(v: &mut [T], key: impl Fn(&T) -> K) {
+    const RUN: usize = 16;
+    let n = v.len();
+    for run in v.chunks_mut(RUN) {
+        for i in 1..run.len() {
+            let mut j = i;
+            while j > 0 && key(&run[j]) < key(&run[j - 1]) {
+                run.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+    }
+    if n <= RUN {
+        return;
+    }
+    let mut merged: Vec<T> = v.to_vec();
+    let mut width = RUN;
+    while width < n {
+        let mut start = 0;
+        while start < n {
+            let (mid, end) = ((start + width).min(n), (start + 2 * width).min(n));
+            let (mut a, mut b, mut out) = (start, mid, start);
+            while a < mid && b < end {
+                // The left run's element first on equal keys: that keeps the sort stable.
+                if key(&v[b]) < key(&v[a]) {
+                    merged[out] = v[b];
+                    b += 1;
+                } else {
+                    merged[out] = v[a];
+                    a += 1;
+                }
+                out += 1;
+            }
+            merged[out..out + (mid - a)].copy_from_slice(&v[a..mid]);
+            out += mid - a;
+            merged[out..end].copy_from_slice(&v[b..end]);
+            start = end;
+        }
+        v.copy_from_slice(&merged);
+        width *= 2;
+    }
+}
+
 /// Moves `v[root]` down the max-heap `v[..end]` to where it belongs.
 fn sift_down<T: Ord>(v: &mut [T], mut root: usize, end: usize) {
     loop {
@@ -48,7 +95,7 @@ fn sift_down<T: Ord>(v: &mut [T], mut root: usize, end: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::sort;
+    use super::{sort, sort_by_key_stable};
 
     /// Against the standard library's sort, on seeded slices of every length up to 300 (both
     /// paths, and the heap's odd and even ends) drawn from small ranges (many equal keys) and
@@ -72,6 +119,27 @@ mod tests {
                 sort(&mut ours);
                 std.sort_unstable();
                 assert_eq!(ours, std, "{len} pairs below {range}");
+            }
+        }
+    }
+
+    /// The stable sort against `sort_by_key` on seeded quadruples keyed by their first two
+    /// fields, many keys equal: the order of equal keys (the last two fields) must be std's.
+    #[test]
+    fn sorts_by_key_as_the_standard_library_does() {
+        let mut x: u64 = 37;
+        let mut next = |m: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % m
+        };
+        for len in 0..300 {
+            for range in [2, 5, 1000] {
+                let v: Vec<(u32, u32, u32, bool)> =
+                    (0..len).map(|i| (next(range) as u32, next(3) as u32, i as u32, next(2) == 0)).collect();
+                let (mut ours, mut std) = (v.clone(), v);
+                sort_by_key_stable(&mut ours, |h| (h.0, h.1));
+                std.sort_by_key(|h| (h.0, h.1));
+                assert_eq!(ours, std, "{len} quadruples below {range}");
             }
         }
     }

@@ -597,7 +597,7 @@ impl Eval {
                 }
             }
             spent += (table.with_additional.len() + hits.len()) as u64;
-            hits.sort_by_key(|h| (h.0, h.1));
+            crate::sort::sort_by_key_stable(&mut hits, |h| (h.0, h.1));
             let owners: Vec<State> = hits.iter().map(|h| table.objects[h.0 as usize]).collect();
             self.budget.spend(spent)?;
             self.child_set(schema, &owners, &hits)?
