@@ -610,10 +610,10 @@ fn openai(run: &[u8]) -> bool {
 
 /// A JWT starting at `start` whose first part ends at `end`: three base64url parts with two
 /// dots, a header that is a JSON object with `alg`, a payload that is a JSON object, and a
-/// signature. Returns where it ends. Whatever stands around it: a JWE's second part is an
-/// encrypted key, never a JSON object, so a JSON payload makes three parts a JWT however the
-/// text goes on (review s34: one written `….sig.json`, after `x.` or before another JWT was
-/// missed, and reached the agent).
+/// signature; or a JWE in compact form ([`jwe`]). Returns where it ends. Whatever stands
+/// around it: a JWE's second part is an encrypted key, never a JSON object, so a JSON payload
+/// makes three parts a JWT however the text goes on (review s34: one written `….sig.json`,
+/// after `x.` or before another JWT was missed, and reached the agent).
 fn jwt(b: &[u8], start: usize, end: usize, work: &mut u64) -> Option<usize> {
     let part = |from: usize| from + b[from..].iter().take_while(|&&c| is_token(c)).count();
     let p1 = end;
@@ -621,12 +621,13 @@ fn jwt(b: &[u8], start: usize, end: usize, work: &mut u64) -> Option<usize> {
         return None;
     }
     let p2 = part(p1 + 1);
-    if p2 == p1 + 1 || b.get(p2) != Some(&b'.') {
+    if b.get(p2) != Some(&b'.') {
         return None;
     }
     let p3 = part(p2 + 1);
     *work += (p3 - end) as u64;
-    if p3 - (p2 + 1) < 16 {
+    let jwe = jwe(b, p1, p2, p3, work);
+    if jwe.is_none() && (p2 == p1 + 1 || p3 - (p2 + 1) < 16) {
         return None;
     }
     // The crate's own parser (under the default limits), not a second instance of serde's.
@@ -640,8 +641,36 @@ fn jwt(b: &[u8], start: usize, end: usize, work: &mut u64) -> Option<usize> {
     *work += 2 * (p2 - start) as u64;
     let header = object(start, p1)?;
     header.get("alg")?.as_str()?;
+    if let Some(end) = jwe.filter(|_| header.get("enc").is_some_and(Value::is_string)) {
+        return Some(end);
+    }
+    if p2 == p1 + 1 || p3 - (p2 + 1) < 16 {
+        return None;
+    }
     object(p1 + 1, p2)?;
     Some(p3)
+}
+
+/// The end of a JWE in compact form (RFC 7516) whose first three parts end at `p1`, `p2`
+/// (the encrypted key, empty for direct encryption) and `p3` (the IV): two more parts, the
+/// ciphertext and the tag, each part base64url of a plausible length (an IV and a tag of 16
+/// characters or more, a ciphertext of 2 or more). Its header (read by the caller) must also
+/// name an `enc`. An encrypted token is a bearer credential like a signed one (stop 36: a
+/// JWE reached the agent, none of its parts being a JSON payload).
+fn jwe(b: &[u8], p1: usize, p2: usize, p3: usize, work: &mut u64) -> Option<usize> {
+    let part = |from: usize| from + b[from..].iter().take_while(|&&c| is_token(c)).count();
+    if b.get(p3) != Some(&b'.') {
+        return None;
+    }
+    let p4 = part(p3 + 1);
+    if b.get(p4) != Some(&b'.') {
+        return None;
+    }
+    let p5 = part(p4 + 1);
+    *work += (p5 - p3) as u64;
+    let b64 = |from: usize, to: usize, min: usize| to - from >= min && (to - from) % 4 != 1;
+    let key = p2 == p1 + 1 || b64(p1 + 1, p2, 2);
+    (key && b64(p2 + 1, p3, 16) && b64(p3 + 1, p4, 2) && b64(p4 + 1, p5, 16)).then_some(p5)
 }
 
 /// Unpadded base64url, decoded; `None` if it is not.
@@ -1141,8 +1170,23 @@ mod tests {
             assert_eq!(kinds(&around), [(Kind::Jwt, jwt.into())], "{around}");
         }
         assert_eq!(kinds(&format!("{jwt}.{jwt}")), [(Kind::Jwt, jwt.into()), (Kind::Jwt, jwt.into())]);
-        // A JWE: its second part, an encrypted key, is no JSON object.
-        missed("eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.OKOawDo13gRp2ojaHV7LFpZcgV7T6DVZKTyKOMTYUmKoTCVJRgckCL9kiMT03JGeipsEdY3mx_etLbbWSrFr05kLzcSr4qKAq7YN7e9jwQRb23nfa6c9d-StnImGyFDbSv04uVuxIp5Zms1gNxKKK2Da14B8S4rzVRltdYwam_lDp5XnZAYpQdb76FdIKLaVmqgfwX7XWRxv2322i-vDxRfqNzo_tETKzpVLzfiwQyeyPGLBIO56YJ7eObdv0je81860ppamavo35UgoRdbYaBcoh9QcfylQr66oc6vFWXRcZ_ZT2LawVCWTIy3brGPi6UklfCpIMfIjf7iGdXKHzg.48V1_ALb6US04U3b.5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4vpzs9tX_EFShS8iB7j6jiSdiwkIr3ajwQzaBtQD_A.XFBoMYUZodetZdvTiFvSkQ");
+        // A JWE in compact form (RFC 7516's example A.1): five parts, a header with `enc`
+        // (stop 36; before, no part being a JSON payload, it was missed). Direct encryption
+        // leaves the second part empty.
+        let jwe = "eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ.OKOawDo13gRp2ojaHV7LFpZcgV7T6DVZKTyKOMTYUmKoTCVJRgckCL9kiMT03JGeipsEdY3mx_etLbbWSrFr05kLzcSr4qKAq7YN7e9jwQRb23nfa6c9d-StnImGyFDbSv04uVuxIp5Zms1gNxKKK2Da14B8S4rzVRltdYwam_lDp5XnZAYpQdb76FdIKLaVmqgfwX7XWRxv2322i-vDxRfqNzo_tETKzpVLzfiwQyeyPGLBIO56YJ7eObdv0je81860ppamavo35UgoRdbYaBcoh9QcfylQr66oc6vFWXRcZ_ZT2LawVCWTIy3brGPi6UklfCpIMfIjf7iGdXKHzg.48V1_ALb6US04U3b.5eym8TW_c8SuK0ltJ3rpYIzOeDQz7TALvtu6UG9oMo4vpzs9tX_EFShS8iB7j6jiSdiwkIr3ajwQzaBtQD_A.XFBoMYUZodetZdvTiFvSkQ";
+        caught(Kind::Jwt, jwe);
+        assert_eq!(kinds(&format!("x.{jwe}.json")), [(Kind::Jwt, jwe.into())]);
+        let (_, parts) = jwe.split_once('.').unwrap();
+        let (_, rest) = parts.split_once('.').unwrap();
+        // {"alg":"dir","enc":"A256GCM"}
+        let direct = format!("eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..{rest}");
+        caught(Kind::Jwt, &direct);
+        // No `enc`; four parts; a tag or an IV too short; a part of impossible length.
+        missed(&format!("eyJhbGciOiJkaXIifQ..{rest}"));
+        missed(direct.rsplit_once('.').unwrap().0);
+        missed(&direct.replace(".XFBoMYUZodetZdvTiFvSkQ", ".XFBoMYUZodet"));
+        missed(&direct.replace(".48V1_ALb6US04U3b.", ".48V1_ALb6US."));
+        missed(&direct.replace(".48V1_ALb6US04U3b.", ".48V1_ALb6US04U3bx."));
         missed("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IlRlc3QifQ.");
         // {"typ":"JWT"}: no alg.
         missed(

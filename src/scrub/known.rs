@@ -96,7 +96,7 @@ impl KnownSecrets {
         if let Some((shared, _)) = self.values.get_key_value(value) {
             return Rc::clone(shared);
         }
-        let added = self.needles.add(value, label);
+        let added = add_needles(&mut self.needles, value, label);
         self.charge(added);
         let shared: Rc<str> = Rc::from(value);
         self.values.insert(Rc::clone(&shared), Known::default());
@@ -182,7 +182,7 @@ impl KnownSecrets {
         while self.provisional.len() > mark {
             let Some((value, _)) = self.provisional.pop() else { break };
             self.values.remove(&value);
-            self.needles.remove(&value);
+            remove_needles(&mut self.needles, &value);
         }
     }
 
@@ -257,7 +257,7 @@ impl KnownSecrets {
             known.owners -= 1;
             if known.owners == 0 && !known.pinned {
                 self.values.remove(&value);
-                self.needles.remove(&value);
+                remove_needles(&mut self.needles, &value);
             }
         }
     }
@@ -308,6 +308,23 @@ impl KnownSecrets {
         } else {
             &self.needles
         }
+    }
+}
+
+/// Adds the needles of `value`: itself, and, when it holds characters a renderer shows as
+/// nothing (a bidi mark, a zero-width character, a variation selector) or fullwidth ASCII, as
+/// the user saw it (`unescape::folded_text`): echoed without them, it is the same value to a
+/// reader (stop 36: reached the agent). Returns the bytes added.
+fn add_needles(needles: &mut Needles, value: &str, label: &str) -> usize {
+    let seen = super::unescape::folded_text(value).map_or(0, |seen| needles.add(&seen, label));
+    needles.add(value, label) + seen
+}
+
+/// Takes back [`add_needles`].
+fn remove_needles(needles: &mut Needles, value: &str) {
+    needles.remove(value);
+    if let Some(seen) = super::unescape::folded_text(value) {
+        needles.remove(&seen);
     }
 }
 

@@ -241,29 +241,80 @@ pub(super) fn escape(b: &[u8], i: usize) -> Option<(char, usize)> {
         // JavaScript's `\x41` and `\u{41}` (review s34: a known value written with them
         // reached the agent); Python's bytes repr writes `\xHH` too, a byte each.
         b'x' => return Some((char::from(hex(b.get(i + 2..i + 4)?)? as u8), 4)),
-        b'u' if b.get(i + 2) == Some(&b'{') => {
-            // Any number of digits (leading zeros too), up to U+10FFFF; a surrogate reads as U+FFFD.
-            let digits = b[i + 3..].iter().take_while(|c| c.is_ascii_hexdigit());
-            let (code, len) =
-                digits.fold((0u32, 0), |(n, k), &c| ((n << 4 | u32::from(hex_digit(c))).min(0x110000), k + 1));
-            if len == 0 || code > 0x10FFFF || b.get(i + 3 + len) != Some(&b'}') {
-                return None;
-            }
-            return Some((char::from_u32(code).unwrap_or('\u{FFFD}'), len + 4));
-        }
         b'u' => {
-            let unit = hex4(b, i + 2)?;
-            if (0xD800..0xDC00).contains(&unit) && b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u') {
-                if let Some(low) = hex4(b, i + 8).filter(|l| (0xDC00..0xE000).contains(l)) {
+            // A surrogate pair may be written as two escapes of either style (`\uD83D\uDE00`,
+            // `\u{D83D}\u{DE00}`, mixed): JavaScript reads the character (stop 36: a value
+            // past the BMP written so was read as two U+FFFD). A lone surrogate reads as U+FFFD.
+            let (unit, len) = code_unit(b, i)?;
+            if (0xD800..0xDC00).contains(&unit) {
+                if let Some((low, more)) = code_unit(b, i + len).filter(|(l, _)| (0xDC00..0xE000).contains(l)) {
                     let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                    return Some((char::from_u32(code)?, 12));
+                    return Some((char::from_u32(code)?, len + more));
                 }
             }
-            return Some((char::from_u32(unit).unwrap_or('\u{FFFD}'), 6));
+            return Some((char::from_u32(unit).unwrap_or('\u{FFFD}'), len));
         }
         _ => return None,
     };
     Some((c, 2))
+}
+
+/// The code point (or surrogate) a `\uXXXX` or JavaScript `\u{…}` escape at `b[i]` writes,
+/// and the bytes it takes. In braces: any number of digits (leading zeros too), up to U+10FFFF.
+fn code_unit(b: &[u8], i: usize) -> Option<(u32, usize)> {
+    if b.get(i..i + 2)? != b"\\u" {
+        return None;
+    }
+    if b.get(i + 2) != Some(&b'{') {
+        return Some((hex4(b, i + 2)?, 6));
+    }
+    let digits = b[i + 3..].iter().take_while(|c| c.is_ascii_hexdigit());
+    let (code, len) = digits.fold((0u32, 0), |(n, k), &c| ((n << 4 | u32::from(hex_digit(c))).min(0x110000), k + 1));
+    if len == 0 || code > 0x10FFFF || b.get(i + 3 + len) != Some(&b'}') {
+        return None;
+    }
+    Some((code, len + 4))
+}
+
+/// The character a run of `\xHH` escapes at `b[i]` encodes in UTF-8, and the bytes the run
+/// takes: `None` unless the run starts with a lead byte and completes its character. Python's
+/// bytes repr writes every byte past ASCII so (`b'caf\xc3\xa9'`).
+pub(super) fn utf8_bytes(b: &[u8], i: usize) -> Option<(char, usize)> {
+    let byte = |k: usize| -> Option<u8> {
+        let at = i + 4 * k;
+        (b.get(at..at + 2)? == b"\\x").then_some(())?;
+        Some(hex(b.get(at + 2..at + 4)?)? as u8)
+    };
+    let lead = byte(0)?;
+    let n = match lead {
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => return None,
+    };
+    let mut bytes = [lead, 0, 0, 0];
+    for (k, slot) in bytes.iter_mut().enumerate().take(n).skip(1) {
+        *slot = byte(k)?;
+    }
+    let c = std::str::from_utf8(&bytes[..n]).ok()?.chars().next()?;
+    Some((c, 4 * n))
+}
+
+/// Does `b` hold a run of `\xHH` escapes that is UTF-8 ([`utf8_bytes`])?
+pub(super) fn has_utf8_bytes(b: &[u8]) -> bool {
+    b.iter().enumerate().any(|(i, &c)| c == b'\\' && utf8_bytes(b, i).is_some())
+}
+
+/// `s` with its escapes decoded as [`unescape`] does, but each run of `\xHH` that is UTF-8 read
+/// as the character it encodes, as Python's bytes repr means it (`b'J\xc3\xbcrgen'`: stop 36,
+/// a known value with non-ASCII letters logged so reached the agent), beside `unescape`'s
+/// reading of each as one character (JavaScript's `\xc3\xa9` is `Ã©`). `None` when `s` holds
+/// no such run.
+pub(super) fn unescape_bytes(s: &str, mapping: bool) -> Decoded {
+    if !has_utf8_bytes(s.as_bytes()) {
+        return None;
+    }
+    decode(s, b'\\', mapping, |b, i| utf8_bytes(b, i).or_else(|| escape(b, i)))
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
@@ -674,17 +725,64 @@ pub(super) fn undecoded_where_not_utf8(s: &str, bytes: &[u8], spans: &[(u32, u32
 }
 
 /// What the character at `b[i]` (a lead byte) is to a reader that reads straight through it:
-/// `Some(None)` for one it does not see (a soft hyphen, U+200B to U+200D, U+2060, U+FEFF),
-/// `Some(Some(c))` for fullwidth ASCII (U+FF01 to U+FF5E, read as `c`), with its length; `None`
-/// for any other.
+/// `Some(None)` for one it does not see, `Some(Some(c))` for fullwidth ASCII (U+FF01 to
+/// U+FF5E, read as `c`), with its length; `None` for any other. Unseen are Unicode's
+/// default-ignorable characters, which a renderer shows as nothing: the soft hyphen, U+034F,
+/// the Arabic letter mark, the Hangul fillers, U+17B4 and U+17B5, the Mongolian free variation
+/// selectors and vowel separator (U+180B to U+180F), U+200B to U+200F (zero-width characters,
+/// bidi marks), U+202A to U+202E (bidi embeddings and overrides), U+2060 to U+206F (word
+/// joiner, invisible operators, bidi isolates), variation selectors (U+FE00 to U+FE0F, U+E0100
+/// to U+E01EF), U+FEFF, U+1BCA0 to U+1BCA3, U+1D173 to U+1D17A, and tag characters (U+E0000 to
+/// U+E0FFF). Review s34 read the first few; stop 36 the rest (a known value split by a bidi
+/// mark, a variation selector or a tag character reached the agent).
 pub(super) fn folded(b: &[u8], i: usize) -> Option<(Option<char>, usize)> {
-    match *b.get(i..(i + 3).min(b.len()))? {
-        [0xC2, 0xAD, ..] => Some((None, 2)),
-        [0xE2, 0x80, 0x8B..=0x8D] | [0xE2, 0x81, 0xA0] | [0xEF, 0xBB, 0xBF] => Some((None, 3)),
-        [0xEF, 0xBC, c @ 0x81..=0xBF] => Some((Some(char::from(c - 0x60)), 3)),
-        [0xEF, 0xBD, c @ 0x80..=0x9E] => Some((Some(char::from(c - 0x20)), 3)),
+    match *b.get(i..(i + 4).min(b.len()))? {
+        [0xC2, 0xAD, ..] | [0xCD, 0x8F, ..] | [0xD8, 0x9C, ..] => Some((None, 2)),
+        [0xE1, 0x85, 0x9F | 0xA0, ..]
+        | [0xE1, 0x9E, 0xB4 | 0xB5, ..]
+        | [0xE1, 0xA0, 0x8B..=0x8F, ..]
+        | [0xE2, 0x80, 0x8B..=0x8F | 0xAA..=0xAE, ..]
+        | [0xE2, 0x81, 0xA0..=0xAF, ..]
+        | [0xE3, 0x85, 0xA4, ..]
+        | [0xEF, 0xB8, 0x80..=0x8F, ..]
+        | [0xEF, 0xBB, 0xBF, ..]
+        | [0xEF, 0xBE, 0xA0, ..] => Some((None, 3)),
+        [0xEF, 0xBC, c @ 0x81..=0xBF, ..] => Some((Some(char::from(c - 0x60)), 3)),
+        [0xEF, 0xBD, c @ 0x80..=0x9E, ..] => Some((Some(char::from(c - 0x20)), 3)),
+        [0xF0, 0x9B, 0xB2, 0xA0..=0xA3] | [0xF0, 0x9D, 0x85, 0xB3..=0xBA] | [0xF3, 0xA0, 0x80..=0xBF, _] => {
+            Some((None, 4))
+        }
         _ => None,
     }
+}
+
+/// Can a character [`folded`] reads start with `c`?
+fn fold_lead(c: u8) -> bool {
+    matches!(c, 0xC2 | 0xCD | 0xD8 | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF0 | 0xF3)
+}
+
+/// `s` with every character [`folded`] reads left out or, fullwidth, as ASCII: a known value as
+/// the user saw it, for a needle (stop 36: a value holding a bidi mark or a zero-width
+/// character, echoed without it, reached the agent). `None` when it holds none.
+pub(super) fn folded_text(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    if !folds(b) {
+        return None;
+    }
+    let (mut out, mut copied, mut i) = (String::with_capacity(s.len()), 0, 0);
+    while i < b.len() {
+        match folded(b, i).filter(|_| fold_lead(b[i])) {
+            Some((c, len)) => {
+                out.push_str(&s[copied..i]);
+                out.extend(c);
+                i += len;
+                copied = i;
+            }
+            None => i += 1,
+        }
+    }
+    out.push_str(&s[copied..]);
+    Some(out)
 }
 
 /// `s` as a model reads it (found by review s34: a known value split by a soft hyphen or a
@@ -697,7 +795,7 @@ pub(super) fn unfold(s: &str, mapping: bool) -> Decoded {
     let mut out = Out::new(s, mapping);
     let mut i = 0;
     // Lead bytes only: `i` stays on a character's first byte whenever `folded` reads one.
-    while let Some(k) = b[i..].iter().position(|&c| matches!(c, 0xC2 | 0xE2 | 0xEF)) {
+    while let Some(k) = b[i..].iter().position(|&c| fold_lead(c)) {
         i += k;
         let mut end = i;
         while let Some((None, len)) = folded(b, end) {
@@ -721,8 +819,9 @@ pub(super) fn unfold(s: &str, mapping: bool) -> Decoded {
 
 /// Calls `visit` with each decoded view of `s` and where its bytes came from in `s`: every
 /// chain of up to [`LEVELS`] decodings that each change something. Depth first, so that at
-/// most `LEVELS` views are alive at once; at most 5 + 25 + 125 views, each made in linear time
-/// (4 + 16 + 64 but for text holding a character [`unfold`] reads).
+/// most `LEVELS` views are alive at once; at most 6 + 36 + 216 views, each made in linear time
+/// (4 + 16 + 64 but for text holding a character [`unfold`] reads or a run of `\xHH` that is
+/// UTF-8, [`unescape_bytes`]).
 /// Each decoding charges `meter` the bytes it reads and writes; once it is spent, no more
 /// views are made.
 pub(super) fn for_each_view(s: &str, meter: &Meter, visit: &mut Visit) {
@@ -746,14 +845,14 @@ pub(super) fn may_escape(bytes: &[u8]) -> bool {
     // One pass: every string is asked, and most hold none of these.
     bytes.iter().enumerate().any(|(i, c)| match c {
         b'\\' | b'&' | b'%' | b'+' => true,
-        0xC2 | 0xE2 | 0xEF => folded(bytes, i).is_some(),
+        &c if fold_lead(c) => folded(bytes, i).is_some(),
         _ => false,
     })
 }
 
 /// Does `b` hold a character [`unfold`] reads? (Their lead bytes also start dashes and quotes.)
 fn folds(b: &[u8]) -> bool {
-    b.iter().enumerate().any(|(i, c)| matches!(c, 0xC2 | 0xE2 | 0xEF) && folded(b, i).is_some())
+    b.iter().enumerate().any(|(i, &c)| fold_lead(c) && folded(b, i).is_some())
 }
 
 /// What sees each view: the decoded text, and where its bytes came from in the original.
@@ -762,7 +861,7 @@ pub(super) type Visit<'a> = dyn FnMut(&str, &Origin) + 'a;
 /// A decoding: `mapping` asks for the map as well.
 type Decoder = fn(&str, bool) -> Decoded;
 
-const DECODERS: [Decoder; 5] = [unescape, unreference, unpercent, unform, unfold];
+const DECODERS: [Decoder; 6] = [unescape, unreference, unpercent, unform, unfold, unescape_bytes];
 
 /// Where a view's bytes came from in the original, made when first asked for: most views hold
 /// no match, and building the maps of all of them was half the cost of reading a text rich in
@@ -809,7 +908,8 @@ fn descend(text: &str, below: Option<&Origin>, levels: usize, meter: &Meter, vis
     }
     for (k, decoder) in DECODERS.into_iter().enumerate() {
         // Most texts hold no character `unfold` reads: they are not charged for looking.
-        if k == 4 && !folds(text.as_bytes()) {
+        // Nor is a text for Python's bytes repr holding no run of `\xHH` that is UTF-8.
+        if (k == 4 && !folds(text.as_bytes())) || (k == 5 && !has_utf8_bytes(text.as_bytes())) {
             continue;
         }
         if !meter.charge(text.len()) {
@@ -1092,10 +1192,82 @@ mod tests {
         /// Text made of escapes of every kind, their pieces, and what completes them.
         fn text() -> impl Strategy<Value = String> {
             let piece = prop::sample::select(vec![
-                "\\\\", "\\\"", "\\u00", "\\u0025", "\\u0026", "\\u005C", "\\ud83d", "\\ude00", "\\n", "\\", "\\q",
-                "&amp;", "&quot;", "&#x2F;", "&#37;", "&#92;", "&", "amp;", ";", "#", "%", "%25", "%26", "%5C", "%2B",
-                "%C3", "%A9", "%E9", "%FF", "25", "41", "+", "a", "u", "x", "é", "😀", " ", "\u{AD}", "\u{200B}",
-                "\u{2060}", "\u{FEFF}", "\u{FF23}", "\u{FF5A}", "&shy;", "\\u200b", "%E2%80", "%8B",
+                "\\\\",
+                "\\\"",
+                "\\u00",
+                "\\u0025",
+                "\\u0026",
+                "\\u005C",
+                "\\ud83d",
+                "\\ude00",
+                "\\n",
+                "\\",
+                "\\q",
+                "&amp;",
+                "&quot;",
+                "&#x2F;",
+                "&#37;",
+                "&#92;",
+                "&",
+                "amp;",
+                ";",
+                "#",
+                "%",
+                "%25",
+                "%26",
+                "%5C",
+                "%2B",
+                "%C3",
+                "%A9",
+                "%E9",
+                "%FF",
+                "25",
+                "41",
+                "+",
+                "a",
+                "u",
+                "x",
+                "é",
+                "😀",
+                " ",
+                "\u{AD}",
+                "\u{200B}",
+                "\u{2060}",
+                "\u{FEFF}",
+                "\u{FF23}",
+                "\u{FF5A}",
+                "&shy;",
+                "\\u200b",
+                "%E2%80",
+                "%8B",
+                "\u{200E}",
+                "\u{202E}",
+                "\u{2066}",
+                "\u{61C}",
+                "\u{34F}",
+                "\u{180E}",
+                "\u{FE0F}",
+                "\u{E0041}",
+                "\u{E0100}",
+                "\u{1D173}",
+                "\u{3164}",
+                "\u{1160}",
+                "\u{E1}",
+                "\u{3042}",
+                "\u{1F600}",
+                "&#x200F;",
+                "\\u202a",
+                "%E2%81%A6",
+                "%F3%A0%80%81",
+                "\\u{e0041}",
+                "\\xc3",
+                "\\xA9",
+                "\\xe2",
+                "\\x80",
+                "\\x41",
+                "\\u{d83d}",
+                "\\u{DE00}",
+                "\\uDE00",
             ]);
             prop::collection::vec(piece, 0..24).prop_map(|p| p.concat())
         }

@@ -2,7 +2,7 @@
 //! view carried its own span, and every decoding went char by char. The property test in
 //! `unescape.rs` compares the views the faster code makes with these.
 
-use super::unescape::{escape, reference, undecoded_where_not_utf8, LEVELS};
+use super::unescape::{escape, has_utf8_bytes, reference, undecoded_where_not_utf8, utf8_bytes, LEVELS};
 
 /// `s` with its JSON escapes decoded once, with, for each byte of it, the span of `s` it came
 /// from (start, end). `None` when `s` has no escape to decode.
@@ -16,6 +16,15 @@ fn unescape(s: &str) -> Decoded {
 /// One decoding: the text decoded, and each decoded byte's span in the text. `None` when it
 /// changes nothing.
 type Decoded = Option<(String, Vec<(u32, u32)>)>;
+
+/// `s` with its escapes decoded, a run of `\xHH` that is UTF-8 read as its character (Python's
+/// bytes repr, stop 36). `None` when `s` holds no such run.
+fn unescape_bytes(s: &str) -> Decoded {
+    if !has_utf8_bytes(s.as_bytes()) {
+        return None;
+    }
+    decode(s, |b, i| if b[i] == b'\\' { utf8_bytes(b, i).or_else(|| escape(b, i)) } else { None })
+}
 
 /// `s` with its HTML character references decoded (the five specials by name, `&apos;`, and
 /// numeric ones), with spans.
@@ -102,7 +111,7 @@ fn decode(s: &str, at: impl Fn(&[u8], usize) -> Option<(char, usize)>) -> Decode
 /// Calls `visit` with each decoded view of `s` and the span of `s` every byte of it came
 /// from: every chain of up to [`LEVELS`] decodings that each change something. Depth first, so
 /// that at most `LEVELS` views (each about nine bytes per byte of `s`) are alive at once;
-/// at most 4 + 16 + 64 views, each made and scanned in linear time.
+/// at most 6 + 36 + 216 views, each made and scanned in linear time.
 pub(super) fn for_each_view(s: &str, visit: &mut Visit) {
     views_deep(s, LEVELS, visit);
 }
@@ -117,13 +126,20 @@ fn views_deep(s: &str, levels: usize, visit: &mut Visit) {
 /// What sees each view: the decoded text, and each of its bytes' span in the original.
 type Visit<'a> = dyn FnMut(&str, &[(u32, u32)]) + 'a;
 
-const DECODERS: [fn(&str) -> Decoded; 5] = [unescape, unreference, unpercent, unform, unfold];
+const DECODERS: [fn(&str) -> Decoded; 6] = [unescape, unreference, unpercent, unform, unfold, unescape_bytes];
 
 /// What a reader sees of `c`: `Some(None)` nothing, `Some(Some(a))` the ASCII `a` of a
 /// fullwidth form.
 fn unfolded(c: char) -> Option<Option<char>> {
     match c {
+        // Unicode's default-ignorable characters (stop 36; review s34 read the first line's).
         '\u{AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => Some(None),
+        '\u{34F}' | '\u{61C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}' | '\u{180B}'..='\u{180F}' => {
+            Some(None)
+        }
+        '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2061}'..='\u{206F}' | '\u{3164}' => Some(None),
+        '\u{FE00}'..='\u{FE0F}' | '\u{FFA0}' | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' => Some(None),
+        '\u{E0000}'..='\u{E0FFF}' => Some(None),
         '\u{FF01}'..='\u{FF5E}' => Some(char::from_u32(c as u32 - 0xFEE0)),
         _ => None,
     }
