@@ -378,3 +378,41 @@ fn c5_a_jwe_in_compact_form() {
     println!("c5: {cases} JWEs, seed {:#x}", SEED ^ 5);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
 }
+
+/// A known value with characters past ASCII as Go's `strconv.QuoteToASCII` and Python's
+/// `ascii()` write them: `\u00e9` in the BMP, `\U0001f511` past it (eight digits), ASCII as
+/// it is. Before: `\U` was no escape the decoder knew, and every value with a character past
+/// the BMP leaked.
+#[test]
+fn c6_a_known_value_as_go_and_python_quote_it_to_ascii() {
+    let mut rng = Rng(SEED ^ 6);
+    let mut bad = Vec::new();
+    let cases = 200;
+    const WIDE: [char; 6] = ['🔑', '😀', '𝔘', '𠀋', 'é', '€'];
+    for _ in 0..cases {
+        let mut chars: Vec<char> = format!("tok{:06x}", rng.next() >> 40).chars().collect();
+        for _ in 0..1 + rng.below(3) {
+            chars.insert(1 + rng.below(chars.len() - 1), WIDE[rng.below(WIDE.len())]);
+        }
+        if !chars.iter().any(|&c| (c as u32) > 0xFFFF) {
+            chars.insert(2, '🔑');
+        }
+        let value: String = chars.into_iter().collect();
+        let upper = rng.below(2) == 0;
+        let echo: String = value
+            .chars()
+            .map(|c| match c as u32 {
+                0..=0x7F => c.to_string(),
+                n @ 0x80..=0xFFFF => format!("\\u{n:04x}"),
+                n if upper => format!("\\U{n:08X}"),
+                n => format!("\\U{n:08x}"),
+            })
+            .collect();
+        let text = format!("{}{echo}{}", ["", "token=\"", "'"][rng.below(3)], ["", "\"", "'"][rng.below(3)]);
+        let later = later_holding(&text, &mut rng);
+        let read = |out: &str| out.contains(&value) || shows(out, &echo);
+        caught_everywhere(&json!(value).to_string(), &later, &text, &read, &mut bad);
+    }
+    println!("c6: {cases} known values quoted to ASCII by Go or Python, seed {:#x}", SEED ^ 6);
+    assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
+}

@@ -1,6 +1,6 @@
 //! Escapes, decoded for matching: a string holding a backslash, an ampersand or a percent sign
 //! is also matched as it reads once decoded: JSON escapes (`\"`, `\\`, `\/`, `\n`...,
-//! `\uXXXX` with surrogate pairs, and JavaScript's `\x41` and `\u{41}`), HTML references (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
+//! `\uXXXX` with surrogate pairs, JavaScript's `\x41` and `\u{41}`, Go's and Python's `\U0001F511`), HTML references (`&amp;`, `&lt;`, `&gt;`, `&quot;`,
 //! `&apos;`, decimal and hexadecimal numeric ones, Latin-1 ones by name), percent-escapes (`%2F` or `%2f`, `+` for a
 //! space); and text holding a soft hyphen, a zero-width character or fullwidth ASCII as a model
 //! reads it ([`unfold`]). Views chain, up to [`LEVELS`] decodings deep: JSON inside a JSON string inside a text
@@ -239,8 +239,12 @@ pub(super) fn escape(b: &[u8], i: usize) -> Option<(char, usize)> {
         b'r' => '\r',
         b't' => '\t',
         // JavaScript's `\x41` and `\u{41}` (review s34: a known value written with them
-        // reached the agent); Python's bytes repr writes `\xHH` too, a byte each.
+        // reached the agent). Python's bytes repr writes `\xHH` too, a byte each: a run that is
+        // UTF-8 is also read as its character, by `unescape_bytes`.
         b'x' => return Some((char::from(hex(b.get(i + 2..i + 4)?)? as u8), 4)),
+        // Eight digits past the BMP, as Go's `QuoteToASCII` and Python's `ascii()` write it
+        // (`\U0001f511`; stop 36: a value with an emoji written so reached the agent).
+        b'U' => return Some((char::from_u32(hex(b.get(i + 2..i + 10)?)?)?, 10)),
         b'u' => {
             // A surrogate pair may be written as two escapes of either style (`\uD83D\uDE00`,
             // `\u{D83D}\u{DE00}`, mixed): JavaScript reads the character (stop 36: a value
