@@ -224,7 +224,13 @@ fn decode(s: &str, lead: u8, mapping: bool, at: impl Fn(&[u8], usize) -> Option<
 
 /// `s` with its JSON escapes decoded once. `None` when `s` has no escape to decode.
 pub(super) fn unescape(s: &str, mapping: bool) -> Decoded {
-    decode(s, b'\\', mapping, escape)
+    unescaped(s, mapping, false)
+}
+
+/// `s` with its JSON escapes decoded once, with `bytes` each run of `\xHH` that is UTF-8 as its
+/// character (one instance of `decode` for both readings: the module is at its size budget).
+fn unescaped(s: &str, mapping: bool, bytes: bool) -> Decoded {
+    decode(s, b'\\', mapping, |b, i| if bytes { utf8_bytes(b, i).or_else(|| escape(b, i)) } else { escape(b, i) })
 }
 
 /// The escape at `b[i]` (a backslash): the character and the bytes it takes.
@@ -318,7 +324,7 @@ pub(super) fn unescape_bytes(s: &str, mapping: bool) -> Decoded {
     if !has_utf8_bytes(s.as_bytes()) {
         return None;
     }
-    decode(s, b'\\', mapping, |b, i| utf8_bytes(b, i).or_else(|| escape(b, i)))
+    unescaped(s, mapping, true)
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
