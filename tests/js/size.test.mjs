@@ -99,10 +99,10 @@ import { gzipSync } from "node:zlib";
 // 520.8 KiB raw, 226.5 KiB gzip. Stop 36's leak classes (helper C: every default-ignorable
 // character read through and known values folded alike, surrogate pairs across two escapes of
 // either style, Python's bytes repr and Go's and Python's `\U0001F511`, JWEs: +2.3 / +1.0 KiB)
-// and a tool's name masked in the withheld view (+0.4 / +0.2 KiB): MEASURED, so the budget is
-// BUDGET.
-const BUDGET_RAW = 524 * 1024;
-const BUDGET_GZIP = 228 * 1024;
+// and a tool's name masked in the withheld view (+0.4 / +0.2 KiB): 523.5 KiB raw,
+// 227.6 KiB gzip, measured, so the budget is 526 / 229 KiB.
+const BUDGET_RAW = 526 * 1024;
+const BUDGET_GZIP = 229 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
