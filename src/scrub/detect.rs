@@ -465,7 +465,8 @@ fn runs(text: &str, on: Detect, out: &mut Vec<Found>, work: &mut u64) {
 
 /// How many of the first characters of the run `b[start..end]` belong to an escape that
 /// begins just before it: a percent escape (`%22`, or `%2522` escaped twice or more), or, after
-/// a backslash, a JSON or C escape (`\n`, `\t`, `\r`, `\b`, `\f`, `\u0022`, `\x22`).
+/// a backslash, a JSON or C escape (`\n`, `\t`, `\r`, `\b`, `\f`, `\u0022`, `\x22`), or the
+/// eight-digit `\U0001F511` Go's `QuoteToASCII` and Python's `ascii()` write past the BMP.
 fn escaped(b: &[u8], start: usize, end: usize) -> usize {
     let run = &b[start..end];
     let hex = |from: usize, n: usize| run.len() > from + n && all(&run[from..from + n], |c| c.is_ascii_hexdigit());
@@ -483,6 +484,7 @@ fn escaped(b: &[u8], start: usize, end: usize) -> usize {
             b'n' | b't' | b'r' | b'b' | b'f' if run.len() > 1 => 1,
             b'u' if hex(1, 4) => 5,
             b'x' if hex(1, 2) => 3,
+            b'U' if hex(1, 8) => 9,
             _ => 0,
         },
         _ => 0,
@@ -1006,6 +1008,21 @@ mod tests {
         assert_eq!(kinds(text), [], "{text}");
     }
 
+    /// A token written right after an escape (no delimiter between them) is found without the
+    /// escape's letters and digits: each escape a tool's quoting writes, over seeded tokens
+    /// (helper C, stop 36: after `\U0001F511` the run began at `U` and the token was missed).
+    #[test]
+    fn a_token_right_after_an_escape_is_found() {
+        let escapes = ["\\n", "\\t", "\\u0022", "\\u00e9", "\\x22", "\\U0001F511", "\\U000000e9", "%22", "%2522"];
+        for seed in 0..40 {
+            let token = with_crc("ghp_", &chars(30, seed));
+            for escape in escapes {
+                let text = format!("{escape}{token}");
+                assert_eq!(kinds(&text), [(Kind::GithubToken, token.clone())], "{text}");
+            }
+        }
+    }
+
     /// Every kind the detectors claim to find, seeded, embedded in prose at every offset and
     /// between every delimiter a tool writes around a value: found once, with its exact span,
     /// and as the oracle (every scanner on the text, no prefilter) finds it. The prefilters made
@@ -1350,6 +1367,7 @@ mod props {
         "\\n",
         "\\u0022",
         "\\x22",
+        "\\U0001F511",
         "\\",
         "\n",
         " ",
