@@ -465,12 +465,20 @@ impl Run<'_> {
     /// The rest of [`Run::structured`] after the walk and the detectors: value matching, and
     /// the CallToolResult around what is left.
     fn wrap_structured(&mut self, mut value: Value) -> Value {
+        let unsettled = self.known.needles().unsettled();
         self.scrub(&mut value, "");
         if value.is_null() && !self.collect.is_empty() {
             return write::obj(vec![("content", Value::Array(vec![]))]); // taken whole: the stub says it all
         }
-        // Written out together, the scrubbed strings can spell a known value again.
-        let text = self.scrub_json_text(write::text(&value));
+        // Written out together, the scrubbed strings can spell a known value again: across
+        // their seams, or where the writer escapes them. Where neither can happen the text
+        // holds what they hold, nothing (`Needles::repeats_its_tokens`), and is not read again
+        // (it was a twentieth of a dense result's instructions).
+        let text = write::text(&value);
+        let text = match self.known.needles().repeats_its_tokens(&text, unsettled) {
+            true => text,
+            false => self.scrub_json_text(text),
+        };
         let block = write::obj(vec![("type", "text".into()), ("text", text.into())]);
         let mut agent = write::obj(vec![("content", Value::Array(vec![block]))]);
         if value.is_object() {

@@ -116,6 +116,12 @@ pub(crate) struct Needles {
     /// Live values that could lie inside a number written plainly (digits, `.` and `-`
     /// only): without one, no number needs reading as its plain value (`number_matches`).
     numeric: usize,
+    /// Live values holding a byte that JSON writes between tokens (`JSON_SEAMS`): without one,
+    /// no match in a value's JSON text spans two of its tokens (`repeats_its_tokens`).
+    seamed: usize,
+    /// Readings of `scrub_in` that ended still finding something (short values cut in a
+    /// chain longer than its readings): what they wrote may hold a match again.
+    unsettled: Cell<u64>,
     /// Tombstones, in either automaton or not yet in one.
     dead_slots: usize,
     /// The automata. They catch up with `add` at the next scan, so that the many values one
@@ -255,6 +261,7 @@ impl Needles {
         if f.refs == 0 {
             self.by_text.remove(value);
             self.numeric -= usize::from(could_be_in_a_number(value));
+            self.seamed -= usize::from(holds_a_seam(value));
             f.text = Box::from("");
             self.dead_slots += 1;
             let index = self.index.get_mut();
@@ -288,6 +295,7 @@ impl Needles {
         }
         let slot = self.forms.len() as u32;
         self.numeric += usize::from(could_be_in_a_number(text));
+        self.seamed += usize::from(holds_a_seam(text));
         if short {
             self.short += 1;
         } else {
@@ -865,6 +873,48 @@ impl Needles {
         self.scrub_in(s, true, None)
     }
 
+    /// How many readings so far ended still finding something (see [`Needles::repeats_its_tokens`]).
+    pub fn unsettled(&self) -> u64 {
+        self.unsettled.get()
+    }
+
+    /// Can [`Needles::scrub_json`] of `text`, the compact JSON (`json::write::text`) of a value
+    /// that [`Needles::scrub_value`] has just scrubbed (`unsettled` read before it), find
+    /// nothing? Then the text block that stands for the value need not be read again: it
+    /// holds what the value's strings, keys and numbers hold, and they hold nothing now.
+    ///
+    /// Why, when the answer is yes. The text is tokens (strings, keys, numbers, `true`,
+    /// `false`, `null`) with seams between them, and every seam holds a byte of `JSON_SEAMS`.
+    /// - With no `\` in the text, the writer escaped nothing: each string and key stands in it
+    ///   byte for byte, between quotes. No decoder starts an escape at a seam byte, and one
+    ///   that starts in a string and reaches its closing quote keeps that quote's byte in its
+    ///   view (`\"` reads `"`; a reference or percent-escape stops there): so in every view
+    ///   of the text, each string reads as in the same view of the string alone (at most
+    ///   without a last lone `\`), and the seams stay seams.
+    /// - No live value holds a seam byte (`seamed`), so no match, verbatim, as a token or in a
+    ///   view, spans a seam; nor does a base64 run, since no seam byte is base64.
+    /// - So a match lies inside one token. In a string or key, it is a match of the string as
+    ///   `scrub_value` read it (markers included: a marker inside one string is ours in both
+    ///   readings); in a number, of the number as `scrub_number` read it (the plain value of
+    ///   one written with an exponent too); a literal holds one only if a value lies inside
+    ///   `true`, `false` or `null` (asked here; too short for base64 or a short token).
+    /// - The value's strings are as `scrub_value` left them, and each of its readings ended
+    ///   with one that found nothing (`unsettled` did not move), so none holds a match.
+    ///
+    /// The test `the_text_of_a_scrubbed_value_repeats_its_tokens` holds this against reading
+    /// the text, on generated values and sets.
+    pub fn repeats_its_tokens(&self, text: &str, unsettled: u64) -> bool {
+        if self.seamed > 0 || self.unsettled.get() != unsettled || text.as_bytes().contains(&b'\\') {
+            return false;
+        }
+        let mut work = self.work.get();
+        let literal = ["true", "false", "null"]
+            .iter()
+            .any(|w| self.long_matches(w.as_bytes(), &mut work).iter().any(|l| !l.is_empty()));
+        self.work.set(work);
+        !literal
+    }
+
     /// [`Needles::scrub`] of the parts `spans` of `s` (in order, apart, on character
     /// boundaries), as they read within the whole: a match reaching past a part's ends is cut
     /// only up to them, and one wholly outside the parts stays, so what lies outside (our own
@@ -888,7 +938,7 @@ impl Needles {
         }
         let mut spans = spans.map(<[_]>::to_vec);
         let mut done: Option<(String, Vec<String>)> = None;
-        for _ in 0..READINGS {
+        for reading in 1..=READINGS {
             let text = done.as_ref().map_or(s, |(text, _)| text.as_str());
             let mut groups = self.find(text, json);
             if let Some(spans) = &spans {
@@ -904,6 +954,9 @@ impl Needles {
             });
             if self.short == 0 {
                 break;
+            }
+            if reading == READINGS {
+                self.unsettled.set(self.unsettled.get() + 1);
             }
         }
         done
@@ -1347,6 +1400,15 @@ fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut Steps) -> Vec<(usize, 
         groups.push(g);
     }
     groups.into_iter().map(|(start, end, _, _, label)| (start, end, label)).collect()
+}
+
+/// The bytes compact JSON writes between its tokens (and around a string's characters): every
+/// place where two tokens meet holds one.
+const JSON_SEAMS: &[u8] = b"\",:[]{}";
+
+/// Does `value` hold a byte of `JSON_SEAMS`?
+fn holds_a_seam(value: &str) -> bool {
+    value.bytes().any(|b| JSON_SEAMS.contains(&b))
 }
 
 /// Could `value` lie inside a number's plain form (`json::scan::plain_decimal`)?

@@ -200,4 +200,69 @@ mod tests {
             }
         }
     }
+
+    /// Where `repeats_its_tokens` says so, the compact JSON of a value `scrub_value` has
+    /// scrubbed holds nothing `scrub_json` finds: values with and without seam bytes and
+    /// backslashes, values that lie in `true`, `false`, `null` or in numbers, short values,
+    /// and values whose strings, keys and numbers hold the values in every form the matcher
+    /// reads (so most of them are cut first). A third of the cases at least are answered yes.
+    #[test]
+    fn the_text_of_a_scrubbed_value_repeats_its_tokens() {
+        use proptest::test_runner::{Config, TestRunner};
+        let strategy = (
+            case(),
+            any::<bool>(),
+            prop::collection::vec((0..7usize, 0..64usize), 1..12),
+            prop::sample::select(vec!["", "true", "null", "alse", "4111", "12", "1.5", "e3"]),
+        );
+        let mut runner = TestRunner::new(Config { cases: 2048, ..Config::default() });
+        let counts = std::cell::Cell::new((0u32, 0u32));
+        runner
+            .run(&strategy, |((values, removed, pieces), plain, shape, extra)| {
+                // Half the cases without seam bytes or backslashes, where the answer can be yes.
+                let clean = |v: &str| v.chars().filter(|c| !plain || !"\\\",:[]{}".contains(*c)).collect::<String>();
+                let mut values: Vec<(String, usize)> = values.iter().map(|(v, l)| (clean(v), *l)).collect();
+                values.retain(|(v, _)| v.chars().count() >= 2);
+                if !extra.is_empty() {
+                    values.push((extra.to_string(), 0));
+                }
+                if values.is_empty() {
+                    return Ok(());
+                }
+                let removed = removed.min(values.len() - 1);
+                let (n, texts) = needles_of(&values, removed);
+                let piece_at = |i: usize| match pieces.get(i % pieces.len().max(1)) {
+                    Some((pick, form, filler)) => clean(&piece(&texts, *pick, *form, filler)),
+                    None => texts[i % texts.len()].clone(),
+                };
+                let mut object = serde_json::Map::new();
+                for (k, &(kind, i)) in shape.iter().enumerate() {
+                    let item = match kind {
+                        0 | 1 => serde_json::Value::String(piece_at(i)),
+                        2 => serde_json::json!([piece_at(i), piece_at(i + 1), i]),
+                        3 => serde_json::json!({ piece_at(i + 2): piece_at(i) }),
+                        4 => serde_json::from_str(["4111", "1.5e3", "-12", "4.111e3", "0.5"][i % 5]).unwrap(),
+                        5 => [serde_json::Value::Bool(true), serde_json::Value::Bool(false), serde_json::Value::Null]
+                            [i % 3]
+                            .clone(),
+                        _ => serde_json::json!(i),
+                    };
+                    object.insert(format!("{}{k}", piece_at(i + 3)), item);
+                }
+                let mut value = serde_json::Value::Object(object);
+                let unsettled = n.unsettled();
+                n.scrub_value(&mut value, &mut String::new(), &mut Vec::new());
+                let text = crate::json::write::text(&value);
+                let (c, y) = counts.get();
+                let repeats = n.repeats_its_tokens(&text, unsettled);
+                counts.set((c + 1, y + u32::from(repeats)));
+                if repeats {
+                    prop_assert_eq!(n.scrub_json(&text), None, "{:?} with {:?}", text, values);
+                }
+                Ok(())
+            })
+            .unwrap();
+        let (cases, yes) = counts.get();
+        assert!(yes * 3 >= cases, "answered yes in {yes} of {cases} cases");
+    }
 }
