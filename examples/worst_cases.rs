@@ -115,7 +115,7 @@ fn main() {
             outcome = match out {
                 Ok(out) => match out.error {
                     Some(e) => format!("error {}", e.code),
-                    None => format!("{} redactions", out.redactions.len()),
+                    None => format!("{} redactions, read {} B", out.redactions.len(), out.read),
                 },
                 Err(e) => format!("compile error {}", e.code),
             };
