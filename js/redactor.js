@@ -441,8 +441,11 @@ class Redactor {
     return { agentJson, redactions: [], withheld: true, error };
   }
 
+  /** The error of `#rejected`, thrown on: `withheld` finds the view the core wrote for it. */
   #error(name, code, detail) {
-    return this.#rejected(name, code, detail).error;
+    const { agentJson, error } = this.#rejected(name, code, detail);
+    VIEWS.set(error, agentJson);
+    return error;
   }
 
   /** The session's id in the current core: reopened, with its labels, after a trap. */
@@ -477,24 +480,8 @@ class Redactor {
       if (resultId) report.resultId = resultId;
       return report;
     } catch (err) {
-      return this.#withheld(name, err);
+      return withheld(name, err);
     }
-  }
-
-  /**
-   * The withheld report when the core could not finish (a trap, or no instance, or an error
-   * thrown before it looked). The core words the view when it can: it masks a tool name that
-   * holds a known value (review s36: a definition JSON cannot write, named "get_" + a known
-   * value, showed it); the JS wording is left for a core that cannot be asked at all.
-   */
-  #withheld(name, err) {
-    const report = withheld(name, err);
-    try {
-      [report.agentJson] = this.#call(name, (core) => core.withheld(name, report.error.code, ""));
-    } catch {
-      // no core to ask: the JS wording stays
-    }
-    return report;
   }
 
   compile(tool) {
@@ -525,7 +512,7 @@ class Redactor {
       try {
         report = this.#rejected(name, "unserializable", detail);
       } catch (err) {
-        report = this.#withheld(name, err);
+        report = withheld(name, err);
       }
       return finish(report, { result: JSON.parse(report.agentJson) });
     }
@@ -695,11 +682,23 @@ function labelsJson(labels) {
   }
 }
 
-/** The withheld report when the core could not finish (a trap, or no instance). */
+/**
+ * The withheld view the core wrote for an error `#error` made: it masks a tool's name that
+ * holds a known value (review s36: a definition JSON cannot write, named "get_" + a known
+ * value, showed it in JS's own wording).
+ * @type {WeakMap<object, string>}
+ */
+const VIEWS = new WeakMap();
+
+/**
+ * The withheld report when the core could not finish (a trap, or no instance, or an error
+ * thrown before it looked): the core's wording where it made the error, JS's otherwise (no
+ * core to ask: a rebuild waits for the next call, which sweeps the vault first).
+ */
 function withheld(name, err) {
   // An unexpected error is not kept as `cause`: its message could quote the side record.
   const error = err instanceof RedactionError ? err : redactionError("internal", name, "", `unexpected ${err?.name ?? "error"}`);
-  return { agentJson: withheldJson(name, error.code), redactions: [], withheld: true, error };
+  return { agentJson: VIEWS.get(error) ?? withheldJson(name, error.code), redactions: [], withheld: true, error };
 }
 
 function finish(report, view) {

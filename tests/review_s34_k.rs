@@ -5,47 +5,14 @@ mod common;
 
 use common::*;
 use serde_json::json;
-use webmcp_redact::{redact_with, Engine, Format, KnownSecrets, Options};
 
 const SEED: u64 = 0x5eed_0034_c0de_000b;
-
-/// A tool that sends what it is given, for `check()`.
-const POST: &str = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
 
 /// Learns `value` (a JSON text) through `MARKED`, then redacts `later` (a result of `PLAIN`) in
 /// both engines and both formats and checks a post of `text`: what shows `echo` or passes
 /// `check()` is pushed onto `bad`.
 fn echo_is_caught_everywhere(value: &str, later: &serde_json::Value, text: &str, echo: &str, bad: &mut Vec<String>) {
     caught_everywhere(value, later, text, &|out| out.contains(echo), bad);
-}
-
-/// [`echo_is_caught_everywhere`], with `shows` telling whether an agent view shows the echo.
-fn caught_everywhere(
-    value: &str,
-    later: &serde_json::Value,
-    text: &str,
-    shows: &dyn Fn(&str) -> bool,
-    bad: &mut Vec<String>,
-) {
-    let echo = text;
-    let (marked, plain) = (tool(serde_json::from_str(MARKED).unwrap()), tool(serde_json::from_str(PLAIN).unwrap()));
-    for format in FORMATS {
-        for engine in [Engine::Streaming, Engine::Dom] {
-            let options = Options { format, engine, ..Options::default() };
-            let mut known = KnownSecrets::default();
-            redact_with(&marked, &format!(r#"{{"s": {value}}}"#), &options, &mut Counter(0), &mut known);
-            let out = redact_with(&plain, &later.to_string(), &options, &mut Counter(0), &mut known).agent_json;
-            if shows(&out) {
-                bad.push(format!("{format:?} {engine:?}: {value} as {echo}: {out}"));
-            }
-        }
-    }
-    let mut r = redactor(Format::Webmcp);
-    r.redact(MARKED, &format!(r#"{{"s": {value}}}"#), None);
-    let c = r.check(POST, &json!({ "body": text }).to_string(), None).unwrap();
-    if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
-        bad.push(format!("check() let {value} as {echo} out"));
-    }
 }
 
 /// A number text drawn from `rng`: integers past 2^53, tiny and huge values, trailing zeros,
@@ -282,19 +249,6 @@ fn k3_a_known_value_in_javascript_escapes() {
     }
     println!("k3: {cases} known values in JavaScript escapes, seed {:#x}", SEED ^ 3);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
-}
-
-/// Unpadded base64url.
-fn base64url(bytes: &[u8]) -> String {
-    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for k in 0..=chunk.len() {
-            out.push(char::from(A[(n >> (18 - 6 * k) & 63) as usize]));
-        }
-    }
-    out
 }
 
 /// A JWT (undeclared: no tool marks it) with whatever a text puts around it: a dot and a word

@@ -6,42 +6,8 @@ mod common;
 
 use common::*;
 use serde_json::json;
-use webmcp_redact::{redact_with, Engine, KnownSecrets, Options};
 
 const SEED: u64 = 0x5eed_0036_c0de_000c;
-
-/// A tool that sends what it is given, for `check()`.
-const POST: &str = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
-
-/// Learns `value` (a JSON text) through `MARKED`, then redacts `later` (a result of `PLAIN`) in
-/// both engines and both formats and checks a post of `text`: a view that `shows` accepts, or a
-/// post `check()` lets out, is pushed onto `bad`.
-fn caught_everywhere(
-    value: &str,
-    later: &serde_json::Value,
-    text: &str,
-    shows: &dyn Fn(&str) -> bool,
-    bad: &mut Vec<String>,
-) {
-    let (marked, plain) = (tool(serde_json::from_str(MARKED).unwrap()), tool(serde_json::from_str(PLAIN).unwrap()));
-    for format in FORMATS {
-        for engine in [Engine::Streaming, Engine::Dom] {
-            let options = Options { format, engine, ..Options::default() };
-            let mut known = KnownSecrets::default();
-            redact_with(&marked, &format!(r#"{{"s": {value}}}"#), &options, &mut Counter(0), &mut known);
-            let out = redact_with(&plain, &later.to_string(), &options, &mut Counter(0), &mut known).agent_json;
-            if shows(&out) {
-                bad.push(format!("{format:?} {engine:?}: {value} as {text:?}: {out}"));
-            }
-        }
-    }
-    let mut r = redactor(webmcp_redact::Format::Webmcp);
-    r.redact(MARKED, &format!(r#"{{"s": {value}}}"#), None);
-    let c = r.check(POST, &json!({ "body": text }).to_string(), None).unwrap();
-    if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
-        bad.push(format!("check() let {value} as {text:?} out"));
-    }
-}
 
 /// A later result holding `text`: a text block, a value's string, a key, or a resource's text.
 fn later_holding(text: &str, rng: &mut Rng) -> serde_json::Value {
@@ -323,19 +289,6 @@ fn c4_a_known_value_in_pythons_bytes_repr() {
     }
     println!("c4: {cases} known values in Python's bytes repr, seed {:#x}", SEED ^ 4);
     assert!(bad.is_empty(), "{} failures:\n{}", bad.len(), bad[..bad.len().min(6)].join("\n"));
-}
-
-/// Unpadded base64url.
-fn base64url(bytes: &[u8]) -> String {
-    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for k in 0..=chunk.len() {
-            out.push(char::from(A[(n >> (18 - 6 * k) & 63) as usize]));
-        }
-    }
-    out
 }
 
 /// A JWE in compact form (RFC 7516: a protected header with `alg` and `enc`, an encrypted key,

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 use webmcp_redact::{
-    redact_with, CompiledTool, Config, Format, HandleSource, KnownSecret, KnownSecrets, Limits, Options, Outcome,
-    Redactor,
+    redact_with, CompiledTool, Config, Engine, Format, HandleSource, KnownSecret, KnownSecrets, Limits, Options,
+    Outcome, Redactor,
 };
 
 /// Handles from a counter: tests compare outputs, so they must be predictable.
@@ -339,3 +339,51 @@ pub fn encode(s: &str, how: usize) -> String {
 
 /// The encoders of [`encode`].
 pub const ENCODERS: usize = 15;
+
+// The leak rounds' harness (tests/review_s34_k.rs, tests/review_s36_c.rs).
+
+/// A tool that sends what it is given, for `check()`.
+pub const POST: &str = r#"{"name":"post","annotations":{"openWorldHint":true,"readOnlyHint":false}}"#;
+
+/// Learns `value` (a JSON text) through `MARKED`, then redacts `later` (a result of `PLAIN`) in
+/// both engines and both formats and checks a post of `text`: a view that `shows` accepts, or a
+/// post `check()` lets out, is pushed onto `bad`.
+pub fn caught_everywhere(
+    value: &str,
+    later: &serde_json::Value,
+    text: &str,
+    shows: &dyn Fn(&str) -> bool,
+    bad: &mut Vec<String>,
+) {
+    let (marked, plain) = (tool(serde_json::from_str(MARKED).unwrap()), tool(serde_json::from_str(PLAIN).unwrap()));
+    for format in FORMATS {
+        for engine in [Engine::Streaming, Engine::Dom] {
+            let options = Options { format, engine, ..Options::default() };
+            let mut known = KnownSecrets::default();
+            redact_with(&marked, &format!(r#"{{"s": {value}}}"#), &options, &mut Counter(0), &mut known);
+            let out = redact_with(&plain, &later.to_string(), &options, &mut Counter(0), &mut known).agent_json;
+            if shows(&out) {
+                bad.push(format!("{format:?} {engine:?}: {value} as {text:?}: {out}"));
+            }
+        }
+    }
+    let mut r = redactor(Format::Webmcp);
+    r.redact(MARKED, &format!(r#"{{"s": {value}}}"#), None);
+    let c = r.check(POST, &json!({ "body": text }).to_string(), None).unwrap();
+    if !c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+        bad.push(format!("check() let {value} as {text:?} out"));
+    }
+}
+
+/// Unpadded base64url.
+pub fn base64url(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for k in 0..=chunk.len() {
+            out.push(char::from(A[(n >> (18 - 6 * k) & 63) as usize]));
+        }
+    }
+    out
+}
