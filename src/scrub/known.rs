@@ -379,17 +379,25 @@ fn strings_inside(s: &str, keys: bool, depth: usize, out: &mut Vec<String>) {
         if let Ok(Some(Value::String(inner))) = parse(&s[start..end]) {
             strings_inside(&inner, keys, depth + 1, out);
             // A value stringified once more is known whole too (not a quote in prose).
-            if s.trim() == &s[start..end] && inner.chars().count() >= super::MIN_LEN {
+            if s.trim() == &s[start..end] && long_as_seen(&inner) {
                 out.push(inner);
             }
         }
     }
 }
 
+/// Does `s` hold `MIN_LEN` characters as a reader sees it (`unescape::folded_text`, which
+/// `add_needles` adds)? Padded with characters a renderer shows as nothing, `\u{200b}20`
+/// entered as the short value `20` and scrubbed every later "20" token (review s36, helper A).
+fn long_as_seen(s: &str) -> bool {
+    let long = |s: &str| s.chars().count() >= super::MIN_LEN;
+    long(s) && super::unescape::folded_text(s).is_none_or(|seen| long(&seen))
+}
+
 /// The strings and number texts of at least `MIN_LEN` characters inside `value` (`depth`
 /// stringifications down).
 fn leaves(value: &Value, keys: bool, depth: usize, out: &mut Vec<String>) {
-    let long = |s: &str| s.chars().count() >= super::MIN_LEN;
+    let long = long_as_seen;
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
