@@ -226,3 +226,36 @@ fn a_nested_string_short_as_seen_does_not_enter() {
     }
     assert!(bad.is_empty(), "{} of {cases}: {:#?}", bad.len(), &bad[..bad.len().min(4)]);
 }
+
+/// A short known value stands alone before a character a renderer shows as nothing at the end
+/// of a string or a text: the Hangul fillers are letters (`char::is_alphanumeric`), so `737`
+/// and one read as a token of four, and the view that leaves unseen characters out keeps those
+/// at the end of its text. In a structured value's string, a text block's text and a resource.
+#[test]
+fn a_short_value_before_an_unseen_letter_is_caught() {
+    const FILLERS: &[char] = &['\u{115f}', '\u{1160}', '\u{3164}', '\u{ffa0}'];
+    const UNSEEN: &[char] = &['\u{200b}', '\u{fe0f}', '\u{ad}', '\u{e0041}'];
+    const SHORT: &[&str] = &["737", "42", "Ab9", "pin"];
+    let mut rng = Rng(0x5eed_0036_a003);
+    let (mut bad, cases) = (Vec::new(), 600);
+    for _ in 0..cases {
+        let short = SHORT[rng.below(SHORT.len())];
+        let mut tail = String::from(FILLERS[rng.below(FILLERS.len())]);
+        for _ in 0..rng.below(3) {
+            let c = if rng.below(2) == 0 { FILLERS[rng.below(FILLERS.len())] } else { UNSEEN[rng.below(UNSEEN.len())] };
+            tail.insert(0, c); // right after the value: an unseen one first ends its token
+        }
+        let shown = format!("{}{short}{tail}", ["", "CVV ", "code: "][rng.below(3)]);
+        let later = match rng.below(3) {
+            0 => json!({ "cvv": shown }),
+            1 => common::text_result(&shown),
+            _ => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": shown } }] }),
+        };
+        for view in common::later_views(json!(short), &later) {
+            if view.contains(&format!("{short}{tail}")) {
+                bad.push(format!("{shown:?}: {view}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{} of {}: {:#?}", bad.len(), 2 * cases, &bad[..bad.len().min(4)]);
+}
