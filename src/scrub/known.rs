@@ -391,7 +391,7 @@ fn strings_inside(s: &str, keys: bool, depth: usize, out: &mut Vec<String>) {
 /// entered as the short value `20` and scrubbed every later "20" token (review s36, helper A).
 fn long_as_seen(s: &str) -> bool {
     let long = |s: &str| s.chars().count() >= super::MIN_LEN;
-    long(s) && super::unescape::folded_text(s).is_none_or(|seen| long(&seen))
+    long(s) && super::unescape::folded_text(s).map_or(true, |seen| long(&seen))
 }
 
 /// The strings and number texts of at least `MIN_LEN` characters inside `value` (`depth`
