@@ -127,10 +127,12 @@ impl CompiledTool {
     /// What `redactor.describe(tool)` returns: the model, and what this library makes of it.
     pub fn describe(&self) -> Value {
         let mut v = self.model.to_json();
-        v["name"] = Value::String(self.name.clone());
-        v["sensitive"] = Value::Bool(self.sensitive);
-        v["untrusted"] = Value::Bool(self.untrusted);
-        v["marks"] = Value::Bool(self.has_marks());
+        if let Some(o) = v.as_object_mut() {
+            o.insert("name".into(), Value::String(self.name.clone()));
+            o.insert("sensitive".into(), Value::Bool(self.sensitive));
+            o.insert("untrusted".into(), Value::Bool(self.untrusted));
+            o.insert("marks".into(), Value::Bool(self.has_marks()));
+        }
         v
     }
 

@@ -271,13 +271,13 @@ fn classes_json(claims: &[Claim<Class>], scopes: &[Claim<Vec<String>>]) -> Value
     let claims: Vec<Value> = claims
         .iter()
         .map(|c| {
-            let mut v = obj(vec![("value", c.value.as_str().into()), ("source", c.source.as_str().into())]);
+            let mut v = vec![("value", c.value.as_str().into()), ("source", c.source.as_str().into())];
             #[cfg(test)]
             tests::LOOKED.with(|n| n.set(n.get() + 1));
             if let Some(&i) = at.get(c.source.as_str()) {
-                v["scopes"] = scopes[i as usize].value.iter().map(|s| Value::from(s.as_str())).collect();
+                v.push(("scopes", scopes[i as usize].value.iter().map(|s| Value::from(s.as_str())).collect()));
             }
-            v
+            obj(v)
         })
         .collect();
     obj(vec![("value", value.into_iter().map(Value::from).collect()), ("claims", Value::Array(claims))])

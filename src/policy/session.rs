@@ -66,17 +66,17 @@ impl Labels {
 
     /// `evidence` is written only when there is some.
     pub fn to_json(&self) -> Value {
-        let mut v = obj(vec![
+        let mut v = vec![
             ("sensitivity", self.sensitivity.as_str().into()),
             ("private", self.private.into()),
             ("openWorld", self.open_world.into()),
             ("malicious", self.malicious.into()),
             ("attribution", self.attribution.clone().into()),
-        ]);
+        ];
         if !self.evidence.is_empty() {
-            v["evidence"] = Value::Array(self.evidence.clone());
+            v.push(("evidence", Value::Array(self.evidence.clone())));
         }
-        v
+        obj(v)
     }
 
     /// Reads what `to_json` wrote (the JS session keeps its labels as this data).

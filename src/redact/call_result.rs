@@ -94,10 +94,14 @@ impl Run<'_> {
         for (i, mut block) in kept {
             let regenerate = duplicates[i] && changed;
             if regenerate {
-                let Some(t) = &text else { continue }; // taken whole: its duplicate goes too
-                                                       // In a spotlit view (ours, redacted again), the text it stands for stays
-                                                       // between the delimiters it was in (found by review: they were lost).
-                block["text"] = Value::String(if self.spotlit { super::spotlight(t) } else { t.clone() });
+                // Taken whole: its duplicate goes too. In a spotlit view (ours, redacted again),
+                // the text it stands for stays between the delimiters it was in (found by review:
+                // they were lost). A duplicate is a text block, so an object (`duplicate_texts`).
+                let Some(t) = &text else { continue };
+                if let Some(block) = block.as_object_mut() {
+                    let text = if self.spotlit { super::spotlight(t) } else { t.clone() };
+                    block.insert("text".into(), Value::String(text));
+                }
             }
             let pointer = format!("/content/{i}");
             if let Some(label) = self.known_in_fixed_fields(&block).filter(|_| !self.ours(&block)) {

@@ -388,7 +388,7 @@ impl Run<'_> {
     fn mark_untrusted(&mut self, agent: &mut Value) {
         self.reshaped = true;
         if self.tool.spotlight() {
-            for block in agent["content"].as_array_mut().into_iter().flatten() {
+            for block in agent.get_mut("content").and_then(Value::as_array_mut).into_iter().flatten() {
                 if self.own && is_library_block(block) {
                     continue;
                 }
@@ -447,11 +447,11 @@ impl Run<'_> {
     fn withhold_whole(&mut self, raw: Value) -> Value {
         let is_error = raw.get("isError") == Some(&Value::Bool(true)) || self.tool.publishes_schema();
         self.take(String::new(), Reason::SensitiveTool, self.tool.result_label(), raw);
-        let mut agent = write::obj(vec![("content", Value::Array(vec![]))]);
+        let mut agent = vec![("content", Value::Array(vec![]))];
         if is_error {
-            agent["isError"] = Value::Bool(true);
+            agent.push(("isError", Value::Bool(true)));
         }
-        agent
+        write::obj(agent)
     }
 
     /// A plain structured value V: walk it; if anything goes, wrap V' as a CallToolResult.
@@ -480,11 +480,11 @@ impl Run<'_> {
             false => self.scrub_json_text(text),
         };
         let block = write::obj(vec![("type", "text".into()), ("text", text.into())]);
-        let mut agent = write::obj(vec![("content", Value::Array(vec![block]))]);
+        let mut agent = vec![("content", Value::Array(vec![block]))];
         if value.is_object() {
-            agent["structuredContent"] = value;
+            agent.push(("structuredContent", value));
         }
-        agent
+        write::obj(agent)
     }
 
     /// Walks a structured value with the schema, vaulting what it takes under `base`.
