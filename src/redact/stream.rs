@@ -608,7 +608,7 @@ impl Run<'_> {
             meter.rewind(before);
         }
         let agent = if found || spent {
-            let parsed = parse_json(&value).expect("the streaming engine writes JSON");
+            let parsed = reparse(&value);
             Agent::Value(self.wrap_structured(parsed))
         } else if text_hit {
             let text = self.json_text_as(value.clone(), text_scrub);
@@ -651,7 +651,7 @@ impl Run<'_> {
                 meter.rewind(before);
             }
             if found || spent {
-                let structured = call.structured.then(|| parse_json(&value).expect("the streaming engine writes JSON"));
+                let structured = call.structured.then(|| reparse(&value));
                 let duplicates: Vec<bool> = call.blocks.iter().map(|b| b.duplicate).collect();
                 let kept = call.blocks.into_iter().map(TextBlock::into_value).enumerate().collect();
                 let rest =
@@ -717,6 +717,13 @@ fn any_match(needles: &Needles, compact: &str, escaped_only: bool) -> bool {
 /// `content` array of blocks.
 fn nested_claims(key: &str, value: Option<&u8>) -> bool {
     matches!((key, value), ("_meta" | "annotations", Some(b'{' | b'"')) | ("content", Some(b'[')))
+}
+
+/// What the streaming engine wrote, parsed again. Not `expect`: that formats the error with its
+/// Debug on a panic, which would keep str's Debug and the debug builders in the module.
+fn reparse(value: &str) -> serde_json::Value {
+    let Ok(parsed) = parse_json(value) else { unreachable!("the streaming engine writes JSON") };
+    parsed
 }
 
 #[cfg(test)]
