@@ -61,8 +61,8 @@ fn seeds() -> &'static Seeds {
 
 impl Seeds {
     fn new(entropy: [u8; 16]) -> Seeds {
-        let half = |i: usize| u64::from_le_bytes(entropy[i..i + 8].try_into().expect("eight bytes"));
-        Seeds { shared: SharedSeed::from_u64(half(0)), table: half(8) }
+        let entropy = u128::from_le_bytes(entropy); // its first eight bytes are the low half
+        Seeds { shared: SharedSeed::from_u64(entropy as u64), table: (entropy >> 64) as u64 }
     }
 
     /// Natively std's `RandomState` is seeded by the OS.
@@ -163,12 +163,11 @@ impl IdHasher {
 
 impl Hasher for IdHasher {
     /// A slice of ids arrives here as its bytes, whole.
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            self.add(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+    fn write(&mut self, mut rest: &[u8]) {
+        while let Some((word, after)) = rest.split_first_chunk::<8>() {
+            self.add(u64::from_le_bytes(*word));
+            rest = after;
         }
-        let rest = words.remainder();
         if !rest.is_empty() {
             let mut word = [0; 8];
             word[..rest.len()].copy_from_slice(rest);

@@ -91,8 +91,8 @@ fn body(out: &mut String, s: &str) {
 /// (perf).
 fn next_escape(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len() {
-        if let Some(word) = bytes.get(i..i + 8) {
-            let k = super::scan::first_special(u64::from_le_bytes(word.try_into().expect("eight bytes")));
+        if let Some(word) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            let k = super::scan::first_special(u64::from_le_bytes(*word));
             i += k;
             if k == 8 {
                 continue;

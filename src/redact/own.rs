@@ -26,8 +26,8 @@ pub struct Written {
 
 impl Written {
     pub fn set_key(&mut self, key: [u8; 16]) {
-        let half = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("8 bytes"));
-        self.key = (half(&key[..8]), half(&key[8..]));
+        let key = u128::from_le_bytes(key); // its first eight bytes are the low half
+        self.key = (key as u64, (key >> 64) as u64);
     }
 
     /// SipHash-2-4 keyed with this redactor's key, over the tool name and the view's text.

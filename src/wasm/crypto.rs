@@ -89,13 +89,14 @@ pub fn seed_hashing() {
     if !CRYPTO.with(|c| c.get_random_values_with_u8_array(&mut entropy).is_ok()) {
         panic!("crypto.getRandomValues failed");
     }
-    let [a, b, c, d] = [entropy[16], entropy[17], entropy[18], entropy[19]].map(usize::from);
+    let [seed @ .., a, b, c, d] = entropy;
+    let [a, b, c, d] = [a, b, c, d].map(usize::from);
     let pad: Vec<u8> = Vec::with_capacity(8 * (1 + (a | (b & 0x1f) << 8)));
     let _ = std::hash::RandomState::new();
     drop(pad);
     for _ in 0..(c | d << 8) {
         let _ = std::hash::RandomState::new();
     }
-    crate::hash::seed(entropy[..16].try_into().expect("sixteen bytes"));
+    crate::hash::seed(seed);
     entropy.fill(0);
 }
