@@ -102,9 +102,11 @@ import { gzipSync } from "node:zlib";
 // and a tool's name masked in the withheld view (+0.4 / +0.2 KiB), and helper V's text block of a
 // scrubbed value not read again where it repeats its tokens (src/scrub/mod.rs
 // `repeats_its_tokens`, +0.7 / +0.2 KiB): 524.2 KiB raw, 227.9 KiB gzip, measured, so the
-// budget is 526 / 229 KiB.
-const BUDGET_RAW = 526 * 1024;
-const BUDGET_GZIP = 229 * 1024;
+// budget is 526 / 229 KiB. Panic paths that formatted with Debug taken out (serde_json's
+// IndexMut, an expect on our Error, try_into().expect() on fixed-size reads: -3.4 / -1.6 KiB):
+// 520.8 KiB raw, 226.3 KiB gzip, so the budget comes down to 523 / 228 KiB.
+const BUDGET_RAW = 523 * 1024;
+const BUDGET_GZIP = 228 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
