@@ -13,7 +13,7 @@ use crate::policy::check::{check_with, CheckResult};
 use crate::policy::reference::Vault;
 use crate::policy::session::Labels;
 use crate::policy::Policy;
-use crate::redact::{failed_outcome, redact_with, withheld_view};
+use crate::redact::{failed_outcome, name_shown, redact_with, withheld_view};
 use crate::scrub::known::{KnownSecrets, Learned};
 use crate::scrub::meter::{allowance, overrun_detail};
 use crate::{CompiledTool, Error, ErrorCode, Format, HandleSource, Limits, Options, Outcome};
@@ -100,9 +100,7 @@ impl Redactor {
             Ok(tool) => tool,
             Err(e) => {
                 let mut outcome = failed_outcome(e);
-                if let Some(error) = &outcome.error {
-                    outcome.agent_json = withheld_view(&error.tool, error.code, &self.known);
-                }
+                name_shown(&mut outcome, &self.known);
                 return outcome;
             }
         };

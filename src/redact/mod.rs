@@ -79,8 +79,7 @@ pub fn redact_with(
 ) -> Outcome {
     let max_work = options.limits.max_work;
     known.budget(max_work as u64, meter::allowance(max_work, raw_json.len()));
-    // Our withheld view of this tool, as a second pass finds it (rule 10).
-    let shown = shown_name(tool.name(), known).into_owned();
+    let given_withheld = is_withheld_view(tool.name(), raw_json, known);
     let mut run = Run {
         tool,
         format: options.format,
@@ -100,7 +99,7 @@ pub fn redact_with(
         notice: None,
     };
     let mut labels = Labels::declared(tool.model());
-    let result = match is_withheld_view(&shown, raw_json) {
+    let result = match given_withheld {
         // The withheld view of this tool holds nothing but our wording: it stays as it is, as
         // any view this redactor wrote does on a second pass (rule 10), whatever the tool's
         // sensitivity or trust (found by review: a sensitive tool's error view was withheld
@@ -131,9 +130,7 @@ pub fn redact_with(
     if outcome.error.is_none() && known.overrun().is_some() {
         outcome = failed_outcome(overrun(known, options).for_tool(tool.name()));
     }
-    if let Some(error) = &outcome.error {
-        outcome.agent_json = withheld_view(&error.tool, error.code, known);
-    }
+    name_shown(&mut outcome, known);
     outcome.read = known.meter().read();
     known.end_budget();
     known.settle();
@@ -189,10 +186,23 @@ pub(crate) fn withheld_view(tool_name: &str, code: ErrorCode, known: &KnownSecre
     withheld_result(&shown_name(tool_name, known), code)
 }
 
-/// Is `raw_json` exactly the withheld view of a tool shown as `tool_name`, for some error code?
-fn is_withheld_view(tool_name: &str, raw_json: &str) -> bool {
-    raw_json.starts_with(r#"{"content":[{"type":"text","text":"The result of "#)
-        && ErrorCode::ALL.iter().any(|&code| raw_json == withheld_result(tool_name, code))
+/// A withheld outcome's view written again where [`shown_name`] masks the tool's name.
+pub(crate) fn name_shown(outcome: &mut Outcome, known: &KnownSecrets) {
+    if let Some(error) = &outcome.error {
+        if let Cow::Owned(name) = shown_name(&error.tool, known) {
+            outcome.agent_json = withheld_result(&name, error.code);
+        }
+    }
+}
+
+/// Is `raw_json` exactly our withheld view of `tool_name` (named as [`shown_name`] shows it),
+/// for some error code? A second pass leaves it as it is (rule 10). The name is read only for
+/// a text that starts as the view does.
+fn is_withheld_view(tool_name: &str, raw_json: &str, known: &KnownSecrets) -> bool {
+    raw_json.starts_with(r#"{"content":[{"type":"text","text":"The result of "#) && {
+        let shown = shown_name(tool_name, known);
+        ErrorCode::ALL.iter().any(|&code| raw_json == withheld_result(&shown, code))
+    }
 }
 
 /// The withheld outcome for an error; the error names the tool.

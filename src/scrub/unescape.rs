@@ -303,8 +303,8 @@ pub(super) fn utf8_bytes(b: &[u8], i: usize) -> Option<(char, usize)> {
         _ => return None,
     };
     let mut bytes = [lead, 0, 0, 0];
-    for (k, slot) in bytes.iter_mut().enumerate().take(n).skip(1) {
-        *slot = byte(k)?;
+    for (k, slot) in bytes[1..n].iter_mut().enumerate() {
+        *slot = byte(k + 1)?;
     }
     let c = std::str::from_utf8(&bytes[..n]).ok()?.chars().next()?;
     Some((c, 4 * n))
