@@ -14,8 +14,6 @@ mod errors;
 mod float;
 mod heap;
 
-pub(crate) use float::parse_float;
-
 #[global_allocator]
 static HEAP: heap::Counting = heap::Counting;
 
@@ -62,7 +60,7 @@ impl WasmRedactor {
     /// `invalid_options`.
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str) -> Result<WasmRedactor, JsValue> {
-        crypto::seed_hashing(); // before anything hashes (see `crypto.rs`)
+        open();
         let value = parse(options_json, OPTIONS_DEPTH)
             .map_err(|_| option_error(&OptionError::Type("createRedactor: options must be plain data".into())))?;
         let settings = wire::read_options(&value).map_err(|e| option_error(&e))?;
@@ -216,6 +214,13 @@ impl WasmRedactor {
     }
 }
 
+/// What every entry point does before the core runs: seeds its hashing (before anything hashes,
+/// see `crypto.rs`) and gives it JavaScript's reading of numbers (`float.rs`).
+fn open() {
+    crypto::seed_hashing();
+    crate::json::float::set_reader(float::parse_float);
+}
+
 /// JSON text given as UTF-8 bytes. TextEncoder writes UTF-8 only; anything else reads as no
 /// text, which no tool compiles from and no result parses from (`invalid_json`).
 fn text(utf8: &[u8]) -> &str {
@@ -228,7 +233,7 @@ fn text(utf8: &[u8]) -> &str {
 #[cfg(feature = "lint")]
 #[wasm_bindgen(js_name = lintTools)]
 pub fn lint_tools(doc_json: &str) -> String {
-    crypto::seed_hashing();
+    open();
     let findings = match crate::json::parse_limited(doc_json, &crate::Limits::default()) {
         Ok(doc) => crate::lint::lint(&doc).iter().map(|f| f.to_json()).collect(),
         Err(e) => vec![
@@ -241,13 +246,13 @@ pub fn lint_tools(doc_json: &str) -> String {
 /// Every word and constant JS mirrors, as JSON text (see `wire::Vocabulary`).
 #[wasm_bindgen]
 pub fn vocabulary() -> String {
-    crypto::seed_hashing();
+    open();
     wire::vocabulary_json()
 }
 
 /// The agent view for a result withheld with `code` (JSON text).
 #[wasm_bindgen(js_name = withheldJson)]
 pub fn withheld_json(tool_name: &str, code: &str) -> String {
-    crypto::seed_hashing();
+    open();
     withheld_result(tool_name, ErrorCode::parse(code).unwrap_or(ErrorCode::Internal))
 }
