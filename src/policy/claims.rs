@@ -143,7 +143,9 @@ struct Reader<'r, 'a> {
     /// written form held (a result inside prose, and each text inside that): read again, each
     /// level's views re-read every level below it (160 KB read for a 20 KB result three deep,
     /// found when review s29's views met its once-per-level test).
-    seen: TextMap<Box<str>, usize>,
+    /// (Counted in u32 like `views`' table: one table type for both, and the module carries
+    /// one copy of its code.)
+    seen: TextMap<Box<str>, u32>,
 }
 
 impl Reader<'_, '_> {
@@ -289,13 +291,13 @@ impl Reader<'_, '_> {
     /// that failed are never met again: the error ends the reading.
     fn first_time(&mut self, text: &str) -> bool {
         match self.seen.get_mut(text) {
-            Some(read) if *read >= self.left => false,
+            Some(read) if *read as usize >= self.left => false,
             Some(read) => {
-                *read = self.left;
+                *read = self.left as u32;
                 true
             }
             None => {
-                self.seen.insert(text.into(), self.left);
+                self.seen.insert(text.into(), self.left as u32);
                 true
             }
         }
