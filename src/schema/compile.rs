@@ -130,8 +130,9 @@ struct Compiler<'a> {
     dynamic_anchors: TextMap<&'a str, Vec<(u32, &'a Value)>>,
     /// Resources whose root has `$recursiveAnchor: true`.
     recursive: Vec<u32>,
-    /// The same, as a set.
-    recursive_seen: IdSet<u32>,
+    /// The same, as a set (of usize: the set type the compiler's others are, so that the module
+    /// carries one copy of its code).
+    recursive_seen: IdSet<usize>,
     /// Interned anchor names; 0 is [`RECURSIVE`].
     names: TextMap<&'a str, u32>,
     /// Names some dynamic reference uses, in the order first used; those before `materialized`
@@ -251,7 +252,7 @@ impl<'a> Compiler<'a> {
                     // A set beside the list: a search of the list was quadratic in resources
                     // that declare the anchor (40,000 of them, 2 MB, took about a second).
                     if std::ptr::eq(self.resources[resource as usize].value, value)
-                        && self.recursive_seen.insert(resource)
+                        && self.recursive_seen.insert(resource as usize)
                     {
                         self.recursive.push(resource);
                     }

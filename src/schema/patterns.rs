@@ -265,7 +265,7 @@ impl Automaton {
 
     fn find(&self, key: &str, budget: &mut Budget, out: &mut Vec<u32>) -> Result<(), Exhausted> {
         let mut s = 0u32;
-        let mut reported: IdSet<u32> = IdSet::default();
+        let mut reported: IdSet<usize> = IdSet::default();
         let mut steps = 0u64;
         for c in key.chars() {
             s = loop {
@@ -280,7 +280,7 @@ impl Automaton {
             };
             let mut t = if self.trie.out[s as usize].is_empty() { self.dict[s as usize] } else { s };
             // A state reported once had its whole chain reported then.
-            while t != NONE && reported.insert(t) {
+            while t != NONE && reported.insert(t as usize) {
                 steps += 1;
                 out.extend(&self.trie.out[t as usize]);
                 t = self.dict[t as usize];
