@@ -123,7 +123,9 @@ struct Compiler<'a> {
     /// Pointers of nodes the index never saw (a `$ref` into a non-schema keyword).
     stray: IdMap<NodeId, String>,
     resources: Vec<Resource<'a>>,
-    by_uri: TextMap<String, u32>,
+    /// Resource ids by URI, as usize: the table type of the module's other String-keyed tables of
+    /// ids, so that it carries one copy of its code.
+    by_uri: TextMap<String, usize>,
     /// (resource, name) -> subschema, for `$anchor`, `$dynamicAnchor` and draft-07 `$id: "#name"`.
     anchors: TextMap<(u32, &'a str), &'a Value>,
     /// `$dynamicAnchor` name -> every (resource, subschema) declaring it.
@@ -207,7 +209,7 @@ impl<'a> Compiler<'a> {
 
     fn new_resource(&mut self, uri: String, value: &'a Value) -> u32 {
         let id = self.resources.len() as u32;
-        self.by_uri.entry(uri.clone()).or_insert(id);
+        self.by_uri.entry(uri.clone()).or_insert(id as usize);
         self.resources.push(Resource { uri, value });
         self.resource_anchors.push(Vec::new());
         id
@@ -296,7 +298,7 @@ impl<'a> Compiler<'a> {
         }
         if let Some(&other) = self.by_uri.get(&uri) {
             // Which of the two a reference reaches is left undefined: one may be the marked one.
-            let first = self.pointer_of_value(self.resources[other as usize].value);
+            let first = self.pointer_of_value(self.resources[other].value);
             let at = format!("{}/$id", self.trail_pointer(trail));
             let detail = format!("`$id` \"{uri}\" names two schema resources (also at \"{first}\"): a reference to it would be ambiguous");
             return Err(self.error(&at, detail));
@@ -518,7 +520,7 @@ impl<'a> Compiler<'a> {
         let from = self.nodes[r.node].resource;
         let base = &self.resources[from as usize].uri;
         let target_uri = if uri_part.is_empty() { base.clone() } else { uri::resolve(base, uri_part) };
-        let Some(&resource) = self.by_uri.get(&target_uri) else {
+        let Some(resource) = self.by_uri.get(&target_uri).map(|&r| r as u32) else {
             return Err(Error::new(
                 ErrorCode::RemoteRef,
                 format!("{}{}", self.at, at()),
