@@ -33,7 +33,9 @@ pub(crate) enum Form {
 pub(crate) struct PatternIndex {
     /// Patterns that match every key (an empty literal that is not exact: `""`, `^`, `$`).
     always: Vec<u32>,
-    exact: TextMap<String, Vec<u32>>,
+    /// (Of usize: the table type of a node's `dependentSchemas` index, so that the module
+    /// carries one copy of its code.)
+    exact: TextMap<String, Vec<usize>>,
     prefix: Trie,
     suffix: Trie,
     contains: Automaton,
@@ -70,7 +72,7 @@ impl PatternIndex {
             };
             for Literal { anchor, text } in literals {
                 match anchor {
-                    Anchor::Exact => index.exact.entry(text.clone()).or_default().push(i),
+                    Anchor::Exact => index.exact.entry(text.clone()).or_default().push(i as usize),
                     _ if text.is_empty() => index.always.push(i),
                     Anchor::Prefix => index.prefix.insert(text.chars(), i),
                     Anchor::Suffix => index.suffix.insert(text.chars().rev(), i),
@@ -98,7 +100,7 @@ impl PatternIndex {
         let chars = key.chars().count() as u64;
         budget.spend(1 + key.len() as u64)?;
         if let Some(hit) = self.exact.get(key) {
-            out.extend(hit);
+            out.extend(hit.iter().map(|&i| i as u32));
         }
         if !self.prefix.is_empty() {
             budget.spend(chars)?;
