@@ -144,7 +144,10 @@ struct Compiler<'a> {
     used: IdSet<NodeId>,
     materialized: usize,
     resource_anchors: Vec<Vec<(u32, NodeId)>>,
-    forms: TextMap<&'a str, Form>,
+    /// Each distinct pattern's form, by source: an index into `form_list` (a table of u32 like
+    /// `names`, so that the module carries one copy of its code).
+    forms: TextMap<&'a str, u32>,
+    form_list: Vec<Form>,
     programs: Vec<Program>,
     program_total: usize,
     work: u64,
@@ -175,6 +178,7 @@ impl<'a> Compiler<'a> {
             materialized: 0,
             resource_anchors: Vec::new(),
             forms: TextMap::default(),
+            form_list: Vec::new(),
             programs: Vec::new(),
             program_total: 0,
             work: 0,
@@ -446,8 +450,8 @@ impl<'a> Compiler<'a> {
     /// distinct pattern.
     fn pattern(&mut self, source: &'a str, id: NodeId) -> Result<Form, Error> {
         self.work += 1 + source.len() as u64;
-        if let Some(form) = self.forms.get(source) {
-            return Ok(form.clone());
+        if let Some(&i) = self.forms.get(source) {
+            return Ok(self.form_list[i as usize].clone());
         }
         let pointer = |c: &Self| format!("{}/patternProperties{}", c.pointer_of(id), child("", source));
         let translated = ecma::translate(source).map_err(|why| {
@@ -466,7 +470,8 @@ impl<'a> Compiler<'a> {
                 Form::Regex(self.programs.len() - 1, translated.required)
             }
         };
-        self.forms.insert(source, form.clone());
+        self.forms.insert(source, self.form_list.len() as u32);
+        self.form_list.push(form.clone());
         Ok(form)
     }
 
