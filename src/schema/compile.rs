@@ -121,7 +121,10 @@ struct Compiler<'a> {
     indexed: IdMap<usize, (usize, u32)>,
     trails: Vec<Trail<'a>>,
     /// Pointers of nodes the index never saw (a `$ref` into a non-schema keyword).
-    stray: IdMap<NodeId, String>,
+    /// (An index into `stray_pointers`: a table of usize like `by_address`, so that the module
+    /// carries one copy of its code.)
+    stray: IdMap<NodeId, usize>,
+    stray_pointers: Vec<String>,
     resources: Vec<Resource<'a>>,
     /// Resource ids by URI, as usize: the table type of the module's other String-keyed tables of
     /// ids, so that it carries one copy of its code.
@@ -166,6 +169,7 @@ impl<'a> Compiler<'a> {
             indexed: IdMap::default(),
             trails: Vec::new(),
             stray: IdMap::default(),
+            stray_pointers: Vec::new(),
             resources: Vec::new(),
             by_uri: TextMap::default(),
             anchors: TextMap::default(),
@@ -207,8 +211,13 @@ impl<'a> Compiler<'a> {
     fn pointer_of(&self, node: NodeId) -> String {
         match self.indexed.get(&address(self.values[node])) {
             Some(&(trail, _)) => self.trail_pointer(trail),
-            None => self.stray.get(&node).cloned().unwrap_or_default(),
+            None => self.stray_pointer(node).cloned().unwrap_or_default(),
         }
+    }
+
+    /// The pointer of a node the index never saw, if it is one.
+    fn stray_pointer(&self, node: NodeId) -> Option<&String> {
+        self.stray.get(&node).map(|&i| &self.stray_pointers[i])
     }
 
     fn new_resource(&mut self, uri: String, value: &'a Value) -> u32 {
@@ -348,7 +357,8 @@ impl<'a> Compiler<'a> {
         self.values.push(value);
         self.by_address.insert(address(value), id);
         if let Some(p) = stray.filter(|_| !self.indexed.contains_key(&address(value))) {
-            self.stray.insert(id, p);
+            self.stray.insert(id, self.stray_pointers.len());
+            self.stray_pointers.push(p);
         }
         self.queue.push(id);
         id
@@ -381,7 +391,7 @@ impl<'a> Compiler<'a> {
         };
         let mut forms = Vec::new();
         // Below a subschema the index never saw, each child's pointer, for its errors.
-        let stray = self.stray.get(&id).cloned();
+        let stray = self.stray_pointer(id).cloned();
         for (word, v) in obj {
             let Some(kind) = keyword(word).map(|k| k.kind) else { continue };
             let members = kind
