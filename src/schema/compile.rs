@@ -85,12 +85,13 @@ pub(crate) fn compile_mapped<'a>(
 }
 
 /// Where a subschema sits, for error messages: its parent in the index and the pointer from
-/// there. Spelled out only when an error needs it.
+/// there. Spelled out only when an error needs it. And its schema resource.
 struct Trail<'a> {
     parent: usize,
     /// The keyword it sits under (empty for the root) and where in its value.
     word: &'a str,
     at: At<'a>,
+    resource: u32,
 }
 
 const NO_PARENT: usize = usize::MAX;
@@ -117,8 +118,9 @@ struct Compiler<'a> {
     by_address: IdMap<usize, NodeId>,
     queue: Vec<NodeId>,
     refs: Vec<PendingRef<'a>>,
-    /// Every subschema the index pass saw, by address: its trail and its resource.
-    indexed: IdMap<usize, (usize, u32)>,
+    /// Every subschema the index pass saw, by address: its trail (which holds its resource: a
+    /// table of usize like `by_address`, so that the module carries one copy of its code).
+    indexed: IdMap<usize, usize>,
     trails: Vec<Trail<'a>>,
     /// Pointers of nodes the index never saw (a `$ref` into a non-schema keyword).
     /// (An index into `stray_pointers`: a table of usize like `by_address`, so that the module
@@ -210,7 +212,7 @@ impl<'a> Compiler<'a> {
     /// The document pointer of a node.
     fn pointer_of(&self, node: NodeId) -> String {
         match self.indexed.get(&address(self.values[node])) {
-            Some(&(trail, _)) => self.trail_pointer(trail),
+            Some(&trail) => self.trail_pointer(trail),
             None => self.stray_pointer(node).cloned().unwrap_or_default(),
         }
     }
@@ -237,14 +239,14 @@ impl<'a> Compiler<'a> {
         while let Some((value, parent_resource, parent, word, at)) = stack.pop() {
             self.work += 1;
             let trail = self.trails.len();
-            self.trails.push(Trail { parent, word, at });
+            self.trails.push(Trail { parent, word, at, resource: parent_resource });
+            self.indexed.insert(address(value), trail);
             let Value::Object(obj) = value else {
-                self.indexed.insert(address(value), (trail, parent_resource));
                 continue;
             };
             let f = Fields::of(obj);
             let resource = self.scope(f.id, value, parent_resource, trail)?;
-            self.indexed.insert(address(value), (trail, resource));
+            self.trails[trail].resource = resource;
             if let Some(a) = f.anchor.and_then(Value::as_str) {
                 self.add_anchor(resource, a, value, trail, "$anchor")?;
             }
@@ -343,7 +345,7 @@ impl<'a> Compiler<'a> {
 
     /// The document pointer of an indexed subschema, by its value.
     fn pointer_of_value(&self, value: &Value) -> String {
-        self.indexed.get(&address(value)).map(|&(t, _)| self.trail_pointer(t)).unwrap_or_default()
+        self.indexed.get(&address(value)).map(|&t| self.trail_pointer(t)).unwrap_or_default()
     }
 
     /// The node for a subschema, queued for building the first time it is asked for.
@@ -351,7 +353,7 @@ impl<'a> Compiler<'a> {
         if let Some(&id) = self.by_address.get(&address(value)) {
             return id;
         }
-        let resource = self.indexed.get(&address(value)).map_or(fallback_resource, |&(_, r)| r);
+        let resource = self.indexed.get(&address(value)).map_or(fallback_resource, |&t| self.trails[t].resource);
         let id = self.nodes.len();
         self.nodes.push(Node { resource, ..Node::default() });
         self.values.push(value);
