@@ -134,7 +134,10 @@ struct Compiler<'a> {
     /// (resource, name) -> subschema, for `$anchor`, `$dynamicAnchor` and draft-07 `$id: "#name"`.
     anchors: TextMap<(u32, &'a str), &'a Value>,
     /// `$dynamicAnchor` name -> every (resource, subschema) declaring it.
-    dynamic_anchors: TextMap<&'a str, Vec<(u32, &'a Value)>>,
+    /// (By an index into `dynamic_lists`: a table of u32 like `names`, so that the module
+    /// carries one copy of its code.)
+    dynamic_anchors: TextMap<&'a str, u32>,
+    dynamic_lists: Vec<Vec<(u32, &'a Value)>>,
     /// Resources whose root has `$recursiveAnchor: true`.
     recursive: Vec<u32>,
     /// The same, as a set (of usize: the set type the compiler's others are, so that the module
@@ -176,6 +179,7 @@ impl<'a> Compiler<'a> {
             by_uri: TextMap::default(),
             anchors: TextMap::default(),
             dynamic_anchors: TextMap::default(),
+            dynamic_lists: Vec::new(),
             recursive: Vec::new(),
             recursive_seen: IdSet::default(),
             names: [("", RECURSIVE)].into_iter().collect(),
@@ -254,7 +258,12 @@ impl<'a> Compiler<'a> {
                 None => {}
                 Some(Value::String(a)) => {
                     self.add_anchor(resource, a, value, trail, "$dynamicAnchor")?;
-                    self.dynamic_anchors.entry(a).or_default().push((resource, value));
+                    let lists = &mut self.dynamic_lists;
+                    let i = *self.dynamic_anchors.entry(a).or_insert_with(|| {
+                        lists.push(Vec::new());
+                        lists.len() as u32 - 1
+                    });
+                    lists[i as usize].push((resource, value));
                 }
                 Some(_) => {
                     let at = format!("{}/$dynamicAnchor", self.trail_pointer(trail));
@@ -595,7 +604,7 @@ impl<'a> Compiler<'a> {
             let declared: Vec<(u32, &'a Value)> = if id == RECURSIVE {
                 self.recursive.iter().map(|&r| (r, self.resources[r as usize].value)).collect()
             } else {
-                self.dynamic_anchors.get(name).cloned().unwrap_or_default()
+                self.dynamic_anchors.get(name).map(|&i| self.dynamic_lists[i as usize].clone()).unwrap_or_default()
             };
             for (resource, value) in declared {
                 self.work += 1;
