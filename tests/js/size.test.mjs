@@ -104,9 +104,14 @@ import { gzipSync } from "node:zlib";
 // `repeats_its_tokens`, +0.7 / +0.2 KiB): 524.2 KiB raw, 227.9 KiB gzip, measured, so the
 // budget is 526 / 229 KiB. Panic paths that formatted with Debug taken out (serde_json's
 // IndexMut, an expect on our Error, try_into().expect() on fixed-size reads: -3.4 / -1.6 KiB):
-// 520.8 KiB raw, 226.3 KiB gzip, so the budget comes down to 523 / 228 KiB.
-const BUDGET_RAW = 523 * 1024;
-const BUDGET_GZIP = 228 * 1024;
+// 520.8 KiB raw, 226.3 KiB gzip, so the budget comes down to 523 / 228 KiB. Stop 37 (S): fewer
+// distinct hash table types (every (key, value) type carries its own copy of hashbrown's insert,
+// grow and rehash: about 1 KiB raw each), the compiler's and pattern index's tables folded into
+// types the module already has (tables of ids pointing into lists), and parseFloat given to the
+// core rather than called by it (+0.2 / +0.1): 512.2 KiB raw, 223.1 KiB gzip, so the budget
+// comes down to 514 / 225 KiB.
+const BUDGET_RAW = 514 * 1024;
+const BUDGET_GZIP = 225 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
