@@ -174,6 +174,18 @@ fn content_only(bytes: usize) -> String {
     json!({ "content": [{ "type": "text", "text": text }] }).to_string()
 }
 
+/// One call, out of line so that callgrind can count it alone:
+/// `valgrind --tool=callgrind --toggle-collect='bench_cases::redact_once' --toggle-collect='bench_cases::side_once'`.
+#[inline(never)]
+fn redact_once(core: &mut Redactor, tool: &str, text: &str) -> webmcp_redact::Outcome {
+    core.redact(tool, text, None)
+}
+
+#[inline(never)]
+fn side_once(outcome: &webmcp_redact::Outcome) -> String {
+    wire::side_json(outcome, None, None)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let case = args.get(1).map_or("all", String::as_str);
@@ -223,9 +235,9 @@ fn main() {
         let live = LIVE.load(Relaxed);
         PEAK.store(live, Relaxed);
         let start = Instant::now();
-        let outcome = core.redact(&tool, &text, None);
+        let outcome = redact_once(&mut core, &tool, &text);
         let mid = Instant::now();
-        let side = wire::side_json(&outcome, None, None);
+        let side = side_once(&outcome);
         times.push((mid - start).as_secs_f64() * 1e3);
         side_times.push(mid.elapsed().as_secs_f64() * 1e3);
         assert!(outcome.error.is_none(), "{:?}", outcome.error);

@@ -11,7 +11,7 @@ pub(crate) mod scan;
 mod text;
 pub(crate) mod write;
 
-pub use pointer::{child, push_token, without_data_keys};
+pub use pointer::{child, push_index, push_token, without_data_keys};
 pub use prose::embedded_spans;
 
 use crate::{Error, ErrorCode, Limits};

@@ -14,6 +14,22 @@ pub fn push_token(pointer: &mut String, token: &str) {
     pointer.push_str(rest);
 }
 
+/// `pointer` with an array index as one more token: its digits written directly, not through
+/// `fmt` (a formatter set up per element of every array a scan reads).
+pub fn push_index(pointer: &mut String, index: usize) {
+    let (mut digits, mut at, mut n) = ([0u8; 20], 20, index);
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    pointer.push_str("/");
+    pointer.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
 /// `pointer` with one more token.
 pub fn child(pointer: &str, token: &str) -> String {
     let mut p = pointer.to_string();

@@ -209,8 +209,11 @@ pub fn exponent_is_canonical(number: &str) -> bool {
 /// Is this JSON number's text already its [`plain_decimal`] form? (Most numbers are: this
 /// spares them the copy.)
 pub fn is_plain_decimal(number: &str) -> bool {
-    let exponent = number.contains(['e', 'E']);
-    let trailing_zero = number.contains('.') && number.ends_with('0');
+    // Bytes, not `contains(['e', 'E'])`: that pattern's searcher was a thousand instructions
+    // a number, half of reading a dense result's text for known values (callgrind, stop 37).
+    let b = number.as_bytes();
+    let exponent = (0..b.len()).any(|i| b[i] | 0x20 == b'e');
+    let trailing_zero = number.ends_with('0') && b.contains(&b'.');
     !exponent && !trailing_zero && number != "-0"
 }
 

@@ -21,7 +21,6 @@
 //! runs out of work (`limits.maxWork`) is withheld as the DOM engine withholds it: what was
 //! taken up to there is learned, the rest is read as kept (the detectors still see it).
 
-use std::fmt::Write;
 use std::hash::BuildHasher;
 
 use super::stream_call::{scan_call, Call, TextBlock};
@@ -29,7 +28,7 @@ use super::{Agent, Run};
 use crate::hash::{Keyed, TextSet};
 use crate::json::scan::{self, Str};
 use crate::json::write;
-use crate::json::{parse_json, push_token};
+use crate::json::{parse_json, push_index, push_token};
 use crate::policy::claims;
 use crate::redact::walk::{entry_units, work_limit};
 use crate::schema::{AppliedId, Eval, Exhausted, Kinds, Schema, SetId};
@@ -349,7 +348,7 @@ impl Scanner<'_, '_> {
         match child {
             Child::Key(key) => push_token(&mut self.pointer, key),
             // An index needs no escaping, and is written without a string of its own.
-            Child::Index(index) => write!(self.pointer, "/{index}").expect("writing to a String"),
+            Child::Index(index) => push_index(&mut self.pointer, index),
         }
         match found {
             Ok((nodes, _)) => self.decide(at, nodes, if let Child::Key(key) = child { Some(key) } else { None }),

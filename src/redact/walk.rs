@@ -13,11 +13,10 @@
 //! nesting past the depth limit) fails the result, as in a JSON text block: it is never taken
 //! for a string that is not JSON, which allowlist mode with no marks inside would let through.
 
-use std::fmt::Write;
 
 use serde_json::Value;
 
-use crate::json::{parse_limited, push_token};
+use crate::json::{parse_limited, push_index, push_token};
 use crate::schema::{Eval, Exhausted, Schema, SetId};
 use crate::{Error, ErrorCode, Limits, Reason};
 
@@ -147,7 +146,7 @@ impl Walker<'_, '_> {
             Value::Array(items) => {
                 for (i, slot) in items.iter_mut().enumerate() {
                     let (nodes, declared) = self.eval.item(self.schema, applied, i).inspect_err(|_| {
-                        push_token(&mut self.pointer, &i.to_string());
+                        push_index(&mut self.pointer, i);
                     })?;
                     if let Some(v) = self.decide(slot, nodes, declared, Token::Index(i), name)? {
                         self.taken.push(v); // the slot was left as null, so indexes keep their meaning
@@ -177,7 +176,7 @@ impl Walker<'_, '_> {
         match token {
             Token::Key(key) => push_token(&mut self.pointer, key),
             // An index needs no escaping, and is written without a string of its own.
-            Token::Index(i) => write!(self.pointer, "/{i}").expect("writing to a String"),
+            Token::Index(i) => push_index(&mut self.pointer, i),
         }
         let verdict = if self.allowlist && !declared && !slot.is_null() {
             Some((Reason::Undeclared, name.unwrap_or("value").to_string(), false))
