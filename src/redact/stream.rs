@@ -571,7 +571,9 @@ impl Run<'_> {
         self.known.reserve(taken.len());
         for (t, v) in taken.into_iter().zip(values) {
             let strings = secret_strings(&v, false);
-            self.take_with(format!("{base}{}", t.pointer), t.reason, t.label, v, strings);
+            // Not `format!`: a formatter per taken value, most of them with no base at all.
+            let pointer = if base.is_empty() { t.pointer } else { base.to_string() + &t.pointer };
+            self.take_with(pointer, t.reason, t.label, v, strings);
         }
         if let Some(pointer) = exhausted {
             return Err(work_limit(self.eval.max_work(), format!("{base}{pointer}")));

@@ -13,7 +13,6 @@
 //! nesting past the depth limit) fails the result, as in a JSON text block: it is never taken
 //! for a string that is not JSON, which allowlist mode with no marks inside would let through.
 
-
 use serde_json::Value;
 
 use crate::json::{parse_limited, push_index, push_token};
