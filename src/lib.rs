@@ -11,6 +11,7 @@
 //! `policy` (policy, session labels, pre-call checks), `lint`. `wasm` is the only door to JS;
 //! nothing else imports wasm-bindgen.
 
+mod ascii;
 mod error;
 mod hash;
 mod json;

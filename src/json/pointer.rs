@@ -26,7 +26,7 @@ pub fn push_index(pointer: &mut String, index: usize) {
             break;
         }
     }
-    pointer.push_str("/");
+    pointer.push('/');
     pointer.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 

@@ -262,7 +262,7 @@ impl Obj<'_> {
         self.open(key);
         self.out.push_str("\":\"");
         body(self.out, value);
-        self.out.push_str("\"");
+        self.out.push('"');
         self
     }
 

@@ -83,14 +83,13 @@ impl Automaton {
     /// (measured: an eighth of a 2 KB result with four marked values).
     pub fn build(needles: &mut dyn Iterator<Item = (u32, &[u8])>, work: &mut Steps) -> Automaton {
         // 1. The trie, children as sibling lists sorted by byte (the root's as a dense table).
-        // Its nodes are sized once, one per needle byte at most, and filled through a slice:
-        // indexing the growing `Vec` was a call per step (a third of a dense result's build).
-        let needles: Vec<(u32, &[u8])> = needles.collect();
-        let mut nodes = vec![Node::EMPTY; 1 + needles.iter().map(|(_, t)| t.len()).sum::<usize>()];
-        let trie = &mut nodes[..];
+        // Its nodes grow by doubling, as a `Vec`'s would (not sized to the needle bytes: values
+        // that share long prefixes make few nodes), and are read through a slice: indexing the
+        // growing `Vec` was a call per step (a third of a dense result's build).
+        let mut nodes = vec![Node::EMPTY; 64];
         let mut states = 1;
         let mut root = [NONE; 256];
-        let (mut slot, mut len) = (Vec::with_capacity(needles.len()), Vec::with_capacity(needles.len()));
+        let (mut slot, mut len) = (Vec::new(), Vec::new());
         let mut bytes = 0;
         let mut pairs = vec![0u64; 1 << 10];
         let mut one_byte = false;
@@ -104,6 +103,10 @@ impl Automaton {
             let mut state = 0u32;
             for &b in text {
                 *work += 1;
+                if states == nodes.len() {
+                    nodes.resize(2 * states, Node::EMPTY);
+                }
+                let trie = &mut nodes[..];
                 let (mut before, mut next) =
                     if state == 0 { (NONE, root[usize::from(b)]) } else { (NONE, trie[state as usize].child) };
                 if state != 0 {
@@ -128,6 +131,7 @@ impl Automaton {
                 }
                 state = next;
             }
+            let trie = &mut nodes[..];
             if trie[state as usize].term == NONE {
                 trie[state as usize].term = slot.len() as u32;
                 slot.push(s);
@@ -138,7 +142,7 @@ impl Automaton {
         if one_byte {
             pairs.clear();
         }
-        let trie = &trie[..states];
+        let trie = &nodes[..states];
         *work += states as u64;
 
         // 2. Renumber breadth-first into flat, byte-sorted edge lists.

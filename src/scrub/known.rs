@@ -364,7 +364,8 @@ fn strings_inside(s: &str, keys: bool, depth: usize, out: &mut Vec<String>) {
     use crate::json::{embedded_spans, parse_embedded, quoted_spans};
     // Bytes, not a pattern of chars: `contains` with a char array decodes and compares each
     // character (callgrind: a fifth of taking each value of a dense result).
-    if depth >= crate::policy::claims::MAX_EMBEDDED || !s.bytes().any(|b| matches!(b, b'{' | b'[' | b'"')) {
+    const OPENS_JSON: crate::ascii::AsciiSet = crate::ascii::AsciiSet::of(b"{[\"");
+    if depth >= crate::policy::claims::MAX_EMBEDDED || !OPENS_JSON.any_in(s.as_bytes()) {
         return;
     }
     let parse = |text: &str| parse_embedded(text, &crate::Limits::default());

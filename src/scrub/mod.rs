@@ -39,6 +39,7 @@
 //! code before it is kept for tests (`oracle.rs`, and `*_before` beside the code), and a
 //! property test compares the two on generated needles and texts.
 
+use crate::ascii::AsciiSet;
 use crate::hash::TextMap;
 use std::cell::{Cell, RefCell};
 
@@ -1413,29 +1414,12 @@ fn merge(lists: &[Vec<(usize, usize, usize)>], work: &mut Steps) -> Vec<(usize, 
 /// place where two tokens meet holds one.
 const JSON_SEAMS: &[u8] = b"\",:[]{}";
 
-/// `JSON_SEAMS` as a table of bytes.
-const SEAM_BYTES: [bool; 256] = {
-    let (mut table, mut i) = ([false; 256], 0);
-    while i < JSON_SEAMS.len() {
-        table[JSON_SEAMS[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
-
-/// Does `value` hold a byte of `JSON_SEAMS`? One look-up per byte, in an indexed loop: every
-/// value added asks it of all its bytes, and a `contains` (a `memchr` call) per byte was a
-/// twentieth of learning the values of a dense result (callgrind, stop 37).
+/// Does `value` hold a byte of `JSON_SEAMS`? Every value added asks it of all its bytes, and a
+/// `contains` (a `memchr` call) per byte was a twentieth of learning the values of a dense
+/// result (callgrind, stop 37).
 fn holds_a_seam(value: &str) -> bool {
-    let b = value.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if SEAM_BYTES[usize::from(b[i])] {
-            return true;
-        }
-        i += 1;
-    }
-    false
+    const SEAMS: AsciiSet = AsciiSet::of(JSON_SEAMS);
+    SEAMS.any_in(value.as_bytes())
 }
 
 /// Could `value` lie inside a number's plain form (`json::scan::plain_decimal`)?
