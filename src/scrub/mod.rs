@@ -1114,7 +1114,8 @@ pub(crate) fn each_decoding(s: &str, visit: &mut dyn FnMut(&str)) {
 
 /// The credentials in `s` (`detect.rs`), as the values they read as (a value found in several
 /// views is listed each time). Value matching then finds each in every form, like a known
-/// value. Token kinds are read as written (no encoder escapes their characters); the kinds
+/// value. Token kinds are read as written (no encoder escapes their characters) and as a model
+/// reads the text, unseen characters left out and fullwidth ASCII as ASCII; the kinds
 /// that hold other characters are also read on the decoded views (`unescape.rs`: a PEM key's
 /// line breaks in JSON text, a webhook URL written with `\/`, an AWS secret key's `/` and `+`
 /// percent-encoded), but only in a string that names one of them: the views cost as much as
@@ -1129,16 +1130,21 @@ pub(crate) fn detected(s: &str, on: detect::Detect, meter: &Meter) -> Vec<(detec
         return out;
     }
     let seen = detect::scan(s);
-    if !seen.any() {
-        return out;
-    }
     let mut found = |text: &str, seen: detect::Scan| {
+        if !seen.any() {
+            return;
+        }
         let mut work = 0;
         let hits = detect::detect_scanned(text, on, seen, &mut work);
         meter.charge(work as usize);
         out.extend(hits.into_iter().map(|f| (f.kind, text[f.start..f.end].to_string())));
     };
     found(s, seen);
+    // As a model reads it: a token split by a character a renderer shows as nothing, or with
+    // letters in fullwidth, reads whole (stop 37: `sk_liv\u{200b}e_…` reached the agent).
+    if let Some(folded) = unescape::folded_text(s).filter(|f| meter.charge(f.len())) {
+        found(&folded, detect::scan(&folded));
+    }
     if seen.needs_views(on) {
         unescape::for_each_view(s, meter, &mut |view, _| {
             if meter.charge(view.len()) {

@@ -348,14 +348,18 @@ pub(super) fn unreference(s: &str, mapping: bool) -> Decoded {
 /// `p&#64ss` reads `p@ss` on the page).
 pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
     let rest = &b[i + 1..];
-    let (c, len) = match rest {
-        [b'#', b'x' | b'X', hex @ ..] => {
-            let n = hex.iter().take_while(|c| c.is_ascii_hexdigit()).count();
-            (code_point(&hex[..n], 16)?, 2 + n)
-        }
-        [b'#', dec @ ..] => {
-            let n = dec.iter().take_while(|c| c.is_ascii_digit()).count();
-            (code_point(&dec[..n], 10)?, 1 + n)
+    match rest {
+        [b'#', ..] => {
+            // A surrogate pair written as two references, as an escaper that walks UTF-16
+            // code units writes a character past the BMP (`&#55357;&#56593;`; stop 37: a
+            // known value with an emoji written so reached the agent). A lone half stays.
+            let (unit, len) = numeric(b, i)?;
+            if let Some(c) = char::from_u32(unit) {
+                return Some((c, len));
+            }
+            let (low, more) = numeric(b, i + len).filter(|(l, _)| (0xDC00..0xE000).contains(l))?;
+            let code = (0xD800..0xDC00).contains(&unit).then(|| 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?;
+            Some((char::from_u32(code)?, len + more))
         }
         _ => {
             if let Some(hit) = latin1(rest).or_else(|| ascii(rest)) {
@@ -373,13 +377,26 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
                 (b"apos;", '\''),
             ];
             let &(name, c) = NAMES.iter().find(|(name, _)| rest.starts_with(name))?;
-            return Some((
-                c,
-                1 + name.len() + usize::from(!name.ends_with(b";") && rest.get(name.len()) == Some(&b';')),
-            ));
+            Some((c, 1 + name.len() + usize::from(!name.ends_with(b";") && rest.get(name.len()) == Some(&b';'))))
         }
+    }
+}
+
+/// The code point (or UTF-16 surrogate) a numeric reference at `b[i]` names, and the bytes it
+/// takes: every digit after it, and its `;` if one follows.
+fn numeric(b: &[u8], i: usize) -> Option<(u32, usize)> {
+    let (n, len) = match b.get(i..)? {
+        [b'&', b'#', b'x' | b'X', hex @ ..] => {
+            let n = hex.iter().take_while(|c| c.is_ascii_hexdigit()).count();
+            (code_point(&hex[..n], 16)?, 3 + n)
+        }
+        [b'&', b'#', dec @ ..] => {
+            let n = dec.iter().take_while(|c| c.is_ascii_digit()).count();
+            (code_point(&dec[..n], 10)?, 2 + n)
+        }
+        _ => return None,
     };
-    Some((c, 1 + len + usize::from(rest.get(len) == Some(&b';'))))
+    Some((n, len + usize::from(b.get(i + len) == Some(&b';'))))
 }
 
 /// HTML's names for U+00A0 to U+00FF, in that order, as PHP's `htmlentities` and Java's
@@ -579,7 +596,7 @@ const fn name_len(t: &[u8], at: usize) -> usize {
 /// significant digits than any code point has are not a character (a browser writes U+FFFD).
 /// 0x80 to 0x9F name what Windows-1252 puts there, as the HTML spec's table says (`&#128;` is
 /// `€`; found by review s28: an echo written so was read as U+0080 and missed).
-fn code_point(digits: &[u8], radix: u32) -> Option<char> {
+fn code_point(digits: &[u8], radix: u32) -> Option<u32> {
     let zeros = digits.iter().take_while(|&&d| d == b'0').count();
     let significant = &digits[zeros..];
     if digits.is_empty() || significant.len() > 8 {
@@ -591,8 +608,8 @@ fn code_point(digits: &[u8], radix: u32) -> Option<char> {
         u32::from_str_radix(std::str::from_utf8(significant).ok()?, radix).ok()?
     };
     match n.checked_sub(0x80).and_then(|i| WINDOWS_1252.get(i as usize)) {
-        Some(&c) if c != 0 => char::from_u32(c.into()),
-        _ => char::from_u32(n),
+        Some(&c) if c != 0 => Some(c.into()),
+        _ => (n <= 0x10FFFF).then_some(n),
     }
 }
 
