@@ -133,3 +133,100 @@ fn a_surrogate_pair_as_two_html_references_is_read_as_its_character() {
     println!("surrogate pairs as two references that got through: {} of {} (seed {SEED:#x})", bad.len(), cases * 7);
     assert!(bad.is_empty(), "{:#?}", &bad[..bad.len().min(5)]);
 }
+
+/// Standard base64 (`pad`: with `=`), or base64url.
+fn b64(b: &[u8], url: bool, pad: bool) -> String {
+    let t: &[u8] = if url {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    } else {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    };
+    let mut out = String::new();
+    for c in b.chunks(3) {
+        let n = c.iter().enumerate().fold(0u32, |n, (i, &x)| n | u32::from(x) << (16 - 8 * i));
+        for i in 0..=c.len() {
+            out.push(t[((n >> (18 - 6 * i)) & 63) as usize] as char);
+        }
+        if pad {
+            out.extend(std::iter::repeat('=').take(3 - c.len()));
+        }
+    }
+    out
+}
+
+/// `j` (JSON text) as a tool or template writes it encoded once into text.
+fn encoded_json(rng: &mut Rng, j: &str) -> String {
+    let pct = |plus: bool| -> String {
+        j.bytes()
+            .map(|c| match c {
+                c if c.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&c) => char::from(c).to_string(),
+                b' ' if plus => "+".into(),
+                c => format!("%{c:02X}"),
+            })
+            .collect()
+    };
+    match rng.below(9) {
+        0 => j.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;"),
+        1 => j.replace('&', "&#38;").replace('"', "&#34;"),
+        2 => j.replace('&', "&#x26;").replace('"', "&#x22;"),
+        3 => pct(false),
+        4 => pct(true),
+        5 => j.replace('\\', "\\\\").replace('"', "\\\""),
+        6 => b64(j.as_bytes(), rng.below(2) == 0, rng.below(2) == 0),
+        7 => format!("data:application/json;base64,{}", b64(j.as_bytes(), false, true)),
+        _ => format!("data:application/json;charset=utf-8,{}", pct(false)),
+    }
+}
+
+/// A marked value in the tool's JSON, which the result carries only encoded once (HTML-escaped
+/// in a `<pre>`, percent-encoded in a link, JSON-escaped in a log line, base64, a `data:` URL):
+/// rule 5 walked JSON only as written, so the value reached the agent.
+#[test]
+fn a_marked_value_in_json_the_text_carries_encoded_is_taken() {
+    const SEED: u64 = 0x5eed_0037_a000_0003;
+    let def = json!({ "name": "t", "outputSchema": { "type": "object", "properties": {
+        "apiKey": { "x-sensitive": true },
+        "creds": { "type": "object", "properties": { "token": { "x-sensitive": true } } } } } });
+    let mut rng = Rng(SEED);
+    let (mut bad, mut leaked, cases) = (Vec::new(), 0, 300);
+    for _ in 0..cases {
+        let before = bad.len();
+        let canary = rng.canary();
+        let value = match rng.below(3) {
+            0 => json!({ "apiKey": canary, "user": "ann & bob" }),
+            1 => json!({ "creds": { "token": canary }, "n": 1 }),
+            _ => json!({ "id": 7, "apiKey": canary }),
+        };
+        let text = encoded_json(&mut rng, &value.to_string());
+        let text = [
+            text.clone(),
+            format!("<pre>{text}</pre>"),
+            format!("Result: {text}"),
+            format!("<a href=\"https://x.test/?q={text}\">open</a>"),
+        ][rng.below(4)]
+        .clone();
+        let raw = match rng.below(4) {
+            0 => text_result(&text),
+            1 => json!({ "content": [{ "type": "resource", "resource": { "uri": "x:y", "text": text } }] }),
+            2 => json!({ "content": [{ "type": "text", "text": "ok" }], "_meta": { "log": text } }),
+            _ => {
+                json!({ "content": [{ "type": "resource_link", "uri": "https://x.test/a", "name": "a", "description": text }] })
+            }
+        };
+        let mut knows = redactor(Format::Webmcp);
+        knows.redact(MARKED, &json!({ "s": canary }).to_string(), None);
+        for problem in both_engines(&def, &raw.to_string(), &canary) {
+            bad.push(problem);
+        }
+        for format in FORMATS {
+            let view = redactor(format).redact(&def.to_string(), &raw.to_string(), None).agent_json;
+            let c = knows.check(POST, &json!({ "body": view }).to_string(), None).unwrap();
+            if c.reasons.iter().any(|x| x.rule.code() == "secret_egress") {
+                bad.push(format!("{format:?}: {raw} -> {view}"));
+            }
+        }
+        leaked += usize::from(bad.len() > before);
+    }
+    println!("encoded JSON whose marked value reached the agent: {leaked} of {cases} results (seed {SEED:#x})");
+    assert!(bad.is_empty(), "{:#?}", &bad[..bad.len().min(5)]);
+}

@@ -35,7 +35,7 @@ impl Run<'_> {
             Value::String(s) => {
                 let text = data_url_text(s);
                 let text = text.as_deref().unwrap_or(s);
-                if text.contains(['{', '[']) {
+                if text.contains(['{', '[']) || crate::scrub::encodes_json(text) {
                     let mark = self.collect.mark();
                     if let Some(json) = self.text_json(text, (false, true), false, 0)? {
                         // Not written back: value matching cuts what it took.

@@ -454,6 +454,9 @@ impl Run<'_> {
                 }
             }
         }
+        if depth == 0 {
+            self.encoded_json(text, objects.iter().chain(&strings).map(|(_, _, json)| json), arrays, &mut aside)?;
+        }
         // Both lists are in order and apart from each other: merged by start.
         let mut found = Vec::with_capacity(objects.len() + strings.len());
         let (mut objects, mut strings) = (objects.into_iter().peekable(), strings.into_iter().peekable());
@@ -465,6 +468,42 @@ impl Run<'_> {
             found.push(next);
         }
         Ok((!found.is_empty() || !aside.is_empty()).then_some(TextJson::Inside(found, aside)))
+    }
+
+    /// The JSON objects and arrays `text` carries encoded once (`scrub::json_readings`: escaped,
+    /// HTML-escaped, percent-encoded, base64), pushed onto `aside`: walked, not written back,
+    /// since value matching reads those encodings and cuts what they took (stop 37: a marked
+    /// value in `<pre>{&quot;apiKey&quot;:…}</pre>` or in `eyJhcGlLZXki…` reached the agent).
+    /// A value read already (`found` as written, or in a JSON string of the text, and `aside`)
+    /// or in another reading is not walked again. Only the text itself, not JSON strings inside
+    /// it (`depth` 0), so that what is read stays linear in the text; JSON there that repeats
+    /// a key or nests too deep fails the result, as in prose.
+    fn encoded_json<'j>(
+        &self,
+        text: &str,
+        found: impl Iterator<Item = &'j TextJson>,
+        arrays: bool,
+        aside: &mut Vec<(Value, bool)>,
+    ) -> Result<(), Error> {
+        let mut readings = Vec::new();
+        crate::scrub::json_readings(text, &mut |r| readings.push(r.to_string()));
+        if readings.is_empty() {
+            return Ok(());
+        }
+        let mut read = crate::hash::TextSet::default();
+        found.for_each(|json| json.values(&mut read));
+        read.extend(aside.iter().map(|(v, _)| write::text(v)));
+        let mut seen = crate::hash::TextSet::default();
+        for r in &readings {
+            for (start, end) in embedded_spans(r) {
+                let Some(v) = tolerate_own(parse_embedded(&r[start..end], &self.limits), self.own)? else { continue };
+                let written = write::text(&v);
+                if (v.is_object() || v.is_array()) && !read.contains(&written) && seen.insert(written) {
+                    aside.push((v, arrays));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A block's text (`field`) holding JSON that no structuredContent beside it stands for:
@@ -673,6 +712,22 @@ pub(super) enum TextJson {
     Inside(Vec<(usize, usize, TextJson)>, Vec<(Value, bool)>),
     /// A JSON string, with its text and the JSON that text holds.
     Quoted(Box<TextJson>, String),
+}
+
+impl TextJson {
+    /// The JSON text of each value this holds, into `out`.
+    fn values(&self, out: &mut crate::hash::TextSet<String>) {
+        match self {
+            TextJson::Whole(v) | TextJson::Within(v, _) => {
+                out.insert(write::text(v));
+            }
+            TextJson::Inside(parts, aside) => {
+                parts.iter().for_each(|(_, _, json)| json.values(out));
+                out.extend(aside.iter().map(|(v, _)| write::text(v)));
+            }
+            TextJson::Quoted(json, _) => json.values(out),
+        }
+    }
 }
 
 pub(super) fn tolerate_own(parsed: Result<Option<Value>, Error>, own: bool) -> Result<Option<Value>, Error> {

@@ -124,13 +124,15 @@ pub(super) fn scan_call(text: &str, cx: &mut Context) -> Option<Scanned> {
 /// the result, marks or none), and which rule 5 walks as the value (the whole text, JSON in
 /// prose, a JSON string holding JSON). And with no structured value beside it (`bare`), a
 /// text that is a JSON scalar as a whole (`42`, `"pending"`) stands for the value where the
-/// schema marks something (`text_json`), and is walked as one.
+/// schema marks something (`text_json`), and is walked as one. Where the schema marks
+/// something, so is JSON the text carries encoded.
 fn prose(text: &str, bare: bool, marks: bool) -> bool {
     // Over bytes (the three are ASCII): `str::contains` with a set of chars decodes every
     // character, half of a 1 MB content-only result's instructions (callgrind).
     let json =
         text.bytes().any(|b| matches!(b, b'{' | b'[' | b'\\')) || (bare && marks && parse::parse(text, None).is_ok());
-    !json && !claims::may_claim(text)
+    // Rule 5 also walks the JSON a text carries encoded (percent-encoded, HTML-escaped, base64).
+    !json && !(marks && crate::scrub::encodes_json(text)) && !claims::may_claim(text)
 }
 
 /// Is a text one JSON object or array as a whole that makes no claims, which the DOM engine

@@ -151,6 +151,25 @@ pub(super) fn for_each_view(
     }
 }
 
+/// The text each run of base64 characters in `text` decodes to, for a run that starts as the
+/// base64 of JSON does (`e` for `{`, `W` for `[`) and whose bytes are UTF-8 holding a bracket:
+/// JSON a tool wrote in base64 (`payload eyJhcGlLZXki…`, a `data:` URL's payload), which rule 5
+/// walks as JSON in prose (stop 37). Linear: each character is decoded once.
+pub(crate) fn json_runs(text: &str, visit: &mut dyn FnMut(&str)) {
+    let b = text.as_bytes();
+    let (mut i, mut out) = (0, Vec::new());
+    while i < b.len() {
+        let end = b[i..].iter().position(|&c| DECODE[usize::from(c)] == NO).map_or(b.len(), |e| i + e);
+        if end - i >= 8 && matches!(b[i], b'e' | b'W') {
+            decode(&b[i..end], &mut out);
+            if let Some(t) = std::str::from_utf8(&out).ok().filter(|t| t.contains(['{', '['])) {
+                visit(t);
+            }
+        }
+        i = end + 1;
+    }
+}
+
 /// The text a `data:` URL carries (its payload percent-decoded, then base64-decoded when it
 /// says `;base64`, as fetch reads it); `None` for anything else or a payload that is not UTF-8.
 /// Rule 5 reads the value's JSON there (`redact/aside.rs`).

@@ -49,7 +49,7 @@ use crate::json::push_token;
 
 mod automaton;
 mod base64;
-pub(crate) use base64::data_url_text;
+pub(crate) use base64::{data_url_text, json_runs};
 pub mod detect;
 mod forms;
 pub mod known;
@@ -1110,6 +1110,27 @@ impl Needles {
 /// written as text through them.
 pub(crate) fn each_decoding(s: &str, visit: &mut dyn FnMut(&str)) {
     unescape::for_each_view_once(s, &Meter::default(), &mut |view, _| visit(view));
+}
+
+/// The texts `s` carries encoded once that may hold JSON (a bracket): each decoding of it (JSON
+/// escapes, `{\"apiKey\":…}`; HTML references, `{&quot;apiKey&quot;:…}` in a `<pre>`; percent-
+/// or form escapes, a query's `%7B%22apiKey%22…`) and each base64 run that starts as JSON's does
+/// (`eyJ…`, a `data:` URL's payload). Rule 5 walks the JSON in them as JSON in prose (stop 37:
+/// a marked value in the tool's JSON written so reached the agent).
+pub(crate) fn json_readings(s: &str, visit: &mut dyn FnMut(&str)) {
+    each_decoding(s, &mut |view| {
+        if view.contains(['{', '[']) {
+            visit(view)
+        }
+    });
+    json_runs(s, visit);
+}
+
+/// Does `s` carry JSON encoded once ([`json_readings`])?
+pub(crate) fn encodes_json(s: &str) -> bool {
+    let mut any = false;
+    json_readings(s, &mut |_| any = true);
+    any
 }
 
 /// The credentials in `s` (`detect.rs`), as the values they read as (a value found in several
