@@ -109,9 +109,12 @@ import { gzipSync } from "node:zlib";
 // grow and rehash: about 1 KiB raw each), the compiler's and pattern index's tables folded into
 // types the module already has (tables of ids pointing into lists), and parseFloat given to the
 // core rather than called by it (+0.2 / +0.1): 512.2 KiB raw, 223.1 KiB gzip, so the budget
-// comes down to 514 / 225 KiB.
-const BUDGET_RAW = 514 * 1024;
-const BUDGET_GZIP = 225 * 1024;
+// comes down to 514 / 225 KiB. Stop 37's review (helper A): the detectors reading a text as a
+// model does, a surrogate pair as two HTML references, and rule 5 walking JSON a text carries
+// encoded once (+2.5 / +0.9 KiB); P's buffered JSON string writer and byte tables (+1.0 / +0.6):
+// MEASURED, so the budget is BUDGET.
+const BUDGET_RAW = 518 * 1024;
+const BUDGET_GZIP = 227 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
   const wasm = readFileSync(new URL("../../pkg/webmcp_redact_bg.wasm", import.meta.url));
