@@ -129,10 +129,11 @@ pub(super) fn scan_call(text: &str, cx: &mut Context) -> Option<Scanned> {
 fn prose(text: &str, bare: bool, marks: bool) -> bool {
     // Over bytes (the three are ASCII): `str::contains` with a set of chars decodes every
     // character, half of a 1 MB content-only result's instructions (callgrind).
-    let json =
-        text.bytes().any(|b| matches!(b, b'{' | b'[' | b'\\')) || (bare && marks && parse::parse(text, None).is_ok());
     // Rule 5 also walks the JSON a text carries encoded (percent-encoded, HTML-escaped, base64).
-    !json && !(marks && crate::scrub::encodes_json(text)) && !claims::may_claim(text)
+    let json = text.bytes().any(|b| matches!(b, b'{' | b'[' | b'\\'))
+        || (bare && marks && parse::parse(text, None).is_ok())
+        || (marks && crate::scrub::encodes_json(text));
+    !json && !claims::may_claim(text)
 }
 
 /// Is a text one JSON object or array as a whole that makes no claims, which the DOM engine
