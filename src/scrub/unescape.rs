@@ -361,24 +361,8 @@ pub(super) fn reference(b: &[u8], i: usize) -> Option<(char, usize)> {
             let code = (0xD800..0xDC00).contains(&unit).then(|| 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))?;
             Some((char::from_u32(code)?, len + more))
         }
-        _ => {
-            if let Some(hit) = latin1(rest).or_else(|| ascii(rest)) {
-                return Some(hit);
-            }
-            const NAMES: [(&[u8], char); 9] = [
-                (b"amp", '&'),
-                (b"lt", '<'),
-                (b"gt", '>'),
-                (b"quot", '"'),
-                (b"AMP", '&'),
-                (b"LT", '<'),
-                (b"GT", '>'),
-                (b"QUOT", '"'),
-                (b"apos;", '\''),
-            ];
-            let &(name, c) = NAMES.iter().find(|(name, _)| rest.starts_with(name))?;
-            Some((c, 1 + name.len() + usize::from(!name.ends_with(b";") && rest.get(name.len()) == Some(&b';'))))
-        }
+        // The legacy names first: no other name starts as one does (`legacy`).
+        _ => legacy(rest).or_else(|| latin1(rest)).or_else(|| ascii(rest)),
     }
 }
 
@@ -399,6 +383,27 @@ fn numeric(b: &[u8], i: usize) -> Option<(u32, usize)> {
     Some((n, len + usize::from(b.get(i + len) == Some(&b';'))))
 }
 
+/// `&amp`, `&lt`, `&gt`, `&quot` (also in capitals, none needing its `;`) and `&apos;`, after the
+/// ampersand: the character and the bytes it takes, ampersand and `;` included. Looked up before
+/// the tables (stop 37: a text of `&amp;amp;` searched both for each), which read the same: no
+/// name of `LATIN1` or `ASCII_NAMES` starts with one of these, nor is one a start of these
+/// (`names_are_looked_up_as_before` holds the order against theirs).
+fn legacy(rest: &[u8]) -> Option<(char, usize)> {
+    const NAMES: [(&[u8], char); 9] = [
+        (b"amp", '&'),
+        (b"lt", '<'),
+        (b"gt", '>'),
+        (b"quot", '"'),
+        (b"AMP", '&'),
+        (b"LT", '<'),
+        (b"GT", '>'),
+        (b"QUOT", '"'),
+        (b"apos;", '\''),
+    ];
+    let &(name, c) = NAMES.iter().find(|(name, _)| rest.starts_with(name))?;
+    Some((c, 1 + name.len() + usize::from(!name.ends_with(b";") && rest.get(name.len()) == Some(&b';'))))
+}
+
 /// HTML's names for U+00A0 to U+00FF, in that order, as PHP's `htmlentities` and Java's
 /// `escapeHtml4` write every Latin-1 character (`J&uuml;rgen`): a known name or password with
 /// an umlaut written so was missed (named as open by review s29, caught since review s30).
@@ -416,17 +421,26 @@ fn latin1(rest: &[u8]) -> Option<(char, usize)> {
     if !rest.first()?.is_ascii_alphabetic() {
         return None;
     }
-    // The longest name `rest` starts with, each length a binary search (review s32 M: a name
-    // was looked up by reading the table word by word).
+    // The longest name `rest` starts with (review s32 M: a name was looked up by reading the
+    // table word by word). Names that start alike are neighbours in the sorted table: one
+    // binary search per length, shortest first, while some name starts with the letters read
+    // (stop 37: each length from the longest down was searched, six for `&percnt;`, where no
+    // name starts with `pe`). No name of the table starts with `COPY` or `REG`.
     let run = rest.iter().take(PACKED).take_while(|c| c.is_ascii_alphanumeric()).count();
-    let (n, c) = (2..=run).rev().find_map(|n| {
-        let c = match &rest[..n] {
-            b"COPY" => Some(0xA9),
-            b"REG" => Some(0xAE),
-            name => packed_lookup(&LATIN1_SORTED, name).map(|i| 0xA0 + u32::from(i)),
-        };
-        c.map(|c| (n, c))
-    })?;
+    let (n, c) = match rest {
+        [b'C', b'O', b'P', b'Y', ..] => (4, 0xA9),
+        [b'R', b'E', b'G', ..] => (3, 0xAE),
+        _ => {
+            let mut longest = None;
+            for n in 2..=run {
+                let Some(key) = packed_from(&LATIN1_SORTED, &rest[..n]) else { break };
+                if key >> 8 == pack(rest, 0, n, 0) >> 8 {
+                    longest = Some((n, 0xA0 + u32::from(key as u8)));
+                }
+            }
+            longest?
+        }
+    };
     Some((char::from_u32(c)?, n + 1 + usize::from(rest.get(n) == Some(&b';'))))
 }
 
@@ -469,16 +483,25 @@ const fn sorted<const N: usize>(mut keys: [u64; N]) -> [u64; N] {
 /// no table holds (`&amp;lt;`, `&nope;`) cost about 30,000 instructions per byte, a 1 MB result
 /// of them 8 s (review s32).
 fn packed_lookup(keys: &[u64], name: &[u8]) -> Option<u8> {
+    let key = packed_from(keys, name)?;
+    (key >> 8 == pack(name, 0, name.len(), 0) >> 8).then_some(key as u8)
+}
+
+/// The first of sorted packed `keys` whose name starts with `name` (at most `PACKED` bytes), if
+/// any: a binary search.
+fn packed_from(keys: &[u64], name: &[u8]) -> Option<u64> {
     if name.len() > PACKED {
         return None;
     }
     let key = pack(name, 0, name.len(), 0) >> 8;
-    let compare = |k: &u64| {
+    let below = |k: &u64| {
         #[cfg(test)]
         tests::NAMES_COMPARED.with(|n| n.set(n.get() + 1));
-        (k >> 8).cmp(&key)
+        k >> 8 < key
     };
-    keys.binary_search_by(compare).ok().map(|i| keys[i] as u8)
+    let found = *keys.get(keys.partition_point(below))?;
+    let cut = 8 * (PACKED - name.len());
+    (found >> 8 >> cut == key >> cut).then_some(found)
 }
 
 /// The number of words of `LATIN1`.
@@ -997,9 +1020,9 @@ mod tests {
         None
     }
 
-    /// Every name of both tables, every prefix and extension of one, its other cases, and
-    /// seeded runs of letters and digits with and without a `;`, read as the tables read word by
-    /// word do.
+    /// Every name of both tables and the legacy ones, every prefix and extension of one, its
+    /// other cases, and seeded runs of letters and digits with and without a `;`, read as the
+    /// tables read word by word, then the legacy names, do.
     #[test]
     fn names_are_looked_up_as_before() {
         let ascii_names: Vec<String> = ASCII_NAMES
@@ -1007,7 +1030,10 @@ mod tests {
             .filter(|n| !n.is_empty())
             .map(str::to_string)
             .collect();
-        let mut names: Vec<String> = LATIN1.split(' ').map(str::to_string).chain(ascii_names).collect();
+        let legacy_names =
+            ["amp", "lt", "gt", "quot", "apos", "AMP", "LT", "GT", "QUOT", "COPY", "REG"].map(String::from);
+        let mut names: Vec<String> =
+            LATIN1.split(' ').map(str::to_string).chain(ascii_names).chain(legacy_names).collect();
         for name in names.clone() {
             for cut in 1..name.len() {
                 names.push(name[..cut].to_string());
@@ -1019,7 +1045,7 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (seed >> 33) % m
         };
-        const LETTERS: &[u8] = b"aAeElLtTgGqQsSuU0123456789xyz";
+        const LETTERS: &[u8] = b"aAeElLtTgGqQsSuUmMpPoO0123456789xyz";
         for _ in 0..20_000 {
             let len = 1 + next(20) as usize;
             names.push((0..len).map(|_| LETTERS[next(LETTERS.len() as u64) as usize] as char).collect());
@@ -1027,8 +1053,10 @@ mod tests {
         for name in &names {
             for after in [";", "", ";x", " ;", "&amp;"] {
                 let rest = format!("{name}{after}");
-                let new = latin1(rest.as_bytes()).or_else(|| ascii(rest.as_bytes()));
-                assert_eq!(new, by_name_before(rest.as_bytes()), "&{rest}");
+                // The legacy names were looked up after both tables.
+                let new = reference(format!("&{rest}").as_bytes(), 0);
+                let before = by_name_before(rest.as_bytes()).or_else(|| legacy(rest.as_bytes()));
+                assert_eq!(new, before, "&{rest}");
             }
         }
     }
@@ -1060,9 +1088,11 @@ mod tests {
     /// A reference by name costs a few comparisons, whatever the name: each was looked up by
     /// reading both tables word by word (96 Latin-1 names, then 36 ASCII ones, for each
     /// reference no table holds, in each view at each level). Fails on the code before it: 132
-    /// names compared per reference. Now at most six binary searches of the Latin-1 table (one
-    /// per length, longest first, as its names are read without `;`), then one of the ASCII
-    /// table and its three long names.
+    /// names compared per reference. Then one binary search of the Latin-1 table per length,
+    /// longest first (as its names are read without `;`), then one of the ASCII table and its
+    /// three long names, then the legacy names: up to 51 (`&zzzz…;`, `&lowbar;` 47, `&amp;` 26).
+    /// Now the legacy names first, then one search per length, shortest first, while a name
+    /// starts with the letters read (fails at 32 on the code of stop 36: six of these words).
     #[test]
     fn a_reference_by_name_costs_a_binary_search() {
         let words = ["nope", "amp", "lt", "quot", "uuml", "lowbar", "UnderBar", "zzzzzzzzzzzzzzzzzzzz", "a1b2c3"];
@@ -1071,7 +1101,7 @@ mod tests {
             NAMES_COMPARED.with(|n| n.set(0));
             let _ = unreference(&text, false);
             let per = NAMES_COMPARED.with(|n| n.get()) as f64 / 1000.0;
-            assert!(per <= 56.0, "&{word}; compared {per} names per reference");
+            assert!(per <= 32.0, "&{word}; compared {per} names per reference");
         }
     }
 
