@@ -483,10 +483,16 @@ impl Run<'_> {
         // Written out together, the scrubbed strings can spell a known value again: across
         // their seams, or where the writer escapes them. Where neither can happen the text
         // holds what they hold, nothing (`Needles::repeats_its_tokens`), and is not read again
-        // (it was a twentieth of a dense result's instructions).
+        // (it was a twentieth of a dense result's instructions). Where only the writer's
+        // escapes can, the views below them are not read (`Needles::scrub_json_settled`).
         let text = write::text(&value);
-        let text = match self.known.needles().repeats_its_tokens(&text, unsettled) {
-            true => text,
+        let needles = self.known.needles();
+        let text = match needles.settled(unsettled) {
+            true if needles.repeats_its_tokens(&text, unsettled) => text,
+            true => {
+                let scrubbed = needles.scrub_json_settled(&text);
+                self.json_text_as(text, scrubbed)
+            }
             false => self.scrub_json_text(text),
         };
         let block = write::obj(vec![("type", "text".into()), ("text", text.into())]);

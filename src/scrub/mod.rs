@@ -365,16 +365,21 @@ impl Needles {
     /// match there replaces the span of `s` that encodes it.
     /// `json`: `s` is JSON text (see [`Needles::scrub_json`]).
     fn find(&self, s: &str, json: bool) -> Vec<(usize, usize, usize)> {
+        self.find_as(s, json, false)
+    }
+
+    /// [`Needles::find`]; with `settled`, JSON text that [`Needles::scrub_json_settled`] reads.
+    fn find_as(&self, s: &str, json: bool, settled: bool) -> Vec<(usize, usize, usize)> {
         if self.too_short(s) || self.meter.spent() {
             return Vec::new();
         }
         if json {
-            return self.find_unmemoized(s, true);
+            return self.find_unmemoized(s, true, settled);
         }
         if self.scans.borrow().clean.contains_key(s) {
             return Vec::new();
         }
-        let found = self.find_unmemoized(s, false);
+        let found = self.find_unmemoized(s, false, false);
         // An answer read past the meter's allowance may be incomplete: the call fails.
         if found.is_empty() && !self.meter.spent() {
             self.scans.borrow_mut().add(s);
@@ -382,8 +387,8 @@ impl Needles {
         found
     }
 
-    /// [`Needles::find`] without its memo.
-    fn find_unmemoized(&self, s: &str, json: bool) -> Vec<(usize, usize, usize)> {
+    /// [`Needles::find`] without its memo (`settled`: see [`Needles::find_as`]).
+    fn find_unmemoized(&self, s: &str, json: bool, settled: bool) -> Vec<(usize, usize, usize)> {
         // Most strings hold no value: the lists are gathered without allocating until one
         // holds a match, and nothing is merged when none does.
         let mut lists: Vec<Vec<(usize, usize, usize)>> = Vec::new();
@@ -398,7 +403,8 @@ impl Needles {
         // Base64 matches come from many decoded runs: gathered, then put in order of end.
         let mut encoded = Vec::new();
         self.base64_matches_in(s.as_bytes(), None, true, &mut |m| encoded.push(m));
-        unescape::for_each_view(s, &self.meter, &mut |view, origin| {
+        let views = if settled { unescape::for_each_view_but_unescaped } else { unescape::for_each_view };
+        views(s, &self.meter, &mut |view, origin| {
             let raw = |(a, b, label): (usize, usize, usize)| {
                 let (start, end) = origin.span(a, b);
                 (start, end, label)
@@ -853,7 +859,7 @@ impl Needles {
     /// stay): the caller removes the whole field's block and reports it as a `value_match`
     /// with the labels returned here.
     pub fn scrub(&self, s: &str) -> Option<(String, Vec<String>)> {
-        self.scrub_in(s, false, None)
+        self.scrub_in(s, false, false, None)
     }
 
     /// [`Needles::scrub`] of a JSON number's text, also read as its plain value
@@ -871,7 +877,34 @@ impl Needles {
     /// stands for it): what is in our markers is left alone only where the marker lies inside
     /// one string.
     pub fn scrub_json(&self, s: &str) -> Option<(String, Vec<String>)> {
-        self.scrub_in(s, true, None)
+        self.scrub_in(s, true, false, None)
+    }
+
+    /// [`Needles::scrub_json`] of `text`, the compact JSON of a value that
+    /// [`Needles::scrub_value`] has just scrubbed, where [`Needles::settled`] says so: the
+    /// views below its JSON escapes decoded are not read (at its first reading; what a cut
+    /// leaves is read whole), since they hold nothing.
+    ///
+    /// Why. Its JSON escapes are all the writer's (each `\` of a string is written `\\`), so
+    /// decoding them reads each string as it stands, byte for byte between its quotes (with
+    /// `"` and control characters as they are in it): the text the writer would have written
+    /// escaping nothing. [`Needles::repeats_its_tokens`] shows that such a text holds nothing in
+    /// any view: no seam reads otherwise in a view (no decoder starts an escape at a seam byte;
+    /// one that starts in a string and reaches the quote after it keeps that quote's byte: `\"`
+    /// and an unseen character before it read `"`, a reference or a percent-escape stops there,
+    /// `\u`, `\x`, `\U` take hex digits only), so each string reads as in the same view of
+    /// the string alone, at most without what an escape joined to the quote (`&#92;` before
+    /// it reads `\`, which the next unescaping joins to the quote: the string reads as its own
+    /// view without that last `\`), and those views hold no match. Python's reading
+    /// (`unescape_bytes`) of the text, where it reads one, reads it as this one does (the
+    /// writer writes no `\x`). The text's other views (references or percent-escapes decoded
+    /// first, then its escapes) are read: there an escape decoded can join a writer's `\`.
+    ///
+    /// The property test `the_text_of_a_scrubbed_value_repeats_its_tokens` holds this against
+    /// reading every view, on generated values and sets whose strings hold backslashes,
+    /// quotes and every escape.
+    pub fn scrub_json_settled(&self, text: &str) -> Option<(String, Vec<String>)> {
+        self.scrub_in(text, true, true, None)
     }
 
     /// How many readings so far ended still finding something (see [`Needles::repeats_its_tokens`]).
@@ -905,7 +938,15 @@ impl Needles {
     /// The test `the_text_of_a_scrubbed_value_repeats_its_tokens` holds this against reading
     /// the text, on generated values and sets.
     pub fn repeats_its_tokens(&self, text: &str, unsettled: u64) -> bool {
-        if self.seamed > 0 || self.unsettled.get() != unsettled || text.as_bytes().contains(&b'\\') {
+        !text.as_bytes().contains(&b'\\') && self.settled(unsettled)
+    }
+
+    /// Does the compact JSON of a value [`Needles::scrub_value`] has just scrubbed (`unsettled`
+    /// read before it) hold nothing where the writer escaped nothing? No live value holds a
+    /// seam byte, each reading ended finding nothing, and no value lies in `true`, `false` or
+    /// `null` (see [`Needles::repeats_its_tokens`]).
+    pub fn settled(&self, unsettled: u64) -> bool {
+        if self.seamed > 0 || self.unsettled.get() != unsettled {
             return false;
         }
         let mut work = self.work.get();
@@ -921,7 +962,7 @@ impl Needles {
     /// only up to them, and one wholly outside the parts stays, so what lies outside (our own
     /// wording around tool text or labels) is left whole and reads the same on a second pass.
     pub fn scrub_within(&self, s: &str, spans: &[(usize, usize)]) -> Option<(String, Vec<String>)> {
-        self.scrub_in(s, false, Some(spans))
+        self.scrub_in(s, false, false, Some(spans))
     }
 
     /// Cuts what `find` finds (within `spans`, if given), then reads the text again while
@@ -929,7 +970,14 @@ impl Needles {
     /// and a cut beside it can leave it so (`737` in `737<value>`), as a second pass would
     /// read it. Only with such values known: a cut never makes a longer value match, since
     /// those match anywhere but inside our markers.
-    fn scrub_in(&self, s: &str, json: bool, spans: Option<&[(usize, usize)]>) -> Option<(String, Vec<String>)> {
+    /// `settled`: `s` is JSON text [`Needles::scrub_json_settled`] reads.
+    fn scrub_in(
+        &self,
+        s: &str,
+        json: bool,
+        settled: bool,
+        spans: Option<&[(usize, usize)]>,
+    ) -> Option<(String, Vec<String>)> {
         // A short value is cut once it stands alone; what a cut leaves standing alone is
         // beside the cut, so each reading but the first cuts only what the one before left.
         // (A few: a bound on a loop whose every reading shortens the text outside markers.)
@@ -941,7 +989,7 @@ impl Needles {
         let mut done: Option<(String, Vec<String>)> = None;
         for reading in 1..=READINGS {
             let text = done.as_ref().map_or(s, |(text, _)| text.as_str());
-            let mut groups = self.find(text, json);
+            let mut groups = self.find_as(text, json, settled && reading == 1);
             if let Some(spans) = &spans {
                 groups = clip(groups, spans);
             }
@@ -2088,6 +2136,36 @@ mod tests {
         n.add("Qz7LmOtherValue", "other");
         assert!(work_of(&n, &format!("key {run}")) >= first);
         assert_eq!(n.scrub(run).map(|(_, labels)| labels), Some(vec!["other".to_string()]));
+    }
+
+    /// The compact JSON of a scrubbed value whose strings hold backslashes and quotes (so the
+    /// writer escapes them) is read without the views below its JSON escapes decoded: they
+    /// read each string as it stands, which `scrub_value` read. Where an escape decoded from a
+    /// string joins the quote after it (`&#92;`, `%5C`, `&bsol;`, a lone `\`, `\u00`, a soft
+    /// hyphen), what is found is the same, and less is read.
+    #[test]
+    fn a_settled_text_is_not_read_through_its_writers_escapes() {
+        let n = needles(&[("s3cr3t!x", "token"), ("ab", "pin")]);
+        for end in ["\\", "&#92;", "%5C", "&bsol;", "\\u00", "\u{AD}", "&#x5c;", "%255C", "&amp;#92;"] {
+            let s = |v: &str| format!("{v}{end}");
+            let mut value = serde_json::json!({
+                "a": s("s3cr&#51;t!x"),
+                "b": [s("\"s3cr\\u0033t!x"), s("x ab y"), s("&amp;#92;\\"), s("%5C%22")],
+                s("k\\"): s("plain\\text"),
+            });
+            let unsettled = n.unsettled();
+            n.scrub_value(&mut value, &mut String::new(), &mut Vec::new());
+            let text = crate::json::write::text(&value);
+            assert!(n.settled(unsettled) && text.contains('\\'), "{text}");
+            let read = |f: &dyn Fn() -> Option<(String, Vec<String>)>| {
+                let before = n.meter().read();
+                (f(), n.meter().read() - before)
+            };
+            let (all, read_all) = read(&|| n.scrub_json(&text));
+            let (settled, read_settled) = read(&|| n.scrub_json_settled(&text));
+            assert_eq!(settled, all, "{text}");
+            assert!(read_settled < read_all, "{text}: read {read_settled} bytes, {read_all} reading every view");
+        }
     }
 
     #[test]

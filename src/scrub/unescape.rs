@@ -872,18 +872,26 @@ pub(super) fn unfold(s: &str, mapping: bool) -> Decoded {
 /// Each decoding charges `meter` the bytes it reads and writes; once it is spent, no more
 /// views are made.
 pub(super) fn for_each_view(s: &str, meter: &Meter, visit: &mut Visit) {
-    views_deep(s, LEVELS, meter, visit);
+    views_deep(s, LEVELS, false, meter, visit);
+}
+
+/// [`for_each_view`] but for the views of `s` with its JSON escapes decoded first: JSON text
+/// whose escapes are all its writer's, and whose strings' views were read already
+/// (`Needles::scrub_json_settled` says why they hold nothing then).
+pub(super) fn for_each_view_but_unescaped(s: &str, meter: &Meter, visit: &mut Visit) {
+    views_deep(s, LEVELS, true, meter, visit);
 }
 
 /// [`for_each_view`], one decoding deep: each decoder once (base64 that was decoded already).
 pub(super) fn for_each_view_once(s: &str, meter: &Meter, visit: &mut Visit) {
-    views_deep(s, 1, meter, visit);
+    views_deep(s, 1, false, meter, visit);
 }
 
-fn views_deep(s: &str, levels: usize, meter: &Meter, visit: &mut Visit) {
+/// The views `levels` decodings deep, but for those below `s` unescaped with `written`.
+fn views_deep(s: &str, levels: usize, written: bool, meter: &Meter, visit: &mut Visit) {
     // One pass to rule out most strings, which hold no escape at all.
     if may_escape(s.as_bytes()) {
-        descend(s, None, levels, meter, visit);
+        descend(s, None, levels, written, meter, visit);
     }
 }
 
@@ -949,11 +957,17 @@ impl Origin<'_> {
     }
 }
 
-fn descend(text: &str, below: Option<&Origin>, levels: usize, meter: &Meter, visit: &mut Visit) {
+/// The views of `text` and below, `levels` decodings deep; with `written`, not those below its
+/// JSON escapes decoded (`unescape`, and `unescape_bytes`, which reads JSON text's escapes as
+/// `unescape` does: its writer writes no `\x`).
+fn descend(text: &str, below: Option<&Origin>, levels: usize, written: bool, meter: &Meter, visit: &mut Visit) {
     if levels == 0 {
         return;
     }
     for (k, decoder) in DECODERS.into_iter().enumerate() {
+        if written && (k == 0 || k == 5) {
+            continue;
+        }
         // Most texts hold no character `unfold` reads: they are not charged for looking.
         // Nor is a text for Python's bytes repr holding no run of `\xHH` that is UTF-8.
         if (k == 4 && !folds(text.as_bytes())) || (k == 5 && !has_utf8_bytes(text.as_bytes())) {
@@ -968,7 +982,7 @@ fn descend(text: &str, below: Option<&Origin>, levels: usize, meter: &Meter, vis
         }
         let origin = Origin { below, text, decoder, escapes, map: Default::default() };
         visit(&view, &origin);
-        descend(&view, Some(&origin), levels - 1, meter, visit);
+        descend(&view, Some(&origin), levels - 1, false, meter, visit);
     }
 }
 
