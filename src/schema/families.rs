@@ -268,11 +268,12 @@ pub fn objects_in_prose(n: usize) -> (Value, Value) {
 }
 
 /// A marked member, and a string of `n` runs of escapes of every kind nested in each other
-/// (`%25252525`, `&amp;amp;amp;`, `\\\\`, `&amp;percnt;25`, `&bsol;`) around `_meta{`: the
-/// claims reader and value matching decode each view again at every level of every chain, and
-/// each reference by name read both HTML tables word by word (1 MB took 20 s, review s32).
+/// (`%25252525`, `&amp;amp;amp;`, `\\\\`, `&amp;percnt;25`, `&bsol;`, Python's bytes repr
+/// `\xc3\xbc` under a backslash escaped once more) around `_meta{`: the claims reader and value
+/// matching decode each view again at every level of every chain, and each reference by name
+/// read both HTML tables word by word (1 MB took 20 s, review s32).
 pub fn nested_escapes(n: usize) -> (Value, Value) {
     let schema = json!({ "type": "object", "properties": { "s": { "x-sensitive": true } } });
-    let text = "_meta{ %25252525 &amp;amp;amp; \\\\\\\\ &amp;percnt;25 &bsol;&bsol; &nope; ".repeat(n);
+    let text = "_meta{ %25252525 &amp;amp;amp; \\\\\\\\ &amp;percnt;25 &bsol;&bsol; &nope; \\\\xc3\\xbc ".repeat(n);
     (schema, json!({ "s": "secret", "v": [text] }))
 }
