@@ -54,6 +54,9 @@ pub struct KnownSecrets {
     exhausted: bool,
     /// What `needles` gives past the budget.
     none: Needles,
+    /// Bumped on every change of what `needles` matches, never reset (not by `clear` either):
+    /// JS caches what a scrub of a name gave under it (js/install.js, `refusedName`).
+    generation: u64,
 }
 
 /// Which budget a run went past.
@@ -97,6 +100,7 @@ impl KnownSecrets {
             return Rc::clone(shared);
         }
         let added = add_needles(&mut self.needles, value, label);
+        self.generation += 1;
         self.charge(added);
         let shared: Rc<str> = Rc::from(value);
         self.values.insert(Rc::clone(&shared), Known::default());
@@ -183,6 +187,7 @@ impl KnownSecrets {
             let Some((value, _)) = self.provisional.pop() else { break };
             self.values.remove(&value);
             remove_needles(&mut self.needles, &value);
+            self.generation += 1;
         }
     }
 
@@ -258,6 +263,7 @@ impl KnownSecrets {
             if known.owners == 0 && !known.pinned {
                 self.values.remove(&value);
                 remove_needles(&mut self.needles, &value);
+                self.generation += 1;
             }
         }
     }
@@ -285,7 +291,13 @@ impl KnownSecrets {
 
     pub fn clear(&mut self) {
         let written = std::mem::take(&mut self.written);
-        *self = KnownSecrets { written, ..KnownSecrets::default() };
+        let generation = self.generation + 1;
+        *self = KnownSecrets { written, generation, ..KnownSecrets::default() };
+    }
+
+    /// Changes whenever what the set matches may have (see `generation`).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Is `value` known already?
@@ -529,6 +541,38 @@ mod tests {
         }
         println!("js_number: {cases} number texts, {ties} ties rounded to even");
         assert!(ties < cases / 100, "{ties} ties");
+    }
+
+    #[test]
+    fn the_generation_changes_with_every_change_of_what_is_matched_and_never_comes_back() {
+        let mut k = KnownSecrets::default();
+        let mut seen = vec![k.generation()];
+        let mut step = |k: &KnownSecrets, changed: bool| {
+            let g = k.generation();
+            assert_eq!(!seen.contains(&g), changed, "generation {g} after {seen:?}");
+            if changed {
+                seen.push(g);
+            }
+        };
+        k.own("h1", "sk_live_first", "key");
+        step(&k, true);
+        k.own("h2", "sk_live_first", "key"); // the same value: nothing new to match
+        step(&k, false);
+        k.pin("pinned-value", "key");
+        step(&k, true);
+        k.forget("h1"); // h2 still holds it
+        step(&k, false);
+        k.forget("h2");
+        step(&k, true);
+        k.clear();
+        step(&k, true);
+        k.own("h3", "sk_live_again", "key"); // as many changes as before the clear: still new
+        step(&k, true);
+        let mark = k.mark();
+        k.note("noted-then-rolled-back", "key");
+        step(&k, true);
+        k.rollback(mark);
+        step(&k, true);
     }
 
     #[test]

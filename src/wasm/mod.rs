@@ -187,6 +187,13 @@ impl WasmRedactor {
         self.core.known().len() as u32
     }
 
+    /// Changes whenever what the known set matches may have: a scrub's answer holds while it
+    /// stays the same (exact as a number up to 2^53 changes).
+    #[wasm_bindgen(getter, js_name = knownGeneration)]
+    pub fn known_generation(&self) -> f64 {
+        self.core.known().generation() as f64
+    }
+
     #[wasm_bindgen(js_name = openSession)]
     pub fn open_session(&mut self) -> SessionId {
         self.core.open_session()
