@@ -129,13 +129,13 @@ export function patchInner(server, wrap, context, listed = async (_m, r) => r) {
         // the last argument, so one followed by another argument (`registerTool(name, config,
         // cb, undefined)`) reached MCP clients raw (found by review s34).
         for (let i = 1; i < args.length; i += 1) if (typeof args[i] === "function") args[i] = wrap(kind, state, config, args[i]);
-        if (kind === "resource") args[1] = templateThrough(args[1], (cb) => wrap(kind, state, undefined, cb));
-        return patchHandle(within(inside, () => Reflect.apply(fn, this, args)), kind, state, config, wrap, inside);
+        if (kind === "resource") args[1] = templateThrough(args[1], (cb) => wrap(kind, state, undefined, cb), listed);
+        return patchHandle(within(inside, () => Reflect.apply(fn, this, args)), kind, state, config, wrap, inside, listed);
       };
       replace(server, key, ours);
     }
     restoreHandlers = guardRequestHandlers(server.server, inside, replace, fence, listed);
-    scrubbedBefore = scrubRegistered(server, wrap, replace, inside);
+    scrubbedBefore = scrubRegistered(server, wrap, replace, inside, listed);
     fenceRegistries(server, inside, fence);
     if (context) fence(context, "mcpServer", server, "modelContext.mcpServer cannot be replaced while installRedaction is installed");
     // What completion/complete suggests (a prompt argument's `completable` callback rides on
@@ -193,8 +193,9 @@ const EXISTING = [
  * @param {(kind: string, state: { name: string }, config: any, callback: Function) => Function} wrap
  * @param {(target: any, key: string, ours: Function) => void} replace
  * @param {{ depth: number }} inside
+ * @param {(method: string, result: unknown) => Promise<unknown>} listed
  */
-function scrubRegistered(server, wrap, replace, inside) {
+function scrubRegistered(server, wrap, replace, inside, listed) {
   const wrapped = new Set();
   for (const [registry, key, kind] of EXISTING) {
     const entries = server[registry];
@@ -206,10 +207,10 @@ function scrubRegistered(server, wrap, replace, inside) {
       replace(entry, key, wrap(kind, state, undefined, fn));
       if (registry === "_registeredResourceTemplates") {
         const template = entry.resourceTemplate;
-        const through = templateThrough(template, (cb) => wrap(kind, state, undefined, cb));
+        const through = templateThrough(template, (cb) => wrap(kind, state, undefined, cb), listed);
         if (through !== template) replace(entry, "resourceTemplate", through);
       }
-      patchHandle(entry, kind, state, undefined, wrap, inside);
+      patchHandle(entry, kind, state, undefined, wrap, inside, listed);
       wrapped.add(entry);
     }
   }
@@ -219,15 +220,25 @@ function scrubRegistered(server, wrap, replace, inside) {
 /**
  * A resource template (the SDK's `ResourceTemplate`: not a string) as the server is to see it:
  * an object over it whose `listCallback` (what `resources/list` shows of it, a page callback
- * whose answer reached the client raw: found by review s32) is wrapped. The page's template
- * itself is left as it is; a URI string passes. (Its completions: see COMPLETIONS.)
+ * whose answer reached the client raw: found by review s32) is wrapped. Its answer is a
+ * listing: cleaned as `resources/list` is (`listed`, js/listing.js) before the wrap scrubs it,
+ * so that an entry whose URI holds a value is dropped, not masked (masked first, the listing's
+ * own cleaning no longer saw a value in it and kept an entry no read could serve: review s36).
+ * The page's template itself is left as it is; a URI string passes. (Its completions: see
+ * COMPLETIONS.)
  * @param {any} template
  * @param {(callback: Function) => Function} wrap
+ * @param {(method: string, result: unknown) => Promise<unknown>} listed
  */
-function templateThrough(template, wrap) {
+function templateThrough(template, wrap, listed) {
   if (template === null || typeof template !== "object") return template;
   const list = template.listCallback;
-  return Object.create(template, { listCallback: { value: typeof list === "function" ? wrap(list) : list } });
+  if (typeof list !== "function") return Object.create(template, { listCallback: { value: list } });
+  /** @this {any} */
+  const cleaned = async function (/** @type {any[]} */ ...args) {
+    return listed("resources/list", await Reflect.apply(list, this, args));
+  };
+  return Object.create(template, { listCallback: { value: wrap(cleaned) } });
 }
 
 /**
@@ -241,8 +252,9 @@ function templateThrough(template, wrap) {
  * @param {any} config
  * @param {(kind: string, state: { name: string, outputSchema?: object, claims?: () => any[] }, config: any, callback: Function) => Function} wrap
  * @param {{ depth: number }} inside
+ * @param {(method: string, result: unknown) => Promise<unknown>} listed
  */
-function patchHandle(handle, kind, state, config, wrap, inside) {
+function patchHandle(handle, kind, state, config, wrap, inside, listed) {
   if (handle === null || typeof handle !== "object") return handle;
   // The JSON Schema the SDK (v2) made of a tool's outputSchema (what tools/list shows): its
   // `x-sensitive` marks are the tool's, as an outputSchema given to the context is.
@@ -257,43 +269,47 @@ function patchHandle(handle, kind, state, config, wrap, inside) {
   }
   // What a tool's calls are judged by: the claims the handle lists now (see installRedaction).
   if (kind === "tool") state.claims = () => [handle.annotations, handle._meta];
-  const update = handle.update;
+  // The SDK's own update (an earlier installation's wrapper is not wrapped again).
+  const update = BARE_UPDATES.get(handle) ?? handle.update;
   if (typeof update !== "function") return handle;
   try {
-    Object.defineProperty(handle, "update", {
-      configurable: true,
-      writable: true,
-      value: function (/** @type {any} */ updates, /** @type {any[]} */ ...rest) {
-        let given = updates;
-        if (updates !== null && typeof updates === "object") {
-          given = { ...updates };
-          if (typeof given.name === "string") state.name = given.name;
-          if (typeof given.callback === "function") given.callback = wrap(kind, state, config, given.callback);
-          // A template given here has a `list` as the registration's has (review s34).
-          if (kind === "resource") given.template = templateThrough(given.template, (cb) => wrap(kind, state, undefined, cb));
-        }
-        // The SDK v2 remakes a prompt's handler from the callback its update last saw: one a
-        // script gave an update it kept from before installation (refused there, as the handler
-        // it assigns is, but seen) came back raw at the next remake (an `argsSchema` update),
-        // past the wrap (review s36). A handler remade from what this update was not given is
-        // wrapped (one made from a wrapped callback is then scrubbed twice, which changes nothing).
-        const before = kind === "prompt" ? handle.handler : undefined;
-        const out = within(inside, () => Reflect.apply(update, this, [given, ...rest]));
-        const after = kind === "prompt" ? handle.handler : undefined;
-        if (after !== before && typeof after === "function" && typeof given?.callback !== "function") {
-          within(inside, () => {
-            handle.handler = wrap(kind, state, config, after);
-          });
-        }
-        try {
-          follow();
-        } catch (err) {
-          removed(handle);
-          throw err;
-        }
-        return out;
-      },
+    // Fenced, as the members it sets are (guardMembers): a data property, it was redefined or
+    // assigned by a page script, and the SDK's own update then took a raw callback (review s36).
+    /** @this {any} */
+    const ours = function (/** @type {any} */ updates, /** @type {any[]} */ ...rest) {
+      let given = updates;
+      if (updates !== null && typeof updates === "object") {
+        given = { ...updates };
+        if (typeof given.name === "string") state.name = given.name;
+        if (typeof given.callback === "function") given.callback = wrap(kind, state, config, given.callback);
+        // A template given here has a `list` as the registration's has (review s34).
+        if (kind === "resource") given.template = templateThrough(given.template, (cb) => wrap(kind, state, undefined, cb), listed);
+      }
+      // The SDK v2 remakes a prompt's handler from the callback its update last saw: one a
+      // script gave an update it kept from before installation (refused there, as the handler
+      // it assigns is, but seen) came back raw at the next remake (an `argsSchema` update),
+      // past the wrap (review s36). A handler remade from what this update was not given is
+      // wrapped (one made from a wrapped callback is then scrubbed twice, which changes nothing).
+      const before = kind === "prompt" ? handle.handler : undefined;
+      const out = within(inside, () => Reflect.apply(update, this, [given, ...rest]));
+      const after = kind === "prompt" ? handle.handler : undefined;
+      if (after !== before && typeof after === "function" && typeof given?.callback !== "function") {
+        within(inside, () => {
+          handle.handler = wrap(kind, state, config, after);
+        });
+      }
+      try {
+        follow();
+      } catch (err) {
+        removed(handle);
+        throw err;
+      }
+      return out;
+    };
+    fenceMember(handle, "update", ours, () => {
+      if (inside.depth === 0) throw unprotected(`a registered ${kind}'s update was replaced: the callbacks it is given would reach MCP clients unredacted`);
     });
+    BARE_UPDATES.set(handle, update);
     guardMembers(handle, kind, inside);
   } catch {
     removed(handle);
@@ -301,6 +317,13 @@ function patchHandle(handle, kind, state, config, wrap, inside) {
   }
   return handle;
 }
+
+/**
+ * Each patched handle -> the SDK's own `update`, which a later installation wraps in place of
+ * the earlier one's (fenced, it can no longer be read back from the handle).
+ * @type {WeakMap<object, Function>}
+ */
+const BARE_UPDATES = new WeakMap();
 
 /** The registration of `handle` undone, as far as it can be. */
 function removed(/** @type {any} */ handle) {
