@@ -13,7 +13,7 @@ import { formToolNames, interceptFormResponses, watchFormTools } from "./declara
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
 import { innerServerOf, patchInner, registeredOn } from "./inner.js";
-import { cleanListing } from "./listing.js";
+import { cleanListing, cleanTools } from "./listing.js";
 import { definitionText, resultText } from "./json.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
@@ -183,7 +183,7 @@ function findModelContext(given) {
  * session (and the question queue, with the page's `confirm`) of the redactor's `wrapTool`.
  */
 export function redactorSession(redactor) {
-  const { session: page, ask } = redactor[PAGE_SESSION]();
+  const { session: page, ask, generation } = redactor[PAGE_SESSION]();
   return {
     redactor,
     compile(tool) {
@@ -191,6 +191,8 @@ export function redactorSession(redactor) {
     },
     agentSchema: (tool) => redactor.agentSchema(tool),
     redact: (tool, raw) => page.redact(tool, raw),
+    // What the known set matches changes with this (js/redactor.js, PAGE_SESSION).
+    generation,
     check: (tool, args) => page.check(tool, args),
     // The call under the check (js/enforce.js): resolves to the redaction report.
     guard: (tool, args, call) => page.guard(tool, args, call, ask),
@@ -224,8 +226,9 @@ function unavailableSession(error) {
 
 async function listTools(modelContext) {
   try {
-    if (typeof modelContext.getTools === "function") {
-      const tools = await modelContext.getTools();
+    const getTools = modelContext.getTools;
+    if (typeof getTools === "function") {
+      const tools = await Reflect.apply(RAW_LISTERS.get(getTools) ?? getTools, modelContext, []);
       if (Array.isArray(tools)) return tools.map(nameOf);
     }
   } catch {
@@ -313,7 +316,7 @@ function contextToPatch(given) {
       installed = Boolean(modelContext[INSTALLED]);
       const fn = modelContext.provideContext;
       if (typeof fn === "function") provide = { fn, own: Object.getOwnPropertyDescriptor(modelContext, "provideContext") };
-      for (const key of Object.keys(SCRUBBED)) {
+      for (const key of [...Object.keys(SCRUBBED), ...LISTERS]) {
         const f = modelContext[key];
         if (typeof f === "function") extras[key] = { fn: f, own: Object.getOwnPropertyDescriptor(modelContext, key) };
       }
@@ -341,6 +344,24 @@ function contextToPatch(given) {
  * claims (`_meta.sensitiveHint`) apply. The registration's method -> [member, kind].
  */
 const SCRUBBED = { registerResource: ["read", "resource"], registerPrompt: ["get", "prompt"] };
+/**
+ * The runtime's listings of its tools (`getTools`: the spec's, MCP-B's server's, Chromium's;
+ * `listTools`: MCP-B's server's), answered through js/listing.js's `cleanTools`.
+ */
+const LISTERS = ["getTools", "listTools"];
+/** Each patched lister -> the runtime's own (what this module's own report of tools reads). */
+const RAW_LISTERS = new WeakMap();
+/** How many names refusedName keeps what it found for (then it starts again). */
+const CHECKED_NAMES = 1024;
+/**
+ * The detail of a RedactionError's message (the words after its tool, code and place), read
+ * back to say it again under another name.
+ * @param {any} error
+ */
+function detailOf(error) {
+  const head = `tool "${error.tool}": ${error.code} at ${error.pointer === "" ? "the root" : error.pointer}: `;
+  return typeof error.message === "string" && error.message.startsWith(head) ? error.message.slice(head.length) : String(error.code);
+}
 /** A redaction at one of these (MCP's base64 fields) withholds the read: see `scrubbed`. */
 const BASE64_FIELD = /\/(?:blob|data)$/;
 /**
@@ -887,6 +908,25 @@ export async function installRedactionWith(load, options = {}) {
   }
 
   /**
+   * The runtime's lister `fn` (LISTERS) through the patch: what it answers is cleaned
+   * (js/listing.js, `cleanTools`). `getTools` answers a promise, scrubbed once the module has
+   * loaded; `listTools` answers at once, and throws while the module is loading (fail closed).
+   * @param {Function} fn
+   */
+  function listedTools(fn) {
+    /** @this {any} */
+    const ours = function (/** @type {any[]} */ ...args) {
+      const tools = Reflect.apply(fn, this, args);
+      if (tools !== null && typeof tools === "object" && typeof tools.then === "function") return Promise.resolve(tools).then((t) => cleanTools(t, scrubStrings));
+      if (!session) throw new TypeError("webmcp-redact: the tool listing cannot be scrubbed before the module has loaded");
+      const s = session;
+      return cleanTools(tools, (strings) => /** @type {any} */ (scrubbedIn(s, "listing", { strings }))?.strings);
+    };
+    RAW_LISTERS.set(ours, fn);
+    return ours;
+  }
+
+  /**
    * What a resource's read or a prompt's get returned, as the agent may see it: the value with
    * what was found masked in place (the view's structuredContent: a value that is no tool
    * result is carried there, in the "mcp" format always, in "webmcp" once something is found;
@@ -918,9 +958,27 @@ export async function installRedactionWith(load, options = {}) {
    * @param {string} id
    */
   async function refusedName(kind, id) {
-    const [clean] = await scrubStrings([id]);
+    const s = session ?? (await sessionReady);
+    // Asked once per known set (a scrub of each call's name cost ~90 µs): the generation
+    // changes whenever the set may match otherwise, and a hit is only taken in the same one.
+    const generation = s.generation?.() ?? null;
+    const hit = generation === null ? undefined : checkedNames.get(id);
+    /** @type {string | undefined} */
+    let clean = hit && hit.generation === generation ? hit.clean : undefined;
+    if (clean === undefined) {
+      [clean] = await scrubStrings([id]);
+      if (typeof clean === "string" && generation !== null && s.generation() === generation) {
+        if (checkedNames.size >= CHECKED_NAMES) checkedNames.clear();
+        checkedNames.set(id, { generation, clean });
+      }
+    }
     if (clean !== id) throw redactionError("withheld", kind, "", `the ${kind} was withheld: its name holds a value the agent may not see`);
   }
+  /**
+   * What refusedName found in each name or URI, and in which generation of the known set.
+   * @type {Map<string, { generation: string, clean: string }>}
+   */
+  const checkedNames = new Map();
   /**
    * A message's part (sendScrubbed) scrubbed: synchronous once the session is ready, since the
    * SDK sends its own notifications (a list changed) when it is told, not a turn later, when it
@@ -944,9 +1002,32 @@ export async function installRedactionWith(load, options = {}) {
       if (out.result?.structuredContent !== undefined) return keep(out.result.structuredContent);
       if (out.redactions.length === 0) return keep(out.result);
     }
-    if (out.error) throw out.error; // the core's (or wasm_unavailable): it names no value
+    // The core's error (or wasm_unavailable) names `name` as given: said again, as shown.
+    if (out.error) throw withheldError(s, name, out.error.code, out.error.pointer, detailOf(out.error));
     const [pointer, why] = encoded ? [encoded.pointer, `a value was masked in base64 (${encoded.reason})`] : ["", out.redactions[0]?.reason ?? "its own claim"];
-    throw redactionError("withheld", name, pointer, `the ${name} was withheld: ${why}`);
+    throw withheldError(s, name, "withheld", pointer, why);
+  }
+  /**
+   * The RedactionError a client gets for `name` (a resource's, a prompt's, a message's): the
+   * name as the session shows it, a known value in it masked (named as registered, a resource
+   * named after a value a tool's result withheld showed it in every error of its reads, which
+   * the listing masked: review s37), or none where it cannot be scrubbed.
+   * @param {any} s
+   * @param {string} name
+   * @param {string} code
+   * @param {string} pointer
+   * @param {string} why
+   */
+  function withheldError(s, name, code, pointer, why) {
+    let shown = "";
+    try {
+      const out = s.redact({ name: "listing" }, { strings: [name] });
+      const view = out.result?.structuredContent ?? out.result;
+      if (!out.withheld && typeof view?.strings?.[0] === "string") shown = view.strings[0];
+    } catch {
+      // named by nothing
+    }
+    return redactionError(code, shown, pointer, `the ${shown || "value"} was withheld: ${why}`);
   }
   /**
    * What `call()` resolves to; if it throws, an Error whose message is the thrown one scrubbed
@@ -968,12 +1049,12 @@ export async function installRedactionWith(load, options = {}) {
         message = "an error that could not be read";
       }
       const clean = /** @type {any} */ (await scrubbed(name, { message }))?.message;
-      throw new Error(typeof clean === "string" ? clean : `the ${name} failed`);
+      throw new Error(typeof clean === "string" ? clean : "the call failed");
     }
   }
   /** @type {Record<string, Function>} */
   const patchedExtras = {};
-  for (const [key, { fn }] of Object.entries(extras)) patchedExtras[key] = scrubbedRegistration(key, fn);
+  for (const [key, { fn }] of Object.entries(extras)) patchedExtras[key] = LISTERS.includes(key) ? listedTools(fn) : scrubbedRegistration(key, fn);
 
   try {
     Object.defineProperty(modelContext, "registerTool", { configurable: true, enumerable: true, writable: true, value: registerTool });

@@ -480,7 +480,24 @@ class Redactor {
       if (resultId) report.resultId = resultId;
       return report;
     } catch (err) {
-      return withheld(name, err);
+      return this.#failed(name, err);
+    }
+  }
+
+  /**
+   * `withheld(name, err)`, its view written by the core where JS wrote it (a trap, an error
+   * thrown before the core looked): JS's wording named the tool as given, and a name holding
+   * a known value showed it (left open by review s36). A fresh core (the journal replayed)
+   * masks it as it masks any; where none can be made, the view names no tool.
+   */
+  #failed(name, err) {
+    const report = withheld(name, err);
+    if (VIEWS.has(report.error)) return report;
+    try {
+      const [agentJson] = this.#call(name, (core) => core.withheld(name, report.error.code, ""));
+      return { ...report, agentJson };
+    } catch {
+      return { ...report, agentJson: withheldJson(UNNAMED, report.error.code) };
     }
   }
 
@@ -512,7 +529,7 @@ class Redactor {
       try {
         report = this.#rejected(name, "unserializable", detail);
       } catch (err) {
-        report = withheld(name, err);
+        report = this.#failed(name, err);
       }
       return finish(report, { result: JSON.parse(report.agentJson) });
     }
@@ -630,7 +647,21 @@ class Redactor {
    * for the exfiltration check of a tool registered through the patch (found by review).
    */
   [PAGE_SESSION]() {
-    return { session: (this.#wrapSession ??= this.session()), ask: this.#ask };
+    return { session: (this.#wrapSession ??= this.session()), ask: this.#ask, generation: () => this.#knownGeneration() };
+  }
+
+  /**
+   * Changes whenever what the known set matches may have (the core's count of its changes, in
+   * this redactor's current core): what a scrub found in a text holds while it stays the same.
+   * Null when no core can be asked.
+   * @returns {string | null}
+   */
+  #knownGeneration() {
+    try {
+      return this.#call("", (core) => `${this.#cores}:${core.knownGeneration}`);
+    } catch {
+      return null;
+    }
   }
 
   wrapTool(tool) {
@@ -689,6 +720,9 @@ function labelsJson(labels) {
  * @type {WeakMap<object, string>}
  */
 const VIEWS = new WeakMap();
+
+/** The tool as the withheld view names it when no core can say how its name may be shown. */
+const UNNAMED = "this tool";
 
 /**
  * The withheld report when the core could not finish (a trap, or no instance, or an error

@@ -62,7 +62,9 @@ test("while no fresh instance can be made, results stay withheld; then work resu
     const meanwhile = r.redactJson(plainTool, "[1]");
     assert.equal(meanwhile.error?.code, "internal");
     assert.match(meanwhile.error.message, /no fresh WebAssembly instance/);
-    assert.equal(meanwhile.json, withheldText("plain_tool", "internal"));
+    // No core can say how the tool's name may be shown (one holding a known value is masked):
+    // the view names no tool.
+    assert.equal(meanwhile.json, withheldText("this tool", "internal"));
   } finally {
     restore();
     WebAssembly.Instance = RealInstance;
