@@ -40,16 +40,19 @@ function later(by, fn) {
   }
 }
 
-/** A trap, then one call that needs a fresh core: returns the remember calls the rebuild made. */
+/**
+ * A trap, then one call: returns the remember calls the rebuild made (in the trapped call
+ * itself, whose withheld view a fresh core writes, or in the next).
+ */
 function rebuild(r) {
-  const undo = trapOnce();
-  try {
-    assert.equal(r.redact(tool, { s: "x_trigger_value" }).error?.code, "internal", "the module trapped");
-  } finally {
-    undo();
-  }
   let out;
   const n = replays(() => {
+    const undo = trapOnce();
+    try {
+      assert.equal(r.redact(tool, { s: "x_trigger_value" }).error?.code, "internal", "the module trapped");
+    } finally {
+      undo();
+    }
     out = r.redact(echo, { note: `echo ${SECRET}` });
   });
   assert.ok(!JSON.stringify(out.result).includes(SECRET), "the rebuilt core still knows the value");
