@@ -351,6 +351,33 @@ const SCRUBBED = { registerResource: ["read", "resource"], registerPrompt: ["get
 const LISTERS = ["getTools", "listTools"];
 /** Each patched lister -> the runtime's own (what this module's own report of tools reads). */
 const RAW_LISTERS = new WeakMap();
+/**
+ * The pointer of the first block for the user only in a message of `value` (a prompt's or a
+ * sampling request's: an object with a string `role` and a `content` block or list of blocks),
+ * or null. MCP's rule, as the core applies it to a result's blocks (src/redact/blocks.rs,
+ * `user_only`; tests/js/review-s37-l.test.mjs holds the two to the same answers): an audience
+ * without `"assistant"`, or one that is no list and not `"assistant"`; `null` is none.
+ * @param {unknown} value plain JSON
+ * @param {string} at its pointer
+ * @returns {string | null}
+ */
+function userOnlyAt(value, at) {
+  if (value === null || typeof value !== "object") return null;
+  const v = /** @type {any} */ (value);
+  if (typeof v.role === "string" && v.content !== null && typeof v.content === "object") {
+    const blocks = Array.isArray(v.content) ? v.content.map((/** @type {unknown} */ b, /** @type {number} */ i) => [b, `${at}/content/${i}`]) : [[v.content, `${at}/content`]];
+    for (const [block, where] of blocks) {
+      const audience = block?.annotations?.audience;
+      if (audience === undefined || audience === null) continue;
+      if (Array.isArray(audience) ? !audience.includes("assistant") : audience !== "assistant") return where;
+    }
+  }
+  for (const [key, item] of Object.entries(v)) {
+    const found = userOnlyAt(item, `${at}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
 /** How many names refusedName keeps what it found for (then it starts again). */
 const CHECKED_NAMES = 1024;
 /**
@@ -998,6 +1025,10 @@ export async function installRedactionWith(load, options = {}) {
   function scrubbedIn(s, name, value) {
     const out = s.redact({ name }, value);
     const encoded = out.redactions.find((/** @type {any} */ r) => BASE64_FIELD.test(r.pointer) && !(name === LOG_LINE && LOG_DATA.test(r.pointer)));
+    // A message's block for the user only (a prompt's, a sampling request's), in what the core
+    // gave back: withheld (review s37: a prompt's one-time code reached the agent as written).
+    const forUser = out.withheld || encoded ? null : userOnlyAt(out.result?.structuredContent ?? out.result, "");
+    if (forUser !== null) throw withheldError(s, name, "withheld", forUser, "a block for the user only");
     if (!out.withheld && !encoded) {
       if (out.result?.structuredContent !== undefined) return keep(out.result.structuredContent);
       if (out.redactions.length === 0) return keep(out.result);

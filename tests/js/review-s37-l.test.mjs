@@ -302,3 +302,43 @@ test("the name check asks the core once per generation of the known set, and sti
     await close();
   }
 });
+
+// --- blocks for the user only through the bridge --------------------------------------------------
+
+// A prompt's message is a content block, and MCP's `annotations.audience` applies to it as to a
+// tool result's: one for the user only (a one-time code) reached the agent through prompts/get
+// as the page wrote it, where a tool's result gives the agent a stub. Withheld now, by the same
+// rule as the core's (a tool result with the same block is stubbed exactly when the get is
+// refused), and the refusal names no text of it.
+test("over MCP-B, a prompt's block for the user only is withheld, by the core's rule for a result's blocks", async () => {
+  const AUDIENCES = [["user"], [], "user", {}, ["assistant"], "assistant", null, ["user", "assistant"], ["assistant", "user"], [null], ["User"], 7, true, undefined];
+  const rnd = random(3771);
+  const r = await createRedactor();
+  const { server, client, close } = await tapped([]);
+  const inner = server.mcpServer;
+  try {
+    let leaked = 0;
+    let disagreed = 0;
+    for (let i = 0; i < 60; i += 1) {
+      const audience = AUDIENCES[Math.floor(rnd() * AUDIENCES.length)];
+      const code = `otp-${Math.floor(rnd() * 1e9)}-${i}`;
+      const block = { type: "text", text: `code ${code}`, ...(audience === undefined ? {} : { annotations: { audience } }) };
+      const core = r.redact({ name: "t" }, { content: [block] });
+      const stubbed = core.redactions.some((/** @type {any} */ x) => x.reason === "audience");
+      // One block a message (MCP's PromptMessage; the SDK refuses a list there).
+      const messages = [{ role: "user", content: { type: "text", text: "hello" } }, { role: rnd() < 0.5 ? "user" : "assistant", content: block }];
+      if (i % 2) inner.registerPrompt(`p${i}`, {}, async () => ({ messages }));
+      else server.registerPrompt({ name: `p${i}`, get: async () => ({ messages }) });
+      const seen = await client.getPrompt({ name: `p${i}` }).then(texts, (/** @type {any} */ e) => `error ${e?.message}`);
+      if (stubbed && seen.includes(code)) leaked += 1;
+      // Refused by this module (an audience MCP's schema refuses, "assistant" or null, the
+      // client refuses itself: its own error, not ours).
+      const refused = /withheld at \/messages\/1\/content/.test(seen);
+      if (stubbed !== refused) disagreed += 1;
+    }
+    assert.equal(leaked, 0, `${leaked} prompts gave the agent a block for the user only`);
+    assert.equal(disagreed, 0, `${disagreed} of 60 prompts judged otherwise than the core judges a result's block`);
+  } finally {
+    await close();
+  }
+});
