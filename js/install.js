@@ -938,16 +938,18 @@ export async function installRedactionWith(load, options = {}) {
    * The runtime's lister `fn` (LISTERS) through the patch: what it answers is cleaned
    * (js/listing.js, `cleanTools`). `getTools` answers a promise, scrubbed once the module has
    * loaded; `listTools` answers at once, and throws while the module is loading (fail closed).
+   * A module that could not load never took a value: the listing then passes as it is, so
+   * that an agent can still call each tool and be told why its result was withheld.
    * @param {Function} fn
    */
   function listedTools(fn) {
     /** @this {any} */
     const ours = function (/** @type {any[]} */ ...args) {
       const tools = Reflect.apply(fn, this, args);
-      if (tools !== null && typeof tools === "object" && typeof tools.then === "function") return Promise.resolve(tools).then((t) => cleanTools(t, scrubStrings));
+      if (tools !== null && typeof tools === "object" && typeof tools.then === "function") return Promise.resolve(tools).then(async (t) => ((await getSession()).redactor ? cleanTools(t, scrubStrings) : t));
       if (!session) throw new TypeError("webmcp-redact: the tool listing cannot be scrubbed before the module has loaded");
       const s = session;
-      return cleanTools(tools, (strings) => /** @type {any} */ (scrubbedIn(s, "listing", { strings }))?.strings);
+      return s.redactor ? cleanTools(tools, (strings) => /** @type {any} */ (scrubbedIn(s, "listing", { strings }))?.strings) : tools;
     };
     RAW_LISTERS.set(ours, fn);
     return ours;
