@@ -236,14 +236,43 @@ async function listTools(modelContext) {
   }
   try {
     const testing = /** @type {any} */ (globalThis.navigator)?.modelContextTesting;
-    if (testing && typeof testing.listTools === "function") {
-      const tools = await testing.listTools();
+    const list = testing?.listTools;
+    if (typeof list === "function") {
+      const tools = await Reflect.apply(RAW_LISTERS.get(list) ?? list, testing, []);
       if (Array.isArray(tools)) return tools.map(nameOf);
     }
   } catch {
     // the runtime cannot list its tools
   }
   return null;
+}
+
+/**
+ * `navigator.modelContextTesting.listTools` replaced by `listed(itself)` (js/install.js's
+ * listedTools); returns what puts it back (a no-op where there is none, or it cannot be
+ * replaced: that listing then stays as the runtime gives it).
+ * @param {(fn: Function) => Function} listed
+ */
+function patchTestingList(listed) {
+  try {
+    const testing = /** @type {any} */ (globalThis.navigator)?.modelContextTesting;
+    const fn = testing?.listTools;
+    if (typeof fn !== "function") return () => {};
+    const own = Object.getOwnPropertyDescriptor(testing, "listTools");
+    const ours = listed(fn);
+    Object.defineProperty(testing, "listTools", { configurable: true, enumerable: true, writable: true, value: ours });
+    return () => {
+      try {
+        if (testing.listTools !== ours) return;
+        if (own) Object.defineProperty(testing, "listTools", own);
+        else delete testing.listTools;
+      } catch {
+        // a shim that now refuses
+      }
+    };
+  } catch {
+    return () => {};
+  }
 }
 
 /**
@@ -1127,6 +1156,9 @@ export async function installRedactionWith(load, options = {}) {
   // Declarative tools (<form toolname>, see declarative.js): a response a submit handler gives
   // through SubmitEvent#respondWith is redacted, like an execute result; null where the runtime
   // has no respondWith.
+  // The testing API's listing (Chromium's `navigator.modelContextTesting`, the polyfill's shim):
+  // the same tools, listed by name, description and schema text, cleaned as getTools is.
+  const restoreTestingList = patchTestingList(listedTools);
   const restoreRespondWith = interceptFormResponses(async (def, raw) => {
     const out = (await getSession()).redact(def, raw);
     tellPage(def.name, out);
@@ -1187,6 +1219,7 @@ export async function installRedactionWith(load, options = {}) {
       // a context that now refuses: what could be undone was
     }
     restoreRespondWith?.();
+    restoreTestingList();
   }
 
   // Tools the runtime already had are not covered: report them. Form tools are followed live

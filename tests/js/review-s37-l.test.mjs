@@ -342,3 +342,39 @@ test("over MCP-B, a prompt's block for the user only is withheld, by the core's 
     await close();
   }
 });
+
+// The testing API's listing (Chromium's navigator.modelContextTesting.listTools(), the
+// polyfill's shim: name, description and the schema as JSON text, answered at once) showed the
+// same tools raw. Cleaned as getTools() is, and given back as it was by uninstall().
+test("navigator.modelContextTesting.listTools() shows no known value, and is put back by uninstall", async () => {
+  const known = values(3781, 10);
+  const rnd = random(3782);
+  /** @type {any[]} */
+  const tools = [];
+  const listTools = () => tools.map((t) => ({ name: t.name, description: t.description, inputSchema: JSON.stringify(t.inputSchema) }));
+  const testing = { listTools };
+  const had = Object.getOwnPropertyDescriptor(globalThis, "navigator");
+  Object.defineProperty(globalThis, "navigator", { configurable: true, writable: true, value: { modelContextTesting: testing } });
+  const context = { registerTool: async (/** @type {any} */ t) => void tools.push(t) };
+  const uninstall = await installRedaction({ modelContext: context });
+  try {
+    for (const v of known) uninstall.session.redact(apiKeyTool, { id: "k", name: "n", secret: v });
+    let leaked = 0;
+    for (let i = 0; i < 30; i += 1) {
+      const v = known[Math.floor(rnd() * known.length)];
+      const place = i % 3;
+      await context.registerTool({ name: place === 0 ? `m${i}_${v}` : `m${i}`, description: place === 1 ? `about ${v}` : "d", inputSchema: { type: "object", properties: { q: { type: "string", description: place === 2 ? `the ${v}` : "q" } } }, execute: answer });
+      const listed = testing.listTools();
+      assert.ok(Array.isArray(listed), "answered at once");
+      if (texts(listed).includes(v)) leaked += 1;
+      for (const t of listed) assert.equal(JSON.parse(t.inputSchema).type, "object");
+    }
+    assert.equal(leaked, 0, `${leaked} of 30 testing listings showed a known value`);
+    uninstall();
+    assert.equal(testing.listTools, listTools);
+  } finally {
+    uninstall();
+    if (had) Object.defineProperty(globalThis, "navigator", had);
+    else delete (/** @type {any} */ (globalThis)).navigator;
+  }
+});
