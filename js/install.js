@@ -676,7 +676,7 @@ export async function installRedactionWith(load, options = {}) {
           return keep(result);
         },
       };
-      return showJudged(wrapped, made.def, made.published);
+      return listedAs(showJudged(wrapped, made.def, made.published), s);
     }
     const def = definitionOf(copy);
     // The runtime (and an MCP client behind it) validates results against the outputSchema it
@@ -699,7 +699,27 @@ export async function installRedactionWith(load, options = {}) {
         return keep(out.result);
       },
     };
-    return showJudged(wrapped, def, published);
+    return listedAs(showJudged(wrapped, def, published), s);
+  }
+
+  /**
+   * The runtime's copy `wrapped` with its `description` and `inputSchema` as the session `s`
+   * lists them (cleanTools): a runtime lists them as given, and Chromium's own agent reads them
+   * inside the browser, past any listing this module patches (left open by review s36). A
+   * known value in them is masked now; one learned later is masked only where the listings
+   * above are. A member is replaced only when masking changed it; the name is the page's (a
+   * listing leaves out a tool named by a value). With no module, there is nothing to mask.
+   * @param {any} wrapped
+   * @param {any} s
+   */
+  function listedAs(wrapped, s) {
+    if (!s?.redactor) return wrapped;
+    const shown = { name: "t", description: wrapped.description, inputSchema: wrapped.inputSchema };
+    const [clean] = /** @type {any[]} */ (cleanTools([shown], (strings) => /** @type {any} */ (scrubbedIn(s, "listing", { strings }))?.strings));
+    for (const key of ["description", "inputSchema"]) {
+      if (JSON.stringify(clean?.[key]) !== JSON.stringify(shown[/** @type {"description" | "inputSchema"} */ (key)])) wrapped[key] = clean?.[key];
+    }
+    return wrapped;
   }
 
   /**

@@ -378,3 +378,35 @@ test("navigator.modelContextTesting.listTools() shows no known value, and is put
     else delete (/** @type {any} */ (globalThis)).navigator;
   }
 });
+
+// What the runtime is given at registration is what Chromium's own agent reads of a tool, inside
+// the browser, past any listing a page script can patch: a description or schema holding a value
+// a result had withheld reached it as the page wrote it. Masked in the runtime's copy now.
+test("the runtime's copy of a tool registered after a value was withheld does not hold it", async () => {
+  const known = values(3791, 10);
+  const rnd = random(3792);
+  /** @type {any[]} */
+  const given = [];
+  const context = { registerTool: async (/** @type {any} */ t) => void given.push(t) };
+  const uninstall = await installRedaction({ modelContext: context });
+  try {
+    for (const v of known) uninstall.session.redact(apiKeyTool, { id: "k", name: "n", secret: v });
+    let leaked = 0;
+    for (let i = 0; i < 30; i += 1) {
+      const v = known[Math.floor(rnd() * known.length)];
+      const inDescription = i % 2 === 0;
+      await context.registerTool({ name: `g${i}`, description: inDescription ? `about ${v}` : "d", inputSchema: { type: "object", properties: { q: { type: "string", description: inDescription ? "q" : `the ${v}` } } }, execute: answer });
+      const copy = given.at(-1);
+      if (JSON.stringify({ d: copy.description, s: copy.inputSchema }).includes(v)) leaked += 1;
+      assert.equal(copy.inputSchema.type, "object");
+      assert.equal(typeof copy.execute, "function");
+    }
+    assert.equal(leaked, 0, `${leaked} of 30 runtime copies held a known value`);
+    // What holds none is given as the page wrote it.
+    const schema = { type: "object", properties: { q: { type: "string", description: "plain" } } };
+    await context.registerTool({ name: "plain", description: "nothing here", inputSchema: schema, execute: answer });
+    assert.deepEqual([given.at(-1).description, given.at(-1).inputSchema], ["nothing here", schema]);
+  } finally {
+    uninstall();
+  }
+});
