@@ -8,12 +8,12 @@
 
 import { RedactionError, redactionError, withheldJson } from "./errors.js";
 import { loadEngine } from "./engine.js";
-import { PAGE_SESSION, createRedactorWith, definitionOf, ownResult, readTool, refuseForeign, reportOf, showJudged, toolName as nameOf, wrappedBy } from "./redactor.js";
+import { PAGE_SESSION, USER_ONLY, createRedactorWith, definitionOf, ownResult, readTool, refuseForeign, reportOf, showJudged, toolName as nameOf, wrappedBy } from "./redactor.js";
 import { formToolNames, interceptFormResponses, watchFormTools } from "./declarative.js";
 import { checkWasmOption, isOptionError, wasmUnavailable } from "./wasm.js";
 import { checkConfirmOption } from "./enforce.js";
 import { innerServerOf, patchInner, registeredOn } from "./inner.js";
-import { cleanListing, cleanTools } from "./listing.js";
+import { LISTING, cleanListing, cleanTools } from "./listing.js";
 import { definitionText, resultText } from "./json.js";
 
 const INSTALLED = Symbol.for("webmcp-redact/installed");
@@ -191,6 +191,8 @@ export function redactorSession(redactor) {
     },
     agentSchema: (tool) => redactor.agentSchema(tool),
     redact: (tool, raw) => page.redact(tool, raw),
+    // Where a message's block for the user only is (the core's rule, js/redactor.js USER_ONLY).
+    userOnlyAt: (value) => redactor[USER_ONLY](value),
     // What the known set matches changes with this (js/redactor.js, PAGE_SESSION).
     generation,
     check: (tool, args) => page.check(tool, args),
@@ -380,33 +382,6 @@ const SCRUBBED = { registerResource: ["read", "resource"], registerPrompt: ["get
 const LISTERS = ["getTools", "listTools"];
 /** Each patched lister -> the runtime's own (what this module's own report of tools reads). */
 const RAW_LISTERS = new WeakMap();
-/**
- * The pointer of the first block for the user only in a message of `value` (a prompt's or a
- * sampling request's: an object with a string `role` and a `content` block or list of blocks),
- * or null. MCP's rule, as the core applies it to a result's blocks (src/redact/blocks.rs,
- * `user_only`; tests/js/review-s37-l.test.mjs holds the two to the same answers): an audience
- * without `"assistant"`, or one that is no list and not `"assistant"`; `null` is none.
- * @param {unknown} value plain JSON
- * @param {string} at its pointer
- * @returns {string | null}
- */
-function userOnlyAt(value, at) {
-  if (value === null || typeof value !== "object") return null;
-  const v = /** @type {any} */ (value);
-  if (typeof v.role === "string" && v.content !== null && typeof v.content === "object") {
-    const blocks = Array.isArray(v.content) ? v.content.map((/** @type {unknown} */ b, /** @type {number} */ i) => [b, `${at}/content/${i}`]) : [[v.content, `${at}/content`]];
-    for (const [block, where] of blocks) {
-      const audience = block?.annotations?.audience;
-      if (audience === undefined || audience === null) continue;
-      if (Array.isArray(audience) ? !audience.includes("assistant") : audience !== "assistant") return where;
-    }
-  }
-  for (const [key, item] of Object.entries(v)) {
-    const found = userOnlyAt(item, `${at}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`);
-    if (found !== null) return found;
-  }
-  return null;
-}
 /** How many names refusedName keeps what it found for (then it starts again). */
 const CHECKED_NAMES = 1024;
 /**
@@ -715,7 +690,7 @@ export async function installRedactionWith(load, options = {}) {
   function listedAs(wrapped, s) {
     if (!s?.redactor) return wrapped;
     const shown = { name: "t", description: wrapped.description, inputSchema: wrapped.inputSchema };
-    const [clean] = /** @type {any[]} */ (cleanTools([shown], (strings) => /** @type {any} */ (scrubbedIn(s, "listing", { strings }))?.strings));
+    const [clean] = /** @type {any[]} */ (cleanTools([shown], (strings) => /** @type {any} */ (scrubbedIn(s, LISTING, { strings }))?.strings));
     for (const key of ["description", "inputSchema"]) {
       if (JSON.stringify(clean?.[key]) !== JSON.stringify(shown[/** @type {"description" | "inputSchema"} */ (key)])) wrapped[key] = clean?.[key];
     }
@@ -998,7 +973,7 @@ export async function installRedactionWith(load, options = {}) {
       if (tools !== null && typeof tools === "object" && typeof tools.then === "function") return Promise.resolve(tools).then(async (t) => ((await getSession()).redactor ? cleanTools(t, scrubStrings) : t));
       if (!session) throw new TypeError("webmcp-redact: the tool listing cannot be scrubbed before the module has loaded");
       const s = session;
-      return s.redactor ? cleanTools(tools, (strings) => /** @type {any} */ (scrubbedIn(s, "listing", { strings }))?.strings) : tools;
+      return s.redactor ? cleanTools(tools, (strings) => /** @type {any} */ (scrubbedIn(s, LISTING, { strings }))?.strings) : tools;
     };
     RAW_LISTERS.set(ours, fn);
     return ours;
@@ -1026,7 +1001,7 @@ export async function installRedactionWith(load, options = {}) {
    * @param {string[]} strings
    */
   async function scrubStrings(strings) {
-    return /** @type {any} */ (await scrubbed("listing", { strings }))?.strings;
+    return /** @type {any} */ (await scrubbed(LISTING, { strings }))?.strings;
   }
   /**
    * Rejects (RedactionError, code `withheld`) when `id`, the name or URI a call of an inner
@@ -1078,7 +1053,16 @@ export async function installRedactionWith(load, options = {}) {
     const encoded = out.redactions.find((/** @type {any} */ r) => BASE64_FIELD.test(r.pointer) && !(name === LOG_LINE && LOG_DATA.test(r.pointer)));
     // A message's block for the user only (a prompt's, a sampling request's), in what the core
     // gave back: withheld (review s37: a prompt's one-time code reached the agent as written).
-    const forUser = out.withheld || encoded ? null : userOnlyAt(out.result?.structuredContent ?? out.result, "");
+    // Asked of the core (src/redact/blocks.rs, the rule of a result's blocks); where it cannot
+    // be asked, withheld too.
+    let forUser = null;
+    if (!out.withheld && !encoded) {
+      try {
+        forUser = s.userOnlyAt(out.result?.structuredContent ?? out.result);
+      } catch (err) {
+        throw withheldError(s, name, /** @type {any} */ (err)?.code ?? "internal", "", "its blocks could not be read");
+      }
+    }
     if (forUser !== null) throw withheldError(s, name, "withheld", forUser, "a block for the user only");
     if (!out.withheld && !encoded) {
       if (out.result?.structuredContent !== undefined) return keep(out.result.structuredContent);
@@ -1103,7 +1087,7 @@ export async function installRedactionWith(load, options = {}) {
   function withheldError(s, name, code, pointer, why) {
     let shown = "";
     try {
-      const out = s.redact({ name: "listing" }, { strings: [name] });
+      const out = s.redact({ name: LISTING }, { strings: [name] });
       const view = out.result?.structuredContent ?? out.result;
       if (!out.withheld && typeof view?.strings?.[0] === "string") shown = view.strings[0];
     } catch {

@@ -10,6 +10,9 @@
 //   a template's `uriTemplate`) cannot be masked without breaking calls to it: it is dropped
 //   from the listing, and calls to it are refused (js/install.js, `refusedName`).
 
+/** The tool name a listing's strings are scrubbed under (its errors and withheld views name it). */
+export const LISTING = "listing";
+
 /** The listing methods -> [the result's member listing entries, each entry's identifier]. */
 export const LISTINGS = {
   "tools/list": ["tools", "name"],

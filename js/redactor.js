@@ -256,6 +256,8 @@ export function reportOf(result) {
  * with the one question queue) wrapTool's calls use, so that a page has one set of labels.
  */
 export const PAGE_SESSION = Symbol("webmcp-redact/page-session");
+/** The pointer of a message's block for the user only in a value (not part of the public API). */
+export const USER_ONLY = Symbol("webmcp-redact/user-only");
 const UTF8 = new TextEncoder();
 
 /**
@@ -648,6 +650,19 @@ class Redactor {
    */
   [PAGE_SESSION]() {
     return { session: (this.#wrapSession ??= this.session()), ask: this.#ask, generation: () => this.#knownGeneration() };
+  }
+
+  /**
+   * The pointer of the first block for the user only among the messages inside `value` (a
+   * prompt's, a sampling request's), or null: the core's rule for a result's blocks
+   * (src/redact/blocks.rs), asked through the door, so that it lives once. Throws (a
+   * RedactionError) where it cannot be asked: the caller withholds.
+   * @param {unknown} value plain JSON
+   * @returns {string | null}
+   */
+  [USER_ONLY](value) {
+    const utf8 = UTF8.encode(JSON.stringify(value) ?? "null");
+    return this.#call("", (core) => core.userOnlyMessage(utf8)) ?? null;
   }
 
   /**

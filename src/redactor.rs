@@ -211,6 +211,15 @@ impl Redactor {
         withheld_view(tool_name, code, &self.known)
     }
 
+    /// The pointer of the first block for the user only among the messages inside
+    /// `value_json` (a prompt's, a sampling request's), by the rule for a result's blocks; an
+    /// MCP bridge withholds such a message. Text that cannot be read under the limits is an
+    /// error (the caller withholds).
+    pub fn user_only_message(&self, value_json: &str) -> Result<Option<String>, Error> {
+        let value = crate::json::parse_result(value_json, &self.config.limits)?;
+        Ok(crate::redact::blocks::user_only_in_messages(&value))
+    }
+
     pub fn known(&self) -> &KnownSecrets {
         &self.known
     }

@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Number, Value};
 
+use crate::json::push_token;
 use crate::redact::fields::is_base64;
 use crate::redact::stubs::is_library_block;
 use crate::scrub::known::secret_strings;
@@ -63,6 +64,52 @@ fn user_only(b: &Map<String, Value>) -> bool {
         None | Some(Value::Null) => false,
         Some(Value::Array(audience)) => !audience.iter().any(|a| a == "assistant"),
         Some(other) => other != "assistant",
+    }
+}
+
+/// Where the first block for the user only is among the messages inside `value`, or None. A
+/// message (a prompt's, a sampling request's: an object with a string `role` and a `content`
+/// block or list of blocks) is judged by the rule for a result's blocks (`user_only`): MCP-B's
+/// bridge withholds such a message rather than give the agent what is not for it
+/// (js/install.js; review s37: a prompt's one-time code reached the agent as written).
+pub(crate) fn user_only_in_messages(value: &Value) -> Option<String> {
+    let mut at = String::new();
+    find_user_only(value, &mut at).then_some(at)
+}
+
+/// Depth first, in document order; `at` is `value`'s pointer, and the block's once found.
+fn find_user_only(value: &Value, at: &mut String) -> bool {
+    let len = at.len();
+    let found = |v: &Value, token: &str, at: &mut String| {
+        push_token(at, token);
+        find_user_only(v, at) || {
+            at.truncate(len);
+            false
+        }
+    };
+    match value {
+        Value::Object(o) => {
+            if o.get("role").is_some_and(Value::is_string) {
+                let user = |b: &Value| b.as_object().is_some_and(user_only);
+                match o.get("content") {
+                    Some(b @ Value::Object(_)) if user(b) => {
+                        push_token(at, "content");
+                        return true;
+                    }
+                    Some(Value::Array(blocks)) => {
+                        if let Some(i) = blocks.iter().position(user) {
+                            push_token(at, "content");
+                            push_token(at, &i.to_string());
+                            return true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            o.iter().any(|(k, v)| found(v, k, at))
+        }
+        Value::Array(a) => a.iter().enumerate().any(|(i, v)| found(v, &i.to_string(), at)),
+        _ => false,
     }
 }
 
@@ -152,6 +199,29 @@ mod tests {
         ] {
             let b = json!({ "type": "text", "text": "x", "annotations": { "audience": audience } });
             assert_eq!(matches!(classify(&b, false), Block::UserOnly), user_only, "{audience}");
+        }
+    }
+
+    #[test]
+    fn a_message_s_block_for_the_user_only_is_found_where_it_is() {
+        let user = json!({ "type": "text", "text": "code", "annotations": { "audience": ["user"] } });
+        let both = json!({ "type": "text", "text": "hi", "annotations": { "audience": ["user", "assistant"] } });
+        let prompt =
+            json!({ "messages": [{ "role": "user", "content": both }, { "role": "assistant", "content": user }] });
+        assert_eq!(user_only_in_messages(&prompt).as_deref(), Some("/messages/1/content"));
+        let sampling = json!({ "params": { "messages": [{ "role": "user", "content": [both, user] }] } });
+        assert_eq!(user_only_in_messages(&sampling).as_deref(), Some("/params/messages/0/content/1"));
+        let escaped = json!({ "a/b~": { "role": "user", "content": user } });
+        assert_eq!(user_only_in_messages(&escaped).as_deref(), Some("/a~1b~0/content"));
+        // Only a message's blocks: no string role, or a block not under `content`, is none.
+        for none in [
+            json!({ "messages": [{ "role": "user", "content": both }] }),
+            json!({ "role": 1, "content": user }),
+            json!({ "content": user }),
+            json!({ "role": "user", "content": "text", "other": { "annotations": { "audience": ["user"] } } }),
+            json!({ "role": "user", "content": [[user]] }),
+        ] {
+            assert_eq!(user_only_in_messages(&none), None, "{none}");
         }
     }
 

@@ -153,6 +153,15 @@ impl WasmRedactor {
         self.core.scrub_known(args_json).map_or_else(|| "null".to_string(), |v| write::text(&v))
     }
 
+    /// The pointer of the first block for the user only among the messages inside a value
+    /// (JSON text as UTF-8 bytes), or `undefined`: MCP-B's bridge withholds a prompt or a
+    /// sampling request holding one (js/install.js). Throws a `RedactionError` for text it
+    /// cannot read.
+    #[wasm_bindgen(js_name = userOnlyMessage)]
+    pub fn user_only_message(&self, value_utf8: &[u8]) -> Result<Option<String>, JsValue> {
+        self.core.user_only_message(text(value_utf8)).map_err(|e| redaction_error(&e))
+    }
+
     /// A value the user was given by `redeem`: scrubbed from every later result.
     pub fn learn(&mut self, handle: &str, label: &str, value: &str) {
         self.core.learn(handle, label, value);

@@ -307,39 +307,83 @@ test("the name check asks the core once per generation of the known set, and sti
 
 // A prompt's message is a content block, and MCP's `annotations.audience` applies to it as to a
 // tool result's: one for the user only (a one-time code) reached the agent through prompts/get
-// as the page wrote it, where a tool's result gives the agent a stub. Withheld now, by the same
-// rule as the core's (a tool result with the same block is stubbed exactly when the get is
-// refused), and the refusal names no text of it.
-test("over MCP-B, a prompt's block for the user only is withheld, by the core's rule for a result's blocks", async () => {
+// as the page wrote it, where a tool's result gives the agent a stub. Withheld now, by the core's
+// own rule (the bridge asks the core where the block is: src/redact/blocks.rs), and the refusal
+// names no text of it. Held to what the core does with the same blocks as a tool's result: a
+// prompt (one block a message) and a sampling request (a list of blocks) are refused exactly
+// when the result stubs one, at the message's place of the first block the result stubs.
+test("over MCP-B, a prompt's or sampling request's block for the user only is withheld where the core stubs it in a result", async () => {
+  const { BrowserMcpServer } = await import("@mcp-b/webmcp-ts-sdk");
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+  const types = await import("@modelcontextprotocol/sdk/types.js");
   const AUDIENCES = [["user"], [], "user", {}, ["assistant"], "assistant", null, ["user", "assistant"], ["assistant", "user"], [null], ["User"], 7, true, undefined];
   const rnd = random(3771);
   const r = await createRedactor();
-  const { server, client, close } = await tapped([]);
+  const server = new BrowserMcpServer({ name: "page", version: "1.0.0" });
+  const uninstall = await installRedaction({ modelContext: server });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "agent", version: "1.0.0" }, { capabilities: { sampling: {} } });
+  /** @type {unknown[]} */
+  const sampled = [];
+  client.setRequestHandler(types.CreateMessageRequestSchema, (q) => {
+    sampled.push(q.params);
+    return { role: "assistant", model: "m", content: { type: "text", text: "ok" } };
+  });
+  await client.connect(clientSide);
   const inner = server.mcpServer;
+  /** @type {string[]} */
+  const codes = [];
+  const block = () => {
+    const audience = AUDIENCES[Math.floor(rnd() * AUDIENCES.length)];
+    const code = `otp-${Math.floor(rnd() * 1e9)}-${codes.length}`;
+    codes.push(code);
+    return { type: "text", text: `code ${code}`, ...(audience === undefined ? {} : { annotations: { audience } }) };
+  };
+  /** Where the core stubs a block for the user only in a result of `blocks` (`/content/k`), or null. */
+  const stubbedAt = (/** @type {object[]} */ blocks) => r.redact({ name: "t" }, { content: blocks }).redactions.find((/** @type {any} */ x) => x.reason === "audience")?.pointer ?? null;
   try {
     let leaked = 0;
     let disagreed = 0;
-    for (let i = 0; i < 60; i += 1) {
-      const audience = AUDIENCES[Math.floor(rnd() * AUDIENCES.length)];
-      const code = `otp-${Math.floor(rnd() * 1e9)}-${i}`;
-      const block = { type: "text", text: `code ${code}`, ...(audience === undefined ? {} : { annotations: { audience } }) };
-      const core = r.redact({ name: "t" }, { content: [block] });
-      const stubbed = core.redactions.some((/** @type {any} */ x) => x.reason === "audience");
-      // One block a message (MCP's PromptMessage; the SDK refuses a list there).
-      const messages = [{ role: "user", content: { type: "text", text: "hello" } }, { role: rnd() < 0.5 ? "user" : "assistant", content: block }];
-      if (i % 2) inner.registerPrompt(`p${i}`, {}, async () => ({ messages }));
-      else server.registerPrompt({ name: `p${i}`, get: async () => ({ messages }) });
-      const seen = await client.getPrompt({ name: `p${i}` }).then(texts, (/** @type {any} */ e) => `error ${e?.message}`);
-      if (stubbed && seen.includes(code)) leaked += 1;
-      // Refused by this module (an audience MCP's schema refuses, "assistant" or null, the
-      // client refuses itself: its own error, not ours).
-      const refused = /withheld at \/messages\/1\/content/.test(seen);
-      if (stubbed !== refused) disagreed += 1;
+    let refused = 0;
+    for (let i = 0; i < 120; i += 1) {
+      const sampling = i % 2 === 1;
+      const blocks = Array.from({ length: sampling ? 1 + Math.floor(rnd() * 3) : 1 }, block);
+      const at = stubbedAt(blocks);
+      // The message's place of the block the core stubs: /messages/1/content(/k).
+      const expected = at === null ? null : sampling ? `/messages/1${at}` : "/messages/1/content";
+      const role = rnd() < 0.5 ? "user" : "assistant";
+      const messages = [{ role: "user", content: { type: "text", text: "hello" } }, { role, content: sampling ? blocks : blocks[0] }];
+      let seen;
+      /** @type {string | null} */
+      let ours = null;
+      if (sampling) {
+        const before = sampled.length;
+        seen = await inner.server.createMessage({ messages, maxTokens: 5 }).then(() => texts(sampled.slice(before)), (/** @type {any} */ e) => {
+          if (e?.code === "withheld") ours = e.pointer;
+          return `error ${e?.message}`;
+        });
+      } else {
+        // One block a message (MCP's PromptMessage; the SDK refuses a list there).
+        if (i % 4) inner.registerPrompt(`p${i}`, {}, async () => ({ messages }));
+        else server.registerPrompt({ name: `p${i}`, get: async () => ({ messages }) });
+        seen = await client.getPrompt({ name: `p${i}` }).then(texts, (/** @type {any} */ e) => `error ${e?.message}`);
+        ours = /withheld at (\/messages\/1\/content)\b/.exec(seen)?.[1] ?? null;
+      }
+      if (expected !== null && blocks.some((b) => b.annotations && seen.includes(b.text.slice(5)))) leaked += 1;
+      // Refused by this module, at the place the core stubs (an audience MCP's schema refuses,
+      // "assistant" or null, the client or the SDK refuses itself: its own error, not ours).
+      if (ours !== expected) disagreed += 1;
+      if (ours !== null) refused += 1;
     }
-    assert.equal(leaked, 0, `${leaked} prompts gave the agent a block for the user only`);
-    assert.equal(disagreed, 0, `${disagreed} of 60 prompts judged otherwise than the core judges a result's block`);
+    assert.equal(leaked, 0, `${leaked} messages gave the agent a block for the user only`);
+    assert.equal(disagreed, 0, `${disagreed} of 120 messages judged otherwise than the core judges a result's blocks`);
+    assert.ok(refused >= 30, `${refused} refusals: the seeds must exercise the rule`);
   } finally {
-    await close();
+    uninstall();
+    await client.close();
+    await server.close();
   }
 });
 
