@@ -534,6 +534,25 @@ export interface Redactor {
    */
   agentSchema(tool: ToolDefinition): { [keyword: string]: unknown } | null;
   /**
+   * A tool listing (`tools/list`'s `tools`, what a page's `getTools()` answers) as an agent may
+   * see it, cleaned as `installRedaction` cleans the runtime's own listings: a tool whose `name`
+   * holds a value this redactor knows (or a credential its detectors find) is dropped, since a
+   * masked name is a tool no call can reach; in the rest, every string (titles, descriptions,
+   * schema text, member names) is masked as `redact` masks results, and a member whose name
+   * holds one is dropped. An `inputSchema` given as JSON text (Chromium's `getTools()`) is
+   * scrubbed as the JSON it holds and stays text; a `window` member is kept as it is. Each
+   * entry is a copy; the listing is read once.
+   * @throws TypeError with code `invalid_listing` when `tools` is not an array of objects;
+   * {@link RedactionError} when the listing cannot be read (`unserializable`: a BigInt, a cycle,
+   * a throwing getter, nesting past the stack) or scrubbed (`size_limit`, `work_limit`,
+   * `internal`, `withheld`): fail closed, nothing of it is given.
+   * @example
+   * ```js
+   * const shown = redactor.cleanToolListing(await document.modelContext.getTools());
+   * ```
+   */
+  cleanToolListing<T extends object>(tools: readonly T[]): T[];
+  /**
    * The tool as one model of the five proposals' vocabulary: every fact with the claims behind
    * it (a JSON Pointer into the definition); a fact nobody claimed is `null`, never `false`.
    * @throws {@link RedactionError} for a bad schema.

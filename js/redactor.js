@@ -10,6 +10,7 @@ import { Session } from "./session.js";
 import { checkWasmOption } from "./wasm.js";
 import { definitionText, resultText } from "./json.js";
 import { asker, checkConfirmOption } from "./enforce.js";
+import { LISTING, cleanTools } from "./listing.js";
 
 /**
  * Creates a redactor; the WebAssembly module is loaded once and shared by every redactor.
@@ -542,6 +543,39 @@ class Redactor {
   #redactJson(tool, jsonText, state) {
     const report = this.#run(tool, jsonText, state);
     return finish(report, { json: report.agentJson });
+  }
+
+  /**
+   * A tool listing as an agent may see it, cleaned as installRedaction cleans the runtime's
+   * (js/listing.js `cleanTools`): an extension's bridge reads a page's listing past any patch,
+   * and `redactJson` of it masked a tool named by a known value, leaving an entry no call can
+   * reach, where it must be dropped. Fails closed: what cannot be read or scrubbed throws, and
+   * nothing of the listing is given.
+   * @param {unknown} tools
+   */
+  cleanToolListing(tools) {
+    let entries;
+    try {
+      entries = Array.isArray(tools) && tools.every((t) => t !== null && typeof t === "object" && !Array.isArray(t));
+    } catch {
+      entries = null; // a getter or Proxy that throws: unreadable, below
+    }
+    if (entries === false) throw Object.assign(new TypeError("cleanToolListing: tools must be an array of tool objects"), { code: "invalid_listing" });
+    try {
+      if (entries === null) throw new TypeError("unreadable");
+      return cleanTools(tools, (strings) => this.#listingStrings(strings));
+    } catch (err) {
+      if (err instanceof RedactionError) throw err;
+      // The thrown error is not kept as `cause`: a getter's error message may hold a value.
+      throw redactionError("unserializable", LISTING, "", "the tool listing could not be read as JSON (a BigInt, a cycle, or a throwing getter or toJSON)");
+    }
+  }
+
+  /** `strings` with what this redactor finds masked (cleanTools' `scrub`); throws where withheld. */
+  #listingStrings(strings) {
+    const out = this.redact({ name: LISTING }, { strings });
+    if (out.withheld) throw out.error ?? redactionError("withheld", LISTING, "", "the listing was withheld: it claims sensitivity itself");
+    return (out.result?.structuredContent ?? out.result)?.strings;
   }
 
   describe(tool) {

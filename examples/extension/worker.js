@@ -71,6 +71,15 @@ async function answer(message) {
     }
     case "check":
       return { ...session.check(message.tool, message.args), bootId };
+    case "list":
+      // message.tools is a page's tool listing (getTools(), tools/list's tools): what the agent
+      // may see of it, a tool named by a known value dropped. One that cannot be read or
+      // scrubbed gives the agent no listing, only the error's code.
+      try {
+        return { tools: redactor.cleanToolListing(message.tools), bootId };
+      } catch (err) {
+        return { error: String(err?.code ?? "internal"), bootId };
+      }
     default:
       return { error: `unknown request ${JSON.stringify(message?.type)}`, bootId };
   }

@@ -148,6 +148,25 @@ test("the worker redacts a result the content script sends as JSON text", async 
   assert.deepEqual(stored[`vault:${handle}`], { label: "API key", kind: "value", value: CANARY });
 });
 
+// A page's tool listing, read by the extension past any patch the page has: a tool named by the
+// value the worker now knows is dropped (redactJson masked it into a tool no call reaches), one
+// describing it masked; one that cannot be read gives the agent only the error's code.
+test("the worker cleans a page's tool listing: a tool named by a known value dropped, the rest masked", async () => {
+  const tools = [
+    { name: `get_${CANARY}`, description: "d" },
+    { name: "lookup", description: `finds ${CANARY}`, inputSchema: JSON.stringify({ type: "object", properties: { q: { type: "string", default: CANARY } } }) },
+    { name: "plain", description: "nothing here" },
+  ];
+  const reply = await ask({ type: "list", tools });
+  assert.equal(reply.error, undefined, JSON.stringify(reply));
+  assert.ok(!JSON.stringify(reply).includes(CANARY), JSON.stringify(reply));
+  assert.deepEqual(reply.tools.map((t) => t.name), ["lookup", "plain"]);
+  assert.match(reply.tools[0].description, /^finds \[redacted: API key\]$/);
+  assert.equal(JSON.parse(reply.tools[0].inputSchema).type, "object");
+  assert.deepEqual(reply.tools[1], tools[2]);
+  assert.deepEqual(await ask({ type: "list", tools: { tools } }), { error: "invalid_listing", bootId: reply.bootId });
+});
+
 test("check() before a call denies sending a removed value, and confirms after private data", async () => {
   const leak = await ask({ type: "check", tool: SEND_TOOL, args: { body: `here is the key: ${CANARY}` } });
   assert.equal(leak.decision, "deny", JSON.stringify(leak));

@@ -13,6 +13,8 @@ declare const handle: string;
 declare const out: import("webmcp-redact").RedactResult;
 declare const signal: AbortSignal;
 declare const args: Record<string, unknown>;
+/** A page's tool listing, as an extension reads it. */
+declare const tools: { name: string; description?: string; inputSchema?: unknown }[];
 /** Another implementation's redact, in tests/vectors/README.md. */
 declare function myRedact(tool: unknown, raw: unknown): unknown;
 
