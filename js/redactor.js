@@ -556,7 +556,8 @@ class Redactor {
   cleanToolListing(tools) {
     let entries;
     try {
-      entries = Array.isArray(tools) && tools.every((t) => t !== null && typeof t === "object" && !Array.isArray(t));
+      // Each index read (`every` skips a hole, which JSON writes as null).
+      entries = Array.isArray(tools) && Array.from(tools).every((t) => t !== null && typeof t === "object" && !Array.isArray(t));
     } catch {
       entries = null; // a getter or Proxy that throws: unreadable, below
     }

@@ -103,7 +103,7 @@ test("cleanToolListing fails closed: what it cannot read or scrub throws with a 
   const r = await knowing(known);
   const coded = (/** @type {string} */ code, /** @type {Function} */ kind) => (/** @type {any} */ e) => e instanceof kind && e.code === code && !String(e.message).includes(known[0]);
   const { RedactionError } = await import("webmcp-redact");
-  for (const bad of [undefined, null, "[]", { tools: [] }, [null], [1], [[]], [{ name: "a" }, "b"]]) {
+  for (const bad of [undefined, null, "[]", { tools: [] }, [null], [1], [[]], [{ name: "a" }, "b"], [, { name: "a" }]]) {
     assert.throws(() => r.cleanToolListing(/** @type {any} */ (bad)), coded("invalid_listing", TypeError), texts(bad));
   }
   const cycle = /** @type {any} */ ({ name: "c", description: known[0] });
