@@ -696,8 +696,11 @@ class Redactor {
    * @returns {string | null}
    */
   [USER_ONLY](value) {
-    const utf8 = UTF8.encode(JSON.stringify(value) ?? "null");
-    return this.#call("", (core) => core.userOnlyMessage(utf8)) ?? null;
+    const text = JSON.stringify(value) ?? "null";
+    // No block names an audience (JSON.stringify writes the key as it is): nothing to ask, and
+    // a large read's text is not copied into the core and parsed again.
+    if (!text.includes('"audience"')) return null;
+    return this.#call("", (core) => core.userOnlyMessage(UTF8.encode(text))) ?? null;
   }
 
   /**
