@@ -113,8 +113,9 @@ import { gzipSync } from "node:zlib";
 // model does, a surrogate pair as two HTML references, and rule 5 walking JSON a text carries
 // encoded once (+2.5 / +0.9 KiB); P's buffered JSON string writer and byte tables (+1.0 / +0.6);
 // L2's door to the core's rule for a message's block for the user only (`userOnlyMessage`, in
-// place of a JS copy, +1.5 / +0.7) and L's known-set generation getter (+0.2 / +0.1): MEASURED, so the budget is BUDGET.
-const BUDGET_RAW = 518 * 1024;
+// place of a JS copy, +1.5 / +0.7) and L's known-set generation getter (+0.2 / +0.1):
+// 518.2 KiB raw, 225.7 KiB gzip, measured, so the budget is 520 / 227 KiB.
+const BUDGET_RAW = 520 * 1024;
 const BUDGET_GZIP = 227 * 1024;
 
 test("the built .wasm is within its size budget", (t) => {
