@@ -60,6 +60,8 @@ mod unescape_before;
 // Proptest is native only (tests run on wasm32 too).
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod oracle;
+#[cfg(test)]
+mod review_s37_b;
 
 use automaton::{Automaton, Steps};
 use meter::Meter;
